@@ -1,0 +1,21 @@
+/** Turns texts into L2-normalised vectors. `id` keys stored vectors, so a model change re-embeds. */
+export interface Embedder {
+  readonly id: string;
+  readonly dim: number;
+  embed(texts: string[]): Promise<Float32Array[]>;
+  dispose?(): Promise<void>;
+}
+
+export function normalize(v: Float32Array): Float32Array {
+  let s = 0;
+  for (let i = 0; i < v.length; i++) s += v[i] * v[i];
+  const n = Math.sqrt(s);
+  if (n > 0) for (let i = 0; i < v.length; i++) v[i] /= n;
+  return v;
+}
+
+export function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
+  return s;
+}

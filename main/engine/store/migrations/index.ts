@@ -1,0 +1,6 @@
+import m0001 from './0001_initial.js';
+
+/** Append-only: never edit a shipped migration, add the next number. */
+export const migrations: { version: number; name: string; sql: string }[] = [
+  { version: 1, name: 'initial', sql: m0001 },
+];
