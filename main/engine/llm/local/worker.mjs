@@ -1,0 +1,132 @@
+// The model process. It loads one GGUF once and serves generation requests from its parent over IPC,
+// running up to `sequences` of them in parallel on one context. Plain ESM JavaScript so it starts
+// without a TypeScript loader; if llama.cpp crashes or runs out of memory only this process dies.
+import { getLlama, LlamaCompletion, LlamaChatSession } from 'node-llama-cpp';
+
+/** @type {import('node-llama-cpp').Llama} */ let llama;
+/** @type {import('node-llama-cpp').LlamaModel} */ let model;
+/** @type {import('node-llama-cpp').LlamaContext} */ let context;
+let useChat = false;
+const freeSequences = [];
+const sequenceWaiters = [];
+const running = new Map(); // request id -> AbortController
+const grammars = new Map(); // schema JSON -> grammar
+
+const send = (msg) => {
+  if (process.connected) process.send(msg);
+};
+
+async function init(opts) {
+  llama = await getLlama({ gpu: false, build: 'never', logLevel: 'error' });
+  model = await llama.loadModel({ modelPath: opts.modelPath, gpuLayers: 0 });
+  context = await model.createContext({
+    sequences: opts.sequences,
+    contextSize: opts.contextSize ?? Math.min(model.trainContextSize, 2048),
+    threads: opts.threads,
+    batchSize: opts.batchSize,
+  });
+  for (let i = 0; i < opts.sequences; i++) freeSequences.push(context.getSequence());
+  const template = model.fileInfo.metadata?.tokenizer?.chat_template;
+  useChat = opts.mode === 'chat' || (opts.mode !== 'completion' && typeof template === 'string' && template.length > 0);
+  send({
+    type: 'ready',
+    info: {
+      contextSize: context.contextSize,
+      trainContextSize: model.trainContextSize,
+      sequences: opts.sequences,
+      threads: opts.threads,
+      mode: useChat ? 'chat' : 'completion',
+    },
+  });
+}
+
+function acquireSequence() {
+  const seq = freeSequences.pop();
+  if (seq) return Promise.resolve(seq);
+  return new Promise((resolve) => sequenceWaiters.push(resolve));
+}
+
+function releaseSequence(seq) {
+  const next = sequenceWaiters.shift();
+  if (next) next(seq);
+  else freeSequences.push(seq);
+}
+
+async function grammarFor(schema) {
+  if (!schema) return undefined;
+  const key = JSON.stringify(schema);
+  let g = grammars.get(key);
+  if (!g) {
+    g = await llama.createGrammarForJsonSchema(schema);
+    grammars.set(key, g);
+  }
+  return g;
+}
+
+async function generate(id, req) {
+  const controller = new AbortController();
+  running.set(id, controller);
+  let seq;
+  try {
+    seq = await acquireSequence();
+    if (controller.signal.aborted) throw new Error('aborted');
+    const grammar = await grammarFor(req.jsonSchema);
+    let tokens = 0;
+    const options = {
+      maxTokens: req.maxTokens,
+      temperature: req.temperature ?? 0,
+      grammar,
+      signal: controller.signal,
+      onToken: (t) => {
+        tokens += t.length;
+      },
+      onTextChunk: req.stream ? (text) => send({ type: 'token', id, text }) : undefined,
+    };
+    let text;
+    if (useChat) {
+      const session = new LlamaChatSession({ contextSequence: seq, systemPrompt: req.system, autoDisposeSequence: false });
+      try {
+        text = await session.prompt(req.prompt, options);
+      } finally {
+        session.dispose({ disposeSequence: false });
+        await seq.clearHistory();
+      }
+    } else {
+      const completion = new LlamaCompletion({ contextSequence: seq });
+      try {
+        // The system text is a fixed prefix, so consecutive calls on a sequence reuse its evaluated state.
+        const input = req.system ? `${req.system}\n\n${req.prompt}` : req.prompt;
+        text = await completion.generateCompletion(input, options);
+      } finally {
+        completion.dispose({ disposeSequence: false });
+      }
+    }
+    send({ type: 'done', id, text, tokens });
+  } catch (err) {
+    send({ type: 'error', id, message: err instanceof Error ? err.message : String(err), aborted: controller.signal.aborted });
+  } finally {
+    running.delete(id);
+    if (seq) releaseSequence(seq);
+  }
+}
+
+process.on('message', (msg) => {
+  if (msg.type === 'init') {
+    init(msg.opts).catch((err) => {
+      send({ type: 'fatal', message: err instanceof Error ? err.message : String(err) });
+      process.exit(1);
+    });
+  } else if (msg.type === 'generate') {
+    void generate(msg.id, msg.req);
+  } else if (msg.type === 'abort') {
+    running.get(msg.id)?.abort();
+  } else if (msg.type === 'close') {
+    Promise.resolve(context?.dispose())
+      .then(() => model?.dispose())
+      .then(() => llama?.dispose())
+      .finally(() => process.exit(0));
+  }
+});
+
+// The parent going away must not leave an orphaned model process holding memory.
+process.on('disconnect', () => process.exit(0));
