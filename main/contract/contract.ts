@@ -1,0 +1,81 @@
+// The one list of every call and event between the UI and the engine. Both transports (Electron IPC
+// and browser-mode HTTP/WebSocket), the client, and the dispatcher are generated from this object;
+// nothing else in the code base names a channel.
+import { z } from 'zod';
+import * as s from './schemas.js';
+
+const none = z.object({}).strict();
+const docPath = z.string().min(1, 'a note path is required');
+const root = z.string().min(1, 'a folder path is required');
+
+function call<Req extends z.ZodType, Res extends z.ZodType>(request: Req, response: Res, doc: string) {
+  return { request, response, doc };
+}
+
+export const calls = {
+  'library.roots': call(none, z.array(z.string()), 'Folders in the library.'),
+  'library.documents': call(none, z.array(s.documentSummary), 'Every note the index knows, with status.'),
+  'library.index': call(
+    z.object({ root, watch: z.boolean().optional() }).strict(),
+    s.indexReport,
+    'Index a folder (adds it to the library); progress arrives as index.progress events. With watch, keep it current afterwards.',
+  ),
+  'library.cancelIndex': call(z.object({ root }).strict(), z.object({ cancelled: z.boolean() }), 'Stop a running index of a folder.'),
+  ask: call(
+    z
+      .object({
+        question: z.string().trim().min(1, 'the question is empty').max(4000),
+        method: s.retrievalMethod.optional(),
+        k: z.number().int().min(1).max(50).optional(),
+        chatId: z.number().int().positive().optional(),
+        /** Tokens of this answer arrive as answer.token events tagged with this id. */
+        streamId: z.string().min(1).max(64).optional(),
+      })
+      .strict(),
+    s.answer,
+    'Answer a question from the index, with numbered citations.',
+  ),
+  'notes.mindMap': call(z.object({ docPath }).strict(), s.mindMapView.nullable(), "A note's mind map tree."),
+  'notes.text': call(z.object({ docPath }).strict(), s.noteText, "A note's lines (only notes inside the library's folders)."),
+  'graph.view': call(
+    z.object({ limit: z.number().int().min(1).max(20000).optional() }).strict(),
+    s.graphView,
+    'Documents, shared entities and super-topics as a graph.',
+  ),
+  stats: call(none, s.stats, 'Index counts, embedder and extractors.'),
+  'chats.list': call(none, z.array(s.chatSummary), 'Past conversations.'),
+  'chats.get': call(z.object({ id: z.number().int().positive() }).strict(), z.array(s.chatMessage), 'One conversation.'),
+  'settings.get': call(none, s.settingsRecord, 'Engine settings.'),
+  'settings.update': call(z.object({ patch: s.settingsRecord }).strict(), s.settingsRecord, 'Change settings; returns them all.'),
+  'host.info': call(
+    none,
+    z.object({ host: z.enum(['electron', 'browser']), canPickFolder: z.boolean(), version: z.string() }),
+    'Which shell hosts the UI and what it can do.',
+  ),
+  'host.pickFolder': call(none, z.string().nullable(), 'Native folder picker (Electron only); null when cancelled.'),
+} as const;
+
+export const events = {
+  'index.progress': z.object({ root: z.string(), progress: s.indexProgress }),
+  'index.report': z.object({ root: z.string(), report: s.indexReport }),
+  'index.error': z.object({ root: z.string(), message: z.string() }),
+  'answer.token': z.object({ streamId: z.string(), token: z.string() }),
+} as const;
+
+export type Calls = typeof calls;
+export type CallName = keyof Calls;
+export type EventName = keyof typeof events;
+export type Req<K extends CallName> = z.input<Calls[K]['request']>;
+export type ParsedReq<K extends CallName> = z.output<Calls[K]['request']>;
+export type Res<K extends CallName> = z.output<Calls[K]['response']>;
+export type EventPayload<E extends EventName> = z.output<(typeof events)[E]>;
+
+export const callNames = Object.keys(calls) as CallName[];
+export const eventNames = Object.keys(events) as EventName[];
+
+export function isCallName(name: unknown): name is CallName {
+  return typeof name === 'string' && Object.hasOwn(calls, name);
+}
+export function isEventName(name: unknown): name is EventName {
+  return typeof name === 'string' && Object.hasOwn(events, name);
+}

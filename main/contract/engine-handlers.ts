@@ -1,0 +1,100 @@
+// The contract's calls implemented over an engine. Owns what a long-lived host adds on top of the
+// engine: one index run per folder (cancellable), one watcher per folder, progress turned into events.
+import type { Handlers, Emit } from './dispatcher.js';
+import type { EnginePort } from './engine-port.js';
+
+export interface HostInfo {
+  host: 'electron' | 'browser';
+  canPickFolder: boolean;
+  version: string;
+  pickFolder?: () => Promise<string | null>;
+}
+
+export interface EngineHandlers {
+  handlers: Handlers;
+  /** Start keeping a folder current (idempotent). */
+  watch(root: string): void;
+  /** Abort running index runs and stop watchers; the engine is left for the caller to close. */
+  stop(): Promise<void>;
+}
+
+export function engineHandlers(engine: EnginePort, emit: Emit, host: HostInfo): EngineHandlers {
+  const running = new Map<string, AbortController>();
+  const watchers = new Map<string, { close(): Promise<void> }>();
+
+  function watch(root: string): void {
+    if (watchers.has(root)) return;
+    try {
+      const w = engine.watch(
+        root,
+        (report) => emit('index.report', { root, report }),
+        (progress) => emit('index.progress', { root, progress }),
+      );
+      watchers.set(root, w);
+    } catch (err) {
+      emit('index.error', { root, message: err instanceof Error ? err.message : String(err) });
+    }
+  }
+
+  const handlers: Handlers = {
+    'library.roots': () => engine.roots(),
+    'library.documents': () => engine.documents(),
+    'library.index': async ({ root, watch: keepWatching }) => {
+      if (running.has(root)) throw new Error(`${root} is already being indexed`);
+      const controller = new AbortController();
+      running.set(root, controller);
+      try {
+        const report = await engine.index(root, {
+          signal: controller.signal,
+          onProgress: (progress) => emit('index.progress', { root, progress }),
+        });
+        emit('index.report', { root, report });
+        if (keepWatching) watch(report.root || root);
+        return report;
+      } catch (err) {
+        emit('index.error', { root, message: err instanceof Error ? err.message : String(err) });
+        throw err;
+      } finally {
+        running.delete(root);
+      }
+    },
+    'library.cancelIndex': ({ root }) => {
+      const controller = running.get(root);
+      controller?.abort();
+      return { cancelled: Boolean(controller) };
+    },
+    ask: ({ question, method, k, chatId, streamId }) =>
+      engine.ask(question, {
+        method,
+        k,
+        chatId,
+        onToken: streamId ? (token) => emit('answer.token', { streamId, token }) : undefined,
+      }),
+    'notes.mindMap': ({ docPath }) => engine.mindMap(docPath),
+    'notes.text': ({ docPath }) => engine.noteText(docPath),
+    'graph.view': ({ limit }) => engine.graph({ limit }),
+    stats: () => engine.stats(),
+    'chats.list': () => engine.chats(),
+    'chats.get': ({ id }) => engine.chat(id),
+    'settings.get': () => engine.settings(),
+    'settings.update': ({ patch }) => {
+      engine.updateSettings(patch);
+      return engine.settings();
+    },
+    'host.info': () => ({ host: host.host, canPickFolder: host.canPickFolder, version: host.version }),
+    'host.pickFolder': async () => {
+      if (!host.pickFolder) throw new Error('this host has no folder picker; type the folder path instead');
+      return host.pickFolder();
+    },
+  };
+
+  return {
+    handlers,
+    watch,
+    async stop() {
+      for (const c of running.values()) c.abort();
+      await Promise.all([...watchers.values()].map((w) => w.close()));
+      watchers.clear();
+    },
+  };
+}

@@ -1,0 +1,22 @@
+// The part of LociEngine (main/engine/engine.ts) that the contract drives. Structural, so this module
+// needs only the engine's types and the renderer never pulls engine code in through the contract.
+import type { Answer, AskOptions, DocumentSummary, GraphView, IndexOptions, IndexReport, MindMapView, NoteText, Stats } from '../engine/api.js';
+import type { Citation } from '../engine/api.js';
+import type { IndexProgress } from '../engine/types.js';
+
+export interface EnginePort {
+  roots(): string[];
+  index(root: string, opts?: IndexOptions): Promise<IndexReport>;
+  watch(root: string, onReport: (r: IndexReport) => void, onProgress?: (p: IndexProgress) => void): { close(): Promise<void> };
+  ask(question: string, opts?: AskOptions): Promise<Answer>;
+  documents(): DocumentSummary[];
+  mindMap(docPath: string): MindMapView | null;
+  noteText(docPath: string): NoteText;
+  graph(opts?: { limit?: number }): GraphView;
+  stats(): Stats;
+  chats(): { id: number; title: string; createdAt: string }[];
+  chat(id: number): { role: 'user' | 'assistant'; text: string; citations: Citation[] }[];
+  settings(): Record<string, unknown>;
+  updateSettings(patch: Record<string, unknown>): void;
+  close(): Promise<void>;
+}

@@ -1,0 +1,55 @@
+// Wires an opened engine to the browser-mode server: dispatcher, events, optional first folder, and a
+// shutdown that stops index runs and watchers before the engine closes (safe mid-index).
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createDispatcher, validatedEmit } from '../contract/dispatcher.js';
+import { engineHandlers } from '../contract/engine-handlers.js';
+import type { EnginePort } from '../contract/engine-port.js';
+import { startServer, type RunningServer } from './server.js';
+
+export const DEFAULT_STATIC_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../out/renderer');
+
+export interface BrowserModeOptions {
+  engine: EnginePort;
+  port?: number;
+  staticDir?: string;
+  /** Index this folder in the background once the server is up, then keep watching it. */
+  folder?: string;
+  token?: string;
+  version?: string;
+  log?: (line: string) => void;
+}
+
+export interface BrowserMode {
+  server: RunningServer;
+  /** Resolves when the initial folder (if any) is indexed. */
+  initialIndex: Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startBrowserMode(opts: BrowserModeOptions): Promise<BrowserMode> {
+  const log = opts.log ?? ((line) => console.log(line));
+  let server: RunningServer | null = null;
+  const emit = validatedEmit((event, payload) => server?.broadcast(event, payload));
+  const host = engineHandlers(opts.engine, emit, { host: 'browser', canPickFolder: false, version: opts.version ?? '0.0.0' });
+  const dispatcher = createDispatcher(host.handlers);
+  server = await startServer({ dispatcher, staticDir: opts.staticDir ?? DEFAULT_STATIC_DIR, port: opts.port, token: opts.token });
+
+  for (const root of opts.engine.roots()) host.watch(root);
+  const initialIndex = opts.folder
+    ? dispatcher.dispatch('library.index', { root: path.resolve(opts.folder), watch: true }).then((r) => {
+        if (!r.ok) log(`loci: indexing ${opts.folder} failed: ${r.error.message}`);
+      })
+    : Promise.resolve();
+
+  const running = server;
+  return {
+    server: running,
+    initialIndex,
+    async close() {
+      await host.stop();
+      await running.close();
+      await opts.engine.close();
+    },
+  };
+}
