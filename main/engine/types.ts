@@ -100,6 +100,8 @@ export interface RetrievedContext {
   score: number;
   /** Which table the context came from. */
   kind: 'chunk' | 'fci' | 'fact-path' | 'triple';
+  /** The chunk the context lies in, when known. */
+  chunkId?: number;
 }
 
 export interface IndexCounts {

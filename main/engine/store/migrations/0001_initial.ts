@@ -112,6 +112,10 @@ CREATE TABLE doc_edges (
   PRIMARY KEY (src, dst)
 );
 
+-- Documents changed since the document layer was last rebuilt; written with each document, so a
+-- killed run still knows what to redo. No FK: a deleted document must stay listed until then.
+CREATE TABLE graph_pending (document_id INTEGER PRIMARY KEY);
+
 CREATE TABLE super_nodes (
   id   INTEGER PRIMARY KEY,
   kind TEXT NOT NULL CHECK (kind IN ('topic','fact')),

@@ -1,0 +1,43 @@
+import type { Command } from 'commander';
+import { dbOption, embedderOption, jsonOption, print, withEngine } from '../options.js';
+import { progressReporter } from '../progress.js';
+import type { IndexReport } from '../../engine/api.js';
+
+export function registerIndex(program: Command): void {
+  program
+    .command('index')
+    .description('index a notes folder (only new or changed notes are processed)')
+    .argument('<folder>', 'notes folder (Markdown and plain text)')
+    .addOption(dbOption())
+    .addOption(jsonOption())
+    .addOption(embedderOption())
+    .action(async (folder: string, opts: { db: string; json?: boolean; embedder?: string }) => {
+      await withEngine(opts, async (engine) => {
+        if (opts.embedder) engine.updateSettings({ embedder: opts.embedder });
+        const progress = progressReporter(!opts.json);
+        const controller = new AbortController();
+        // Ctrl-C stops between notes: what was written is whole, and the next run resumes from there.
+        const onSigint = () => controller.abort(new Error('interrupted'));
+        process.once('SIGINT', onSigint);
+        try {
+          const report = await engine.index(folder, { onProgress: progress.onProgress, signal: controller.signal });
+          progress.stop();
+          print(!!opts.json, report, () => formatReport(report));
+        } finally {
+          process.off('SIGINT', onSigint);
+          progress.stop();
+        }
+      });
+    });
+}
+
+export function formatReport(r: IndexReport): string {
+  const c = r.counts;
+  const lines = [
+    `Indexed ${r.root} in ${r.seconds.toFixed(2)} s — ${r.changed} changed, ${r.unchanged} unchanged, ${r.removed} removed.`,
+    `  documents ${c.documents}  chunks ${c.chunks}  FCIs ${c.fcis}  mind-map nodes ${c.mindMapNodes}`,
+    `  entities ${c.entities}  triples ${c.triples}  document edges ${c.docEdges}  super nodes ${c.superNodes}  skipped ${c.skipped}`,
+  ];
+  for (const s of r.skipped) lines.push(`  skipped ${s.relPath}: ${s.reason} (${s.detail})`);
+  return lines.join('\n');
+}

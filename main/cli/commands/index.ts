@@ -1,0 +1,17 @@
+import type { Command } from 'commander';
+import { registerIndex } from './index-cmd.js';
+import { registerAsk } from './ask.js';
+import { registerMindmap } from './mindmap.js';
+import { registerStats } from './stats.js';
+import { registerWatch } from './watch.js';
+import { registerBenchIndex } from './bench-index.js';
+
+/** Every `loci` subcommand registers itself here: one line per command file. */
+export function registerCommands(program: Command): void {
+  registerIndex(program);
+  registerAsk(program);
+  registerMindmap(program);
+  registerStats(program);
+  registerWatch(program);
+  registerBenchIndex(program);
+}

@@ -1,0 +1,73 @@
+// `loci serve`: browser mode — the desktop UI served on 127.0.0.1 with a per-run token.
+import { mkdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { LociEngine } from '../../engine/engine.js';
+import { startBrowserMode, type BrowserMode } from '../../server/browser-mode.js';
+
+export interface ServeOptions {
+  db?: string;
+  folder?: string;
+  port?: number;
+  staticDir?: string;
+  embedder?: string;
+}
+
+export function defaultDbPath(): string {
+  return process.env.LOCI_DB ?? path.join(os.homedir(), '.loci', 'loci.db');
+}
+
+/** Opens the engine and serves the UI; used by `loci serve` and by `npm start` without Electron. */
+export async function runServe(opts: ServeOptions): Promise<BrowserMode> {
+  const dbPath = path.resolve(opts.db ?? defaultDbPath());
+  mkdirSync(path.dirname(dbPath), { recursive: true });
+  const engine = await LociEngine.open({ dbPath, embedder: opts.embedder });
+  const mode = await startBrowserMode({
+    engine,
+    port: opts.port,
+    folder: opts.folder,
+    staticDir: opts.staticDir,
+    version: '0.1.0',
+  });
+  console.log(`Loci is serving ${dbPath}`);
+  if (opts.folder) console.log(`Indexing ${path.resolve(opts.folder)} in the background (watching for changes).`);
+  console.log(`Open this URL (it carries this run's access token):\n  ${mode.server.openUrl}`);
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    console.log(`\n${signal}: stopping indexing and closing the index…`);
+    mode.close().then(
+      () => process.exit(0),
+      (err) => {
+        console.error(`loci serve: ${err instanceof Error ? err.message : String(err)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  return mode;
+}
+
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description('Serve the Loci UI in a browser on 127.0.0.1 (browser mode), with a per-run access token.')
+    .option('--db <file>', 'index database', defaultDbPath())
+    .option('--folder <dir>', 'index this notes folder now and keep it current')
+    .option('--port <n>', 'port (default: a free one)', (v) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`--port must be 0–65535, got ${v}`);
+      return n;
+    })
+    .option('--static <dir>', 'built renderer directory (default: out/renderer)')
+    .option('--embedder <name>', 'embedder to use')
+    .action(async (o: { db: string; folder?: string; port?: number; static?: string; embedder?: string }) => {
+      await runServe({ db: o.db, folder: o.folder, port: o.port, staticDir: o.static, embedder: o.embedder });
+      // Keeps running until SIGINT/SIGTERM.
+      await new Promise<never>(() => {});
+    });
+}

@@ -1,0 +1,23 @@
+import type { Command } from 'commander';
+import { dbOption, jsonOption, print, withEngine } from '../options.js';
+
+export function registerStats(program: Command): void {
+  program
+    .command('stats')
+    .description('what the index holds')
+    .addOption(dbOption())
+    .addOption(jsonOption())
+    .action(async (opts: { db: string; json?: boolean }) => {
+      await withEngine(opts, async (engine) => {
+        const s = engine.stats();
+        print(!!opts.json, s, () =>
+          [
+            `Index ${s.dbPath} (schema ${s.schemaVersion}), embedder ${s.embedder}`,
+            `Folders: ${s.roots.join(', ') || '(none)'}`,
+            ...Object.entries(s.counts).map(([k, v]) => `  ${k.padEnd(14)} ${v}`),
+            ...s.extractors.map((e) => `  extractor ${e.extractor}: ${e.documents} documents`),
+          ].join('\n'),
+        );
+      });
+    });
+}

@@ -1,0 +1,25 @@
+import type { Command } from 'commander';
+import { dbOption, embedderOption, jsonOption } from '../options.js';
+import { LociEngine } from '../../engine/engine.js';
+import { formatReport } from './index-cmd.js';
+
+export function registerWatch(program: Command): void {
+  program
+    .command('watch')
+    .description('index a folder, then keep the index current as notes change (Ctrl-C to stop)')
+    .argument('<folder>')
+    .addOption(dbOption())
+    .addOption(jsonOption())
+    .addOption(embedderOption())
+    .action(async (folder: string, opts: { db: string; json?: boolean; embedder?: string }) => {
+      const engine = await LociEngine.open({ dbPath: opts.db, embedder: opts.embedder });
+      const report = (r: Parameters<typeof formatReport>[0]) =>
+        console.log(opts.json ? JSON.stringify({ event: 'indexed', ...r }) : formatReport(r));
+      report(await engine.index(folder));
+      const watch = engine.watch(folder, report, undefined, (e) => console.error(`loci watch: ${e.message}`));
+      if (!opts.json) console.log(`Watching ${folder} — Ctrl-C to stop.`);
+      await new Promise<void>((done) => process.once('SIGINT', done));
+      await watch.close();
+      await engine.close();
+    });
+}

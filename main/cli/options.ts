@@ -1,0 +1,22 @@
+import { Option } from 'commander';
+import { defaultDbPath } from '../engine/paths.js';
+import { LociEngine } from '../engine/engine.js';
+
+export const dbOption = () => new Option('--db <file>', 'index database file').default(defaultDbPath());
+export const jsonOption = () => new Option('--json', 'print machine-readable JSON');
+export const embedderOption = () =>
+  new Option('--embedder <spec>', "embedding model: 'glove' (built in) or 'transformers:<model folder>'");
+
+export function print(json: boolean, value: unknown, human: () => string): void {
+  process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${human()}\n`);
+}
+
+/** Opens the engine for one command and always closes it, so the database is never left open. */
+export async function withEngine<T>(opts: { db: string; embedder?: string }, fn: (engine: LociEngine) => Promise<T>): Promise<T> {
+  const engine = await LociEngine.open({ dbPath: opts.db, embedder: opts.embedder });
+  try {
+    return await fn(engine);
+  } finally {
+    await engine.close();
+  }
+}

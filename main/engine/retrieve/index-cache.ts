@@ -1,0 +1,58 @@
+import type { Db } from '../store/db.js';
+import type { Embedder } from '../embed/embedder.js';
+import { VectorMatrix } from '../embed/vector-matrix.js';
+import { loadEmbeddings, type OwnerKind } from '../store/embeddings.js';
+import { getSetting, INDEX_GENERATION } from '../store/settings.js';
+
+/**
+ * Vectors of the index held in memory for retrieval, loaded lazily per kind and dropped when an
+ * indexing run changes the index (it bumps the generation counter). Also memoises query embeddings
+ * and anything else a retriever derives from the index (`derived`).
+ */
+export class IndexCache {
+  private generation = -1;
+  private matrices = new Map<OwnerKind, VectorMatrix>();
+  private derivedValues = new Map<string, unknown>();
+  private queries = new Map<string, Float32Array>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly embedder: Embedder,
+  ) {}
+
+  private refresh(): void {
+    const g = getSetting(this.db, INDEX_GENERATION, 0);
+    if (g !== this.generation) {
+      this.generation = g;
+      this.matrices.clear();
+      this.derivedValues.clear();
+    }
+  }
+
+  matrix(kind: OwnerKind): VectorMatrix {
+    this.refresh();
+    let m = this.matrices.get(kind);
+    if (!m) {
+      m = new VectorMatrix(this.embedder.dim, loadEmbeddings(this.db, kind, this.embedder.id));
+      this.matrices.set(kind, m);
+    }
+    return m;
+  }
+
+  /** A value computed from the index, kept until the index changes. */
+  derived<T>(key: string, build: () => T): T {
+    this.refresh();
+    if (!this.derivedValues.has(key)) this.derivedValues.set(key, build());
+    return this.derivedValues.get(key) as T;
+  }
+
+  async embedQuery(text: string): Promise<Float32Array> {
+    let v = this.queries.get(text);
+    if (!v) {
+      [v] = await this.embedder.embed([text]);
+      if (this.queries.size > 256) this.queries.clear();
+      this.queries.set(text, v);
+    }
+    return v;
+  }
+}

@@ -1,0 +1,27 @@
+import type { RetrievalMethod } from '../types.js';
+import type { RetrievalContext, RetrievalResult, Retriever } from './retriever.js';
+import { bm25Retriever } from './bm25.js';
+import { denseRetriever } from './dense.js';
+import { hybridRetriever } from './hybrid.js';
+import { higRetriever } from './hig/retriever.js';
+import { pgrRetriever } from './pgr/retriever.js';
+
+const retrievers: Partial<Record<RetrievalMethod, Retriever>> = {
+  bm25: bm25Retriever,
+  dense: denseRetriever,
+  hybrid: hybridRetriever,
+  hig: higRetriever,
+  pgr: pgrRetriever,
+};
+
+export const DEFAULT_METHOD: RetrievalMethod = 'hybrid';
+
+export function availableMethods(): RetrievalMethod[] {
+  return Object.keys(retrievers) as RetrievalMethod[];
+}
+
+export async function retrieve(ctx: RetrievalContext, question: string, method: RetrievalMethod, k: number): Promise<RetrievalResult> {
+  const r = retrievers[method];
+  if (!r) throw new Error(`Unknown retrieval method '${method}'. Available: ${availableMethods().join(', ')}`);
+  return r(ctx, question, k);
+}

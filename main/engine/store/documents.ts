@@ -1,0 +1,266 @@
+import type { Db } from './db.js';
+import type { DocumentStatus, Extraction, Lang, MindMapNode, ParsedChunk, ParsedNote } from '../types.js';
+import { segmentForIndex } from '../text/segment.js';
+import { normalizeLinkTarget, normalizeName } from './names.js';
+
+export const PATH_SEPARATOR = ' › ';
+
+export interface DocumentRow {
+  id: number;
+  root: string;
+  rel_path: string;
+  title: string;
+  lang: Lang;
+  content_hash: string | null;
+  mtime: number | null;
+  size: number | null;
+  status: DocumentStatus;
+  error: string | null;
+}
+
+export function findDocument(db: Db, root: string, relPath: string): DocumentRow | undefined {
+  return db.prepare('SELECT * FROM documents WHERE root = ? AND rel_path = ?').get(root, relPath) as DocumentRow | undefined;
+}
+
+export function documentsUnder(db: Db, root: string): DocumentRow[] {
+  return db.prepare('SELECT * FROM documents WHERE root = ?').all(root) as DocumentRow[];
+}
+
+export function getDocument(db: Db, id: number): DocumentRow | undefined {
+  return db.prepare('SELECT * FROM documents WHERE id = ?').get(id) as DocumentRow | undefined;
+}
+
+export interface DocumentMeta {
+  root: string;
+  relPath: string;
+  hash: string | null;
+  mtime: number | null;
+  size: number | null;
+}
+
+/** Inserts or updates the document row; returns its id. Derived rows are left to the caller. */
+export function upsertDocument(
+  db: Db,
+  meta: DocumentMeta,
+  fields: { status: DocumentStatus; title?: string; lang?: Lang; error?: string | null; frontMatter?: Record<string, unknown> },
+): number {
+  const row = db
+    .prepare(
+      `INSERT INTO documents (root, rel_path, title, lang, content_hash, mtime, size, status, error, front_matter, indexed_at)
+       VALUES (@root, @relPath, @title, @lang, @hash, @mtime, @size, @status, @error, @frontMatter, datetime('now'))
+       ON CONFLICT (root, rel_path) DO UPDATE SET
+         title = excluded.title, lang = excluded.lang, content_hash = excluded.content_hash, mtime = excluded.mtime,
+         size = excluded.size, status = excluded.status, error = excluded.error, front_matter = excluded.front_matter,
+         indexed_at = excluded.indexed_at
+       RETURNING id`,
+    )
+    .get({
+      ...meta,
+      title: fields.title ?? meta.relPath,
+      lang: fields.lang ?? 'other',
+      status: fields.status,
+      error: fields.error ?? null,
+      frontMatter: safeJson(fields.frontMatter ?? {}),
+    }) as { id: number };
+  return row.id;
+}
+
+/** Replaces the document's chunks and links (and with them every row derived from the old chunks). */
+export function writeParsedNote(db: Db, docId: number, note: ParsedNote): number[] {
+  clearDerived(db, docId);
+  db.prepare('DELETE FROM chunks WHERE document_id = ?').run(docId);
+  db.prepare('DELETE FROM links WHERE document_id = ?').run(docId);
+  const insertChunk = db.prepare(
+    `INSERT INTO chunks (document_id, ord, heading_path, text, line_from, line_to, is_code)
+     VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+  );
+  const insertFts = db.prepare('INSERT INTO chunks_fts (rowid, seg) VALUES (?, ?)');
+  const ids = note.chunks.map((c) => {
+    const { id } = insertChunk.get(docId, c.ord, JSON.stringify(c.headingPath), c.text, c.lineFrom, c.lineTo, c.isCode ? 1 : 0) as {
+      id: number;
+    };
+    insertFts.run(id, segmentForIndex(`${note.title} ${c.headingPath.join(' ')} ${c.text}`));
+    return id;
+  });
+  const insertLink = db.prepare('INSERT INTO links (document_id, target, target_norm, line) VALUES (?, ?, ?, ?)');
+  for (const l of note.links) insertLink.run(docId, l.target, normalizeLinkTarget(l.target), l.line);
+  return ids;
+}
+
+/**
+ * Writes one extractor's output for a document, replacing whatever extraction the document had
+ * (a note carries one extraction at a time: the best one made for its current content).
+ */
+export function writeExtraction(db: Db, docId: number, extraction: Extraction): void {
+  clearDerived(db, docId);
+  const chunkIdByOrd = new Map<number, number>(
+    (db.prepare('SELECT ord, id FROM chunks WHERE document_id = ?').all(docId) as { ord: number; id: number }[]).map((r) => [
+      r.ord,
+      r.id,
+    ]),
+  );
+  const ex = extraction.extractor;
+
+  const insertFci = db.prepare(
+    `INSERT INTO fcis (document_id, chunk_id, text, line_from, line_to, extractor, check_rouge, check_sim, check_passed)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+  );
+  const insertFciFts = db.prepare('INSERT INTO fcis_fts (rowid, seg) VALUES (?, ?)');
+  const fciIds = extraction.fcis.map((f) => {
+    const passed = f.checkPassed === undefined || f.checkPassed === null ? null : f.checkPassed ? 1 : 0;
+    const { id } = insertFci.get(
+      docId,
+      chunkIdByOrd.get(f.chunkOrd) ?? null,
+      f.text,
+      f.lineFrom,
+      f.lineTo,
+      ex,
+      f.checkRouge ?? null,
+      f.checkSim ?? null,
+      passed,
+    ) as { id: number };
+    insertFciFts.run(id, segmentForIndex(f.text));
+    return id;
+  });
+
+  writeMindMap(db, docId, extraction.mindMap, fciIds, ex);
+
+  const entityIds = new Map<string, number>();
+  const mention = db.prepare(
+    'INSERT INTO entity_mentions (entity_id, document_id, chunk_id, line_from, line_to, extractor) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+  for (const e of extraction.entities) {
+    const id = ensureEntity(db, e.name, e.norm, e.type ?? null);
+    entityIds.set(e.norm, id);
+    mention.run(id, docId, chunkIdByOrd.get(e.chunkOrd) ?? null, e.lineFrom, e.lineTo, ex);
+  }
+  const insertTriple = db.prepare(
+    `INSERT INTO triples (document_id, chunk_id, subject_id, relation, object_id, line_from, line_to, extractor)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  for (const t of extraction.triples) {
+    const s = entityFor(db, t.subject, entityIds, mention, docId, chunkIdByOrd.get(t.chunkOrd) ?? null, t, ex);
+    const o = entityFor(db, t.object, entityIds, mention, docId, chunkIdByOrd.get(t.chunkOrd) ?? null, t, ex);
+    if (s === o) continue;
+    insertTriple.run(docId, chunkIdByOrd.get(t.chunkOrd) ?? null, s, t.relation, o, t.lineFrom, t.lineTo, ex);
+  }
+}
+
+/** Removes a document and everything it contributed; shared entities stay while other notes mention them. */
+export function deleteDocument(db: Db, docId: number): void {
+  clearDerived(db, docId);
+  db.prepare('DELETE FROM documents WHERE id = ?').run(docId);
+}
+
+/** Rebuilds a ParsedNote from the store (for passes that refine an indexed note without re-reading it). */
+export function loadParsedNote(db: Db, docId: number): ParsedNote {
+  const doc = getDocument(db, docId);
+  if (!doc) throw new Error(`No document with id ${docId}`);
+  const chunks = (
+    db.prepare('SELECT ord, heading_path, text, line_from, line_to, is_code FROM chunks WHERE document_id = ? ORDER BY ord').all(docId) as {
+      ord: number;
+      heading_path: string;
+      text: string;
+      line_from: number;
+      line_to: number;
+      is_code: number;
+    }[]
+  ).map(
+    (c): ParsedChunk => ({
+      ord: c.ord,
+      headingPath: JSON.parse(c.heading_path) as string[],
+      text: c.text,
+      lineFrom: c.line_from,
+      lineTo: c.line_to,
+      isCode: c.is_code === 1,
+    }),
+  );
+  const links = db.prepare('SELECT target, line FROM links WHERE document_id = ?').all(docId) as { target: string; line: number }[];
+  const fm = db.prepare('SELECT front_matter FROM documents WHERE id = ?').get(docId) as { front_matter: string };
+  const frontMatter = JSON.parse(fm.front_matter) as Record<string, unknown>;
+  const tags = Array.isArray(frontMatter.tags) ? frontMatter.tags.map(String) : [];
+  return { relPath: doc.rel_path, title: doc.title, lang: doc.lang, frontMatter, links, tags, chunks };
+}
+
+/** Entities no note mentions any more (their last supporting note changed or went away). */
+export function pruneOrphanEntities(db: Db): number {
+  return db
+    .prepare(
+      `DELETE FROM entities WHERE NOT EXISTS (SELECT 1 FROM entity_mentions m WHERE m.entity_id = entities.id)
+         AND NOT EXISTS (SELECT 1 FROM triples t WHERE t.subject_id = entities.id OR t.object_id = entities.id)`,
+    )
+    .run().changes;
+}
+
+function clearDerived(db: Db, docId: number): void {
+  db.prepare('DELETE FROM triples WHERE document_id = ?').run(docId);
+  db.prepare('DELETE FROM entity_mentions WHERE document_id = ?').run(docId);
+  // Children before parents keeps the parent FK happy without relying on cascade order.
+  db.prepare('DELETE FROM mm_nodes WHERE document_id = ? AND parent_id IS NOT NULL').run(docId);
+  db.prepare('DELETE FROM mm_nodes WHERE document_id = ?').run(docId);
+  db.prepare('DELETE FROM fcis WHERE document_id = ?').run(docId);
+}
+
+function writeMindMap(db: Db, docId: number, root: MindMapNode, fciIds: number[], extractor: string): void {
+  const insert = db.prepare(
+    `INSERT INTO mm_nodes (document_id, parent_id, kind, text, path_text, depth, ord, fci_id, line_from, line_to, extractor)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+  );
+  const walk = (node: MindMapNode, parentId: number | null, parentPath: string, depth: number, ord: number) => {
+    const pathText = parentPath ? `${parentPath}${PATH_SEPARATOR}${node.text}` : node.text;
+    const fciId = node.fciIndex !== undefined ? (fciIds[node.fciIndex] ?? null) : null;
+    const { id } = insert.get(
+      docId,
+      parentId,
+      node.kind,
+      node.text,
+      pathText,
+      depth,
+      ord,
+      fciId,
+      node.lineFrom ?? null,
+      node.lineTo ?? null,
+      extractor,
+    ) as { id: number };
+    node.children.forEach((child, i) => walk(child, id, pathText, depth + 1, i));
+  };
+  walk(root, null, '', 0, 0);
+}
+
+function ensureEntity(db: Db, name: string, norm: string, type: string | null): number {
+  const row = db
+    .prepare(
+      `INSERT INTO entities (name, norm, type) VALUES (?, ?, ?)
+       ON CONFLICT (norm) DO UPDATE SET type = COALESCE(entities.type, excluded.type) RETURNING id`,
+    )
+    .get(name, norm, type) as { id: number };
+  return row.id;
+}
+
+function entityFor(
+  db: Db,
+  name: string,
+  known: Map<string, number>,
+  mention: { run: (...args: unknown[]) => unknown },
+  docId: number,
+  chunkId: number | null,
+  at: { lineFrom: number; lineTo: number },
+  extractor: string,
+): number {
+  const norm = normalizeName(name);
+  const existing = known.get(norm);
+  if (existing !== undefined) return existing;
+  const id = ensureEntity(db, name, norm, null);
+  known.set(norm, id);
+  // A triple's subject or object is itself a mention: it keeps the entity alive only while this note does.
+  mention.run(id, docId, chunkId, at.lineFrom, at.lineTo, extractor);
+  return id;
+}
+
+function safeJson(v: unknown): string {
+  try {
+    return JSON.stringify(v, (_k, val) => (typeof val === 'bigint' ? String(val) : val instanceof Date ? val.toISOString() : val));
+  } catch {
+    return '{}';
+  }
+}

@@ -1,0 +1,182 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtemp, rm, writeFile, unlink, mkdir, appendFile, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDb, type Db } from '../../main/engine/store/db.js';
+import { indexFolder } from '../../main/engine/indexer.js';
+import { createEmbedder } from '../../main/engine/embed/registry.js';
+import type { Embedder } from '../../main/engine/embed/embedder.js';
+
+// Notes written for this test: two notes that share an entity ("Ada Lovelace") and link to each other.
+const NOTES: Record<string, string> = {
+  'engines.md': `# Analytical Engine
+
+The Analytical Engine was a mechanical computer designed by Charles Babbage in 1837.
+
+## Programs
+
+Ada Lovelace wrote the first published program for the engine in 1843.
+She described how it could compute Bernoulli numbers. See [[Ada Lovelace]].
+`,
+  'Ada Lovelace.md': `---
+title: Ada Lovelace
+tags: [people]
+---
+# Ada Lovelace
+
+Ada Lovelace was born in London in 1815.
+Her notes on the Analytical Engine include the first computer program.
+`,
+  'garden/tomatoes.md': `# Tomatoes
+
+Tomatoes need at least six hours of sun a day.
+Water them deeply twice a week in July.
+`,
+};
+
+let dir: string;
+let db: Db;
+let embedder: Embedder;
+
+async function writeNotes(root: string, notes: Record<string, string>) {
+  for (const [rel, text] of Object.entries(notes)) {
+    await mkdir(join(root, rel, '..'), { recursive: true });
+    await writeFile(join(root, rel), text);
+  }
+}
+
+const count = (sql: string, ...args: unknown[]) => db.prepare(sql).pluck().get(...args) as number;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'loci-indexer-'));
+  await writeNotes(join(dir, 'notes'), NOTES);
+  db = openDb(join(dir, 'index.db'));
+  embedder = await createEmbedder();
+});
+
+afterEach(async () => {
+  db.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('indexFolder', () => {
+  it('fills every layer of the index with provenance', async () => {
+    const r = await indexFolder(db, embedder, join(dir, 'notes'));
+    expect(r.changed).toBe(3);
+    expect(r.counts.documents).toBe(3);
+    for (const key of ['chunks', 'fcis', 'mindMapNodes', 'entities', 'triples', 'docEdges'] as const) {
+      expect(r.counts[key], key).toBeGreaterThan(0);
+    }
+    // Every FCI's cited lines really contain its words.
+    const fcis = db.prepare('SELECT f.text, f.line_from, f.line_to, d.rel_path FROM fcis f JOIN documents d ON d.id = f.document_id').all() as {
+      text: string;
+      line_from: number;
+      line_to: number;
+      rel_path: string;
+    }[];
+    for (const f of fcis) {
+      const lines = (await readFile(join(dir, 'notes', f.rel_path), 'utf8')).split('\n').slice(f.line_from - 1, f.line_to).join(' ');
+      const firstWord = f.text.split(/\s+/).find((w) => /^[A-Za-z]{4,}$/.test(w));
+      if (firstWord) expect(lines).toContain(firstWord);
+    }
+    expect(count("SELECT count(*) FROM fcis WHERE extractor <> 'fast'")).toBe(0);
+    // The shared entity merged across the two notes.
+    const ada = db.prepare("SELECT id FROM entities WHERE norm = 'ada lovelace'").get() as { id: number } | undefined;
+    expect(ada).toBeDefined();
+    expect(count('SELECT count(DISTINCT document_id) FROM entity_mentions WHERE entity_id = ?', ada!.id)).toBe(2);
+    // Every document has embeddings, and edges to the other two (K=3 > 2 others).
+    expect(count("SELECT count(*) FROM embeddings WHERE owner_kind = 'doc'")).toBe(3);
+    expect(count('SELECT count(*) FROM doc_edges')).toBe(6);
+  });
+
+  it('re-does nothing for an unchanged folder, and only the edited note after an edit', async () => {
+    await indexFolder(db, embedder, join(dir, 'notes'));
+    const idsBefore = db.prepare('SELECT id, rel_path FROM fcis JOIN documents d ON d.id = fcis.document_id').all();
+    const again = await indexFolder(db, embedder, join(dir, 'notes'));
+    expect(again.changed).toBe(0);
+    expect(again.unchanged).toBe(3);
+    expect(db.prepare('SELECT id, rel_path FROM fcis JOIN documents d ON d.id = fcis.document_id').all()).toEqual(idsBefore);
+
+    const tomatoIdsBefore = db.prepare("SELECT f.id FROM fcis f JOIN documents d ON d.id = f.document_id WHERE d.rel_path <> 'garden/tomatoes.md'").pluck().all();
+    await appendFile(join(dir, 'notes', 'garden/tomatoes.md'), '\nBasil grows well next to tomatoes.\n');
+    const edited = await indexFolder(db, embedder, join(dir, 'notes'));
+    expect(edited.changed).toBe(1);
+    expect(edited.unchanged).toBe(2);
+    // The other notes' rows are untouched (same ids); the edited note has the new fact.
+    expect(db.prepare("SELECT f.id FROM fcis f JOIN documents d ON d.id = f.document_id WHERE d.rel_path <> 'garden/tomatoes.md'").pluck().all()).toEqual(tomatoIdsBefore);
+    expect(count("SELECT count(*) FROM fcis WHERE text LIKE '%Basil%'")).toBe(1);
+  });
+
+  it('removes everything a deleted note contributed, keeping shared entities while another note supports them', async () => {
+    await indexFolder(db, embedder, join(dir, 'notes'));
+    const docId = db.prepare("SELECT id FROM documents WHERE rel_path = 'Ada Lovelace.md'").pluck().get() as number;
+    await unlink(join(dir, 'notes', 'Ada Lovelace.md'));
+    const r = await indexFolder(db, embedder, join(dir, 'notes'));
+    expect(r.removed).toBe(1);
+    for (const table of ['chunks', 'fcis', 'mm_nodes', 'entity_mentions', 'triples', 'links']) {
+      expect(count(`SELECT count(*) FROM ${table} WHERE document_id = ?`, docId), table).toBe(0);
+    }
+    expect(count('SELECT count(*) FROM doc_edges WHERE src = ? OR dst = ?', docId, docId)).toBe(0);
+    expect(count("SELECT count(*) FROM embeddings WHERE owner_kind = 'doc' AND owner_id = ?", docId)).toBe(0);
+    // FTS rows and embeddings of the deleted chunks went with them.
+    expect(count('SELECT count(*) FROM chunks_fts')).toBe(count('SELECT count(*) FROM chunks'));
+    expect(count('SELECT count(*) FROM fcis_fts')).toBe(count('SELECT count(*) FROM fcis'));
+    expect(count("SELECT count(*) FROM embeddings WHERE owner_kind = 'fci' AND owner_id NOT IN (SELECT id FROM fcis)")).toBe(0);
+    expect(count("SELECT count(*) FROM embeddings WHERE owner_kind = 'mm' AND owner_id NOT IN (SELECT id FROM mm_nodes)")).toBe(0);
+    // "Ada Lovelace" is still mentioned by engines.md, so the entity stays; no entity is left unsupported.
+    expect(count("SELECT count(*) FROM entities WHERE norm = 'ada lovelace'")).toBe(1);
+    expect(
+      count('SELECT count(*) FROM entities e WHERE NOT EXISTS (SELECT 1 FROM entity_mentions m WHERE m.entity_id = e.id)'),
+    ).toBe(0);
+  });
+
+  it('treats a rename as a delete plus an add', async () => {
+    await indexFolder(db, embedder, join(dir, 'notes'));
+    await writeFile(join(dir, 'notes', 'garden/tomato-growing.md'), NOTES['garden/tomatoes.md']);
+    await unlink(join(dir, 'notes', 'garden/tomatoes.md'));
+    const r = await indexFolder(db, embedder, join(dir, 'notes'));
+    expect(r.removed).toBe(1);
+    expect(r.changed).toBe(1);
+    expect(db.prepare('SELECT rel_path FROM documents ORDER BY rel_path').pluck().all()).toEqual([
+      'Ada Lovelace.md',
+      'engines.md',
+      'garden/tomato-growing.md',
+    ]);
+  });
+
+  it('skips binary, oversized, invalid UTF-8 and unreadable files with reasons and indexes the rest', async () => {
+    const root = join(dir, 'notes');
+    await writeFile(join(root, 'binary.md'), Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00, 0xff, 0x00, 0x01]));
+    await writeFile(join(root, 'huge.md'), Buffer.alloc(50 * 1024 * 1024, 'a'));
+    await writeFile(join(root, 'latin1.md'), Buffer.from([0x43, 0x61, 0x66, 0xe9, 0x20, 0x6e, 0x6f, 0x74, 0x65, 0x0a]));
+    // As root, permissions cannot make a file unreadable; a directory named like a note cannot be read as one.
+    await mkdir(join(root, 'folder.md'));
+    const r = await indexFolder(db, embedder, root);
+    const reasons = Object.fromEntries(r.skipped.map((s) => [s.relPath, s.reason]));
+    expect(reasons['binary.md']).toBe('binary');
+    expect(reasons['huge.md']).toBe('too-large');
+    expect(reasons['latin1.md']).toBe('invalid-utf8');
+    expect(r.counts.documents).toBe(3);
+    expect(count("SELECT count(*) FROM documents WHERE status = 'skipped'")).toBe(r.skipped.length);
+  });
+
+  it('resumes a run interrupted between notes without half-written documents', async () => {
+    const controller = new AbortController();
+    let seen = 0;
+    await expect(
+      indexFolder(db, embedder, join(dir, 'notes'), {
+        signal: controller.signal,
+        onProgress: (p) => {
+          if (p.phase === 'extract' && p.current && ++seen === 2) controller.abort(new Error('stop'));
+        },
+      }),
+    ).rejects.toThrow();
+    // Whatever was written is whole: every indexed document has its chunks and facts.
+    expect(count("SELECT count(*) FROM documents d WHERE status = 'indexed' AND NOT EXISTS (SELECT 1 FROM chunks c WHERE c.document_id = d.id)")).toBe(0);
+    const r = await indexFolder(db, embedder, join(dir, 'notes'));
+    expect(r.counts.documents).toBe(3);
+    expect(r.unchanged).toBeGreaterThan(0);
+    expect(count('SELECT count(*) FROM doc_edges')).toBe(6);
+    expect(count('SELECT count(*) FROM graph_pending')).toBe(0);
+  });
+});
