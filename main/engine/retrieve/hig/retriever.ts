@@ -1,0 +1,238 @@
+// KG-Retriever's retrieval over the hierarchical index graph (§3.2.2): document level (top-N documents by
+// query similarity plus their neighbours on the document graph under one of three collaboration
+// strategies), then KG level (entities of the candidate documents kept when w·cos(v_e, v_q) > λ, their
+// triples returned, at most T).
+import type { Db } from '../../store/db.js';
+import type { RetrievedContext } from '../../types.js';
+import type { RetrievalContext, RetrievalResult, Retriever } from '../retriever.js';
+import { chunkContexts } from '../contexts.js';
+import { dot } from '../../embed/embedder.js';
+
+export type HigStrategy = 'one-hop' | 'attentive' | 'multi-hop';
+
+export interface HigParams {
+  /** Documents taken by query similarity. */
+  topN: number;
+  /** Neighbours followed per document (the document graph stores the K most similar; this caps it). */
+  neighbours: number;
+  /** Entity threshold λ of w·cos(v_e, v_q) > λ. */
+  lambda: number;
+  /** Maximum triples returned. */
+  maxTriples: number;
+  strategy: HigStrategy;
+}
+
+/** The paper's HotpotQA settings (K=3, N=3, T=20, λ=0.1); multi-hop is the strategy that also reaches 2 hops. */
+export const DEFAULT_HIG_PARAMS: HigParams = { topN: 3, neighbours: 3, lambda: 0.1, maxTriples: 20, strategy: 'attentive' };
+
+export interface HigDocument {
+  docId: number;
+  title: string;
+  /** cos(v_d, v_q). */
+  similarity: number;
+  /** Collaboration weight: 1 for the top-N documents; per strategy for neighbours. */
+  weight: number;
+  /** The top-N document it was reached from (itself for a top-N document), and the hop count. */
+  via: number | null;
+  hops: 0 | 1 | 2;
+  score: number;
+}
+
+export interface HigEntity {
+  entityId: number;
+  name: string;
+  docId: number;
+  weight: number;
+  similarity: number;
+  /** w · cos(v_e, v_q). */
+  score: number;
+}
+
+export interface HigExplanation {
+  method: 'hig';
+  params: HigParams;
+  documents: HigDocument[];
+  entities: HigEntity[];
+  triples: { id: number; text: string; docId: number; entityId: number; score: number }[];
+}
+
+interface Edge {
+  src: number;
+  dst: number;
+  weight: number;
+}
+
+/** Document graph edges touching `ids`, both directions (an edge means "among each other's K most similar"). */
+function edgesOf(db: Db, ids: number[]): Edge[] {
+  if (ids.length === 0) return [];
+  const json = JSON.stringify(ids);
+  const rows = db
+    .prepare(
+      `SELECT src, dst, weight FROM doc_edges WHERE src IN (SELECT value FROM json_each(?))
+       UNION SELECT dst AS src, src AS dst, weight FROM doc_edges WHERE dst IN (SELECT value FROM json_each(?))`,
+    )
+    .all(json, json) as Edge[];
+  return rows;
+}
+
+/** Neighbours of `from` by edge weight, capped per document. */
+function neighbourMap(edges: Edge[], cap: number): Map<number, Edge[]> {
+  const map = new Map<number, Edge[]>();
+  for (const e of edges) {
+    const list = map.get(e.src) ?? [];
+    list.push(e);
+    map.set(e.src, list);
+  }
+  for (const list of map.values()) list.sort((a, b) => b.weight - a.weight).splice(cap);
+  return map;
+}
+
+/** The document level: top-N documents and their collaborators, each with its weight w. */
+export function collaborate(db: Db, docSims: (id: number) => number, seeds: { id: number; score: number }[], p: HigParams): Map<number, HigDocument> {
+  const docs = new Map<number, HigDocument>();
+  for (const s of seeds) docs.set(s.id, { docId: s.id, title: '', similarity: s.score, weight: 1, via: s.id, hops: 0, score: s.score });
+  const offer = (docId: number, weight: number, via: number, hops: 1 | 2) => {
+    const known = docs.get(docId);
+    if (known && known.weight >= weight) return;
+    if (known && known.hops === 0) return;
+    const similarity = docSims(docId);
+    docs.set(docId, { docId, title: '', similarity, weight, via, hops, score: weight * similarity });
+  };
+  const first = neighbourMap(edgesOf(db, seeds.map((s) => s.id)), p.neighbours);
+  const hop1: { id: number; weight: number; via: number }[] = [];
+  for (const s of seeds) {
+    for (const e of first.get(s.id) ?? []) {
+      const w = p.strategy === 'one-hop' ? 1 : e.weight;
+      offer(e.dst, w, s.id, 1);
+      hop1.push({ id: e.dst, weight: w, via: s.id });
+    }
+  }
+  if (p.strategy === 'multi-hop') {
+    const second = neighbourMap(edgesOf(db, [...new Set(hop1.map((h) => h.id))]), p.neighbours);
+    for (const h of hop1) for (const e of second.get(h.id) ?? []) offer(e.dst, h.weight * e.weight, h.via, 2);
+  }
+  return docs;
+}
+
+/** Each document's chunk most similar to the query (its first chunk when no chunk has a vector). */
+export function bestChunks(ctx: RetrievalContext, q: Float32Array, docIds: number[]): Map<number, number> {
+  const rows = ctx.db
+    .prepare('SELECT id, document_id AS docId FROM chunks WHERE is_code = 0 AND document_id IN (SELECT value FROM json_each(?)) ORDER BY id')
+    .all(JSON.stringify(docIds)) as { id: number; docId: number }[];
+  const chunks = ctx.cache.matrix('chunk');
+  const best = new Map<number, { id: number; score: number }>();
+  for (const r of rows) {
+    const v = chunks.vector(r.id);
+    const score = v ? dot(v, q) : -Infinity;
+    const known = best.get(r.docId);
+    if (!known || score > known.score) best.set(r.docId, { id: r.id, score });
+  }
+  return new Map([...best].map(([doc, b]) => [doc, b.id]));
+}
+
+export function createHigRetriever(overrides: Partial<HigParams> = {}): Retriever {
+  const p: HigParams = { ...DEFAULT_HIG_PARAMS, ...overrides };
+  return async (ctx: RetrievalContext, question: string, k: number): Promise<RetrievalResult> => {
+    const { db, cache } = ctx;
+    const q = await cache.embedQuery(question);
+    const docMatrix = cache.matrix('doc');
+    const docSim = (id: number) => {
+      const v = docMatrix.vector(id);
+      return v ? dot(v, q) : 0;
+    };
+    const seeds = docMatrix.search(q, p.topN);
+    const docs = collaborate(db, docSim, seeds, p);
+    const ranked = [...docs.values()].sort((a, b) => b.score - a.score);
+    const ids = ranked.map((d) => d.docId);
+
+    const titles = new Map(
+      (db.prepare('SELECT id, title FROM documents WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as { id: number; title: string }[]).map(
+        (r) => [r.id, r.title],
+      ),
+    );
+    for (const d of ranked) d.title = titles.get(d.docId) ?? '';
+
+    // KG level: entities mentioned in a candidate document, weighted by that document's w.
+    const mentions = db
+      .prepare(
+        `SELECT DISTINCT m.entity_id AS entityId, m.document_id AS docId, e.name FROM entity_mentions m JOIN entities e ON e.id = m.entity_id
+         WHERE m.document_id IN (SELECT value FROM json_each(?))`,
+      )
+      .all(JSON.stringify(ids)) as { entityId: number; docId: number; name: string }[];
+    const entityMatrix = cache.matrix('entity');
+    const best = new Map<number, HigEntity>();
+    for (const m of mentions) {
+      const v = entityMatrix.vector(m.entityId);
+      if (!v) continue;
+      const doc = docs.get(m.docId)!;
+      const similarity = dot(v, q);
+      const score = doc.weight * similarity;
+      if (score <= p.lambda) continue;
+      const known = best.get(m.entityId);
+      if (!known || known.score < score) best.set(m.entityId, { entityId: m.entityId, name: m.name, docId: m.docId, weight: doc.weight, similarity, score });
+    }
+    const entities = [...best.values()].sort((a, b) => b.score - a.score);
+
+    const tripleRows = entities.length
+      ? (db
+          .prepare(
+            `SELECT t.id, t.document_id AS docId, t.subject_id AS s, t.object_id AS o, t.relation, t.line_from AS lineFrom, t.line_to AS lineTo,
+                    se.name AS subject, oe.name AS object, d.rel_path AS relPath, d.title
+             FROM triples t JOIN entities se ON se.id = t.subject_id JOIN entities oe ON oe.id = t.object_id JOIN documents d ON d.id = t.document_id
+             WHERE t.document_id IN (SELECT value FROM json_each(?))
+               AND (t.subject_id IN (SELECT value FROM json_each(?)) OR t.object_id IN (SELECT value FROM json_each(?)))`,
+          )
+          .all(JSON.stringify(ids), JSON.stringify(entities.map((e) => e.entityId)), JSON.stringify(entities.map((e) => e.entityId))) as {
+          id: number;
+          docId: number;
+          s: number;
+          o: number;
+          relation: string;
+          lineFrom: number;
+          lineTo: number;
+          subject: string;
+          object: string;
+          relPath: string;
+          title: string;
+        }[])
+      : [];
+    const tripleScored = tripleRows
+      .map((t) => {
+        const e = [best.get(t.s), best.get(t.o)].filter((x): x is HigEntity => !!x).sort((a, b) => b.score - a.score)[0];
+        return { t, entity: e, score: e.score };
+      })
+      .sort((a, b) => b.score - a.score || a.t.id - b.t.id)
+      .slice(0, p.maxTriples);
+
+    const chunkOf = bestChunks(ctx, q, ids);
+    const docContexts = chunkContexts(
+      db,
+      ranked.slice(0, Math.max(k, p.topN)).flatMap((d) => {
+        const id = chunkOf.get(d.docId);
+        return id === undefined ? [] : [{ id, score: d.score }];
+      }),
+    );
+    const tripleContexts: RetrievedContext[] = tripleScored.map(({ t, score }) => ({
+      text: `${t.subject} ${t.relation} ${t.object}`,
+      docId: t.docId,
+      docPath: t.relPath,
+      docTitle: t.title,
+      lineFrom: t.lineFrom,
+      lineTo: t.lineTo,
+      factPath: null,
+      score,
+      kind: 'triple',
+    }));
+
+    const explanation: HigExplanation = {
+      method: 'hig',
+      params: p,
+      documents: ranked,
+      entities,
+      triples: tripleScored.map(({ t, entity, score }) => ({ id: t.id, text: `${t.subject} ${t.relation} ${t.object}`, docId: t.docId, entityId: entity.entityId, score })),
+    };
+    return { contexts: [...docContexts, ...tripleContexts], explanation };
+  };
+}
+
+export const higRetriever: Retriever = createHigRetriever();
