@@ -1,0 +1,279 @@
+// The LLM indexing pass for one note (PG-RAG §2.3 + KG-Retriever §3.2.1): FCIs per piece with the
+// consistency check and bounded regeneration, a mind map from the FCIs, triples per piece. Every item is
+// traced back to a chunk and line range. Model failures are recorded, never thrown (except cancellation).
+import type { Embedder } from '../../embed/embedder.js';
+import { fciPrompt, mindMapPrompt, PROMPT_VERSION, promptLang, triplePrompt, type PromptLang } from '../../llm/prompts/index.js';
+import { fciOutput, mindMapOutput, tripleOutput } from '../../llm/prompts/schemas.js';
+import type { LlmProvider } from '../../llm/provider.js';
+import { generateStructured } from '../../llm/structured.js';
+import { normalizeName } from '../../store/names.js';
+import type { ExtractedEntity, ExtractedFci, ExtractedTriple, Extraction, MindMapNode, ParsedNote } from '../../types.js';
+import { checkConsistency, DEFAULT_THRESHOLDS, rougeL, type ConsistencyScore, type ConsistencyThresholds } from './consistency.js';
+import { locateInPiece, segmentNote, type Piece } from './segment.js';
+
+export interface ExtractOptions {
+  /** Largest piece of note text sent to the model at once (characters). */
+  maxPieceChars?: number;
+  thresholds?: ConsistencyThresholds;
+  /** FCI generations per piece before the best try is kept (PG-RAG's <regenerate>, bounded). */
+  maxTries?: number;
+  /** Re-asks when a reply does not parse or validate. */
+  jsonRetries?: number;
+  /** Pieces in flight at once; the local provider runs them on parallel sequences. */
+  concurrency?: number;
+  maxTokens?: { fci?: number; mindMap?: number; triples?: number };
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+export interface ExtractionStats {
+  pieces: number;
+  calls: number;
+  tokens: number;
+  /** Seconds spent waiting on the model. */
+  modelSeconds: number;
+  failures: string[];
+}
+
+export interface LlmExtraction extends Extraction {
+  stats: ExtractionStats;
+}
+
+/** The extractor key for rows this model writes with the current prompts. */
+export function extractorFor(llm: LlmProvider): string {
+  return `llm:${llm.id}@${PROMPT_VERSION}`;
+}
+
+export async function extractWithModel(
+  note: ParsedNote,
+  llm: LlmProvider,
+  embedder: Embedder,
+  opts: ExtractOptions = {},
+): Promise<LlmExtraction> {
+  const stats: ExtractionStats = { pieces: 0, calls: 0, tokens: 0, modelSeconds: 0, failures: [] };
+  const model = meter(llm, stats);
+  const lang = promptLang(note.lang);
+  const pieces = segmentNote(note, opts.maxPieceChars ?? 1200);
+  stats.pieces = pieces.length;
+  const title = note.title || note.relPath;
+
+  const perPiece = await mapPool(pieces, opts.concurrency ?? 4, (p) => fcisForPiece(p, title, lang, model, embedder, opts, stats));
+  const fcis = perPiece.flat();
+  const fciPiece = perPiece.flatMap((list, i) => list.map(() => pieces[i]));
+
+  const mindMap = await buildMindMap(title, fcis, fciPiece, lang, model, opts, stats);
+
+  const tripleLists = await mapPool(pieces, opts.concurrency ?? 4, (p) => triplesForPiece(p, lang, model, opts, stats));
+  const triples = tripleLists.flat();
+  const entities = entitiesOf(triples);
+
+  return { extractor: extractorFor(llm), fcis, mindMap, entities, triples, stats };
+}
+
+async function fcisForPiece(
+  piece: Piece,
+  title: string,
+  lang: PromptLang,
+  llm: LlmProvider,
+  embedder: Embedder,
+  opts: ExtractOptions,
+  stats: ExtractionStats,
+): Promise<ExtractedFci[]> {
+  const [pieceVector] = await embedder.embed([piece.text]);
+  const thresholds = opts.thresholds ?? DEFAULT_THRESHOLDS;
+  let best: { facts: string[]; score: ConsistencyScore } | undefined;
+  const tries = opts.maxTries ?? 3;
+  for (let t = 0; t < tries; t++) {
+    const r = await generateStructured(llm, fciPrompt(lang, { title, headingPath: piece.headingPath, text: piece.text }), fciOutput, {
+      maxTokens: opts.maxTokens?.fci ?? 1200,
+      retries: opts.jsonRetries ?? 1,
+      temperature: t * 0.4,
+      signal: opts.signal,
+      timeoutMs: opts.timeoutMs,
+    });
+    if (!r.ok) {
+      stats.failures.push(`fci piece ${piece.index}: ${r.error}`);
+      continue;
+    }
+    const facts = unique(r.value.facts.map(clean).filter((f) => f.length >= 3));
+    if (!facts.length) continue;
+    const score = await checkConsistency(facts.join('\n'), piece.text, embedder, thresholds, pieceVector);
+    if (!best || better(score, best.score)) best = { facts, score };
+    if (score.passed) break;
+  }
+  if (!best) {
+    stats.failures.push(`fci piece ${piece.index}: no usable facts after ${tries} tries`);
+    return [];
+  }
+  const { score } = best;
+  return best.facts.map((text) => {
+    const part = locateInPiece(piece, text);
+    return { chunkOrd: part.chunkOrd, text, lineFrom: part.lineFrom, lineTo: part.lineTo, checkRouge: score.rouge, checkSim: score.sim, checkPassed: score.passed };
+  });
+}
+
+function better(a: ConsistencyScore, b: ConsistencyScore): boolean {
+  if (a.passed !== b.passed) return a.passed;
+  return a.rouge + a.sim > b.rouge + b.sim;
+}
+
+const MIND_MAP_BATCH = 24;
+
+async function buildMindMap(
+  title: string,
+  fcis: ExtractedFci[],
+  fciPiece: Piece[],
+  lang: PromptLang,
+  llm: LlmProvider,
+  opts: ExtractOptions,
+  stats: ExtractionStats,
+): Promise<MindMapNode> {
+  const routes: MindMapNode[] = [];
+  const placed = new Set<number>();
+  for (let start = 0; start < fcis.length; start += MIND_MAP_BATCH) {
+    const batch = fcis.slice(start, start + MIND_MAP_BATCH);
+    const r = await generateStructured(llm, mindMapPrompt(lang, { title, fcis: batch.map((f) => f.text) }), mindMapOutput, {
+      maxTokens: opts.maxTokens?.mindMap ?? 2048,
+      retries: opts.jsonRetries ?? 1,
+      signal: opts.signal,
+      timeoutMs: opts.timeoutMs,
+    });
+    if (!r.ok) {
+      stats.failures.push(`mind map (facts ${start + 1}–${start + batch.length}): ${r.error}`);
+      continue;
+    }
+    for (const route of r.value.routes) {
+      const children: MindMapNode[] = [];
+      for (const f of route.facts) {
+        const local = f.n >= 1 && f.n <= batch.length ? f.n - 1 : closest(batch.map((b) => b.text), f.fact);
+        const index = start + local;
+        if (placed.has(index)) continue;
+        placed.add(index);
+        const fci = fcis[index];
+        children.push({ kind: 'fact', text: clean(f.fact) || fci.text, fciIndex: index, lineFrom: fci.lineFrom, lineTo: fci.lineTo, children: [] });
+      }
+      if (children.length) routes.push(routeNode(clean(route.route) || title, children));
+    }
+  }
+  // Facts the model left out (or every fact, when it failed) still belong in the map: under their heading.
+  const byHeading = new Map<string, MindMapNode[]>();
+  fcis.forEach((fci, i) => {
+    if (placed.has(i)) return;
+    const heading = fciPiece[i].headingPath.at(-1) ?? title;
+    const list = byHeading.get(heading) ?? [];
+    list.push({ kind: 'fact', text: fci.text, fciIndex: i, lineFrom: fci.lineFrom, lineTo: fci.lineTo, children: [] });
+    byHeading.set(heading, list);
+  });
+  for (const [heading, children] of byHeading) routes.push(routeNode(heading, children));
+  const lines = routes.flatMap((r) => [r.lineFrom!, r.lineTo!]);
+  return {
+    kind: 'topic',
+    text: title,
+    lineFrom: lines.length ? Math.min(...lines) : undefined,
+    lineTo: lines.length ? Math.max(...lines) : undefined,
+    children: routes,
+  };
+}
+
+function routeNode(text: string, children: MindMapNode[]): MindMapNode {
+  return {
+    kind: 'route',
+    text,
+    lineFrom: Math.min(...children.map((c) => c.lineFrom!)),
+    lineTo: Math.max(...children.map((c) => c.lineTo!)),
+    children,
+  };
+}
+
+async function triplesForPiece(piece: Piece, lang: PromptLang, llm: LlmProvider, opts: ExtractOptions, stats: ExtractionStats): Promise<ExtractedTriple[]> {
+  const r = await generateStructured(llm, triplePrompt(lang, piece.text), tripleOutput, {
+    maxTokens: opts.maxTokens?.triples ?? 1200,
+    retries: opts.jsonRetries ?? 1,
+    signal: opts.signal,
+    timeoutMs: opts.timeoutMs,
+  });
+  if (!r.ok) {
+    stats.failures.push(`triples piece ${piece.index}: ${r.error}`);
+    return [];
+  }
+  const seen = new Set<string>();
+  const out: ExtractedTriple[] = [];
+  for (const t of r.value.triples) {
+    const subject = clean(t.subject);
+    const relation = clean(t.relation);
+    const object = clean(t.object);
+    if (!subject || !relation || !object || !normalizeName(subject) || !normalizeName(object)) continue;
+    const key = `${normalizeName(subject)}|${relation.toLowerCase()}|${normalizeName(object)}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const part = locateInPiece(piece, `${subject} ${relation} ${object}`);
+    out.push({ subject, relation, object, chunkOrd: part.chunkOrd, lineFrom: part.lineFrom, lineTo: part.lineTo });
+  }
+  return out;
+}
+
+function entitiesOf(triples: ExtractedTriple[]): ExtractedEntity[] {
+  const seen = new Map<string, ExtractedEntity>();
+  for (const t of triples) {
+    for (const name of [t.subject, t.object]) {
+      const norm = normalizeName(name);
+      const key = `${norm}|${t.chunkOrd}`;
+      if (!norm || seen.has(key)) continue;
+      seen.set(key, { name, norm, chunkOrd: t.chunkOrd, lineFrom: t.lineFrom, lineTo: t.lineTo });
+    }
+  }
+  return [...seen.values()];
+}
+
+function closest(texts: string[], text: string): number {
+  let best = 0;
+  let bestScore = -1;
+  texts.forEach((t, i) => {
+    const s = rougeL(text, t);
+    if (s > bestScore) {
+      best = i;
+      bestScore = s;
+    }
+  });
+  return best;
+}
+
+function clean(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+function unique(list: string[]): string[] {
+  return [...new Set(list)];
+}
+
+/** Counts calls, generated tokens and model time for the stats. */
+function meter(llm: LlmProvider, stats: ExtractionStats): LlmProvider {
+  return {
+    id: llm.id,
+    close: () => llm.close(),
+    async generate(req) {
+      const t0 = performance.now();
+      stats.calls++;
+      try {
+        const r = await llm.generate(req);
+        stats.tokens += r.tokens;
+        return r;
+      } finally {
+        stats.modelSeconds += (performance.now() - t0) / 1000;
+      }
+    },
+  };
+}
+
+async function mapPool<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
+    }
+  });
+  await Promise.all(workers);
+  return out;
+}

@@ -1,0 +1,136 @@
+// Background refinement: every indexed note that has no rows from this model + prompt version is
+// re-extracted by the model and written in one transaction. "Lacks rows for this extractor" is the
+// cache key: a changed note is re-indexed by fast mode first (which replaces its rows), so it comes back
+// here; an unchanged note already refined is skipped with no model call; another model re-extracts.
+// A killed run loses at most the notes in flight: finished ones are committed.
+import type { Embedder } from '../../embed/embedder.js';
+import { embedMissing } from '../../embed/embed-missing.js';
+import { phaseProgress } from '../../jobs/progress.js';
+import { isAbortError, type LlmProvider } from '../../llm/provider.js';
+import type { Db } from '../../store/db.js';
+import { loadParsedNote, writeExtraction } from '../../store/documents.js';
+import type { IndexProgress } from '../../types.js';
+import { extractorFor, extractWithModel, type ExtractOptions } from './extract.js';
+
+export interface RefineOptions extends ExtractOptions {
+  onProgress?: (p: IndexProgress) => void;
+  signal?: AbortSignal;
+  /** Only these documents (default: all indexed ones). */
+  docIds?: number[];
+  /** Notes extracted at the same time (each also runs its pieces in parallel). */
+  concurrentNotes?: number;
+  /** Embed the new rows when done (default true). */
+  embed?: boolean;
+}
+
+export interface RefineReport {
+  extractor: string;
+  /** Notes refined in this run. */
+  refined: number;
+  /** Notes that already had this extractor's rows: no model work. */
+  cached: number;
+  /** Notes whose content changed while the model worked: left for the next run. */
+  stale: number;
+  failed: { docId: number; relPath: string; error: string }[];
+  /** Model replies that never validated (recorded, the note still got the rest). */
+  outputFailures: number;
+  calls: number;
+  tokens: number;
+  seconds: number;
+}
+
+interface TodoRow {
+  id: number;
+  rel_path: string;
+  content_hash: string | null;
+}
+
+export async function refineIndex(db: Db, embedder: Embedder, llm: LlmProvider, opts: RefineOptions = {}): Promise<RefineReport> {
+  const t0 = performance.now();
+  const extractor = extractorFor(llm);
+  const filter = opts.docIds ? `AND d.id IN (${opts.docIds.map(Number).join(',') || 'NULL'})` : '';
+  const indexed = (db.prepare(`SELECT count(*) AS n FROM documents d WHERE d.status = 'indexed' ${filter}`).get() as { n: number }).n;
+  const todo = db
+    .prepare(
+      `SELECT d.id, d.rel_path, d.content_hash FROM documents d
+       WHERE d.status = 'indexed' ${filter}
+         AND NOT EXISTS (SELECT 1 FROM mm_nodes m WHERE m.document_id = d.id AND m.extractor = ?)
+       ORDER BY d.id`,
+    )
+    .all(extractor) as TodoRow[];
+  const report: RefineReport = {
+    extractor,
+    refined: 0,
+    cached: indexed - todo.length,
+    stale: 0,
+    failed: [],
+    outputFailures: 0,
+    calls: 0,
+    tokens: 0,
+    seconds: 0,
+  };
+  const progress = phaseProgress('llm', todo.length, opts.onProgress);
+  const hasGraphPending = Boolean(db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'graph_pending'`).get());
+  const job = jobRecorder(db, extractor);
+  let done = 0;
+  let next = 0;
+
+  const work = async () => {
+    while (next < todo.length) {
+      opts.signal?.throwIfAborted();
+      const row = todo[next++];
+      const jobId = job.start(row.id);
+      try {
+        const note = loadParsedNote(db, row.id);
+        const extraction = await extractWithModel(note, llm, embedder, opts);
+        report.calls += extraction.stats.calls;
+        report.tokens += extraction.stats.tokens;
+        report.outputFailures += extraction.stats.failures.length;
+        const { stats, ...rows } = extraction;
+        const written = db.transaction(() => {
+          const now = db.prepare('SELECT content_hash FROM documents WHERE id = ?').get(row.id) as { content_hash: string | null } | undefined;
+          if (!now || now.content_hash !== row.content_hash) return false;
+          writeExtraction(db, row.id, rows);
+          if (hasGraphPending) db.prepare('INSERT OR IGNORE INTO graph_pending (document_id) VALUES (?)').run(row.id);
+          job.finish(jobId, 'done', stats.failures.length ? stats.failures.slice(0, 5).join('; ') : null);
+          return true;
+        })();
+        if (written) report.refined++;
+        else {
+          report.stale++;
+          job.finish(jobId, 'failed', 'content changed during extraction');
+        }
+      } catch (err) {
+        if (isAbortError(err) || opts.signal?.aborted) {
+          job.finish(jobId, 'failed', 'cancelled');
+          throw err;
+        }
+        const message = err instanceof Error ? err.message : String(err);
+        report.failed.push({ docId: row.id, relPath: row.rel_path, error: message });
+        job.finish(jobId, 'failed', message);
+      }
+      progress.tick(++done, row.rel_path);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrentNotes ?? 1, todo.length)) }, work));
+  progress.finish();
+
+  if ((opts.embed ?? true) && report.refined > 0) await embedMissing(db, embedder, undefined, opts.signal);
+  report.seconds = (performance.now() - t0) / 1000;
+  return report;
+}
+
+/** One `jobs` row per note attempt, so the app can show what the background pass is doing and what failed. */
+function jobRecorder(db: Db, extractor: string) {
+  const insert = db.prepare(
+    `INSERT INTO jobs (kind, document_id, extractor, status, attempts, updated_at) VALUES ('llm-extract', ?, ?, 'running', 1, datetime('now')) RETURNING id`,
+  );
+  const update = db.prepare(`UPDATE jobs SET status = ?, error = ?, updated_at = datetime('now') WHERE id = ?`);
+  // Rows of a run that was killed stay 'running'; the next run marks them failed before it starts.
+  db.prepare(`UPDATE jobs SET status = 'failed', error = 'interrupted', updated_at = datetime('now') WHERE kind = 'llm-extract' AND status = 'running'`).run();
+  db.prepare(`DELETE FROM jobs WHERE kind = 'llm-extract' AND status = 'done' AND extractor != ?`).run(extractor);
+  return {
+    start: (docId: number) => (insert.get(docId, extractor) as { id: number }).id,
+    finish: (id: number, status: 'done' | 'failed', error: string | null) => update.run(status, error, id),
+  };
+}

@@ -1,0 +1,53 @@
+// The catalogue of recommended models (resources/models/catalogue.json), validated on load.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+const sha = z.string().regex(/^[0-9a-f]{64}$/).nullable();
+
+const fileSchema = z.object({ path: z.string().min(1), url: z.string().url(), sha256: sha, sizeBytes: z.number().int().positive().nullable().optional() });
+
+const entrySchema = z.object({
+  id: z.string().regex(/^[A-Za-z0-9._-]+$/),
+  kind: z.enum(['gguf', 'transformers.js']),
+  role: z.enum(['chat', 'embedding', 'test']),
+  name: z.string(),
+  description: z.string(),
+  languages: z.array(z.string()),
+  licence: z.string(),
+  url: z.string().url().optional(),
+  file: z.string().optional(),
+  repo: z.string().optional(),
+  files: z.array(fileSchema).optional(),
+  sizeBytes: z.number().int().positive().nullable(),
+  sizeLabel: z.string().optional(),
+  sha256: sha,
+  checksumSource: z.string().nullable(),
+  verified: z.boolean(),
+});
+
+export type CatalogueEntry = z.infer<typeof entrySchema>;
+export type CatalogueFile = z.infer<typeof fileSchema>;
+
+const catalogueSchema = z.object({ version: z.literal(1), note: z.string().optional(), models: z.array(entrySchema) });
+
+export const CATALOGUE_FILE = fileURLToPath(new URL('../../../../resources/models/catalogue.json', import.meta.url));
+
+export function loadCatalogue(file = CATALOGUE_FILE): CatalogueEntry[] {
+  const parsed = catalogueSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+  for (const m of parsed.models) {
+    if (m.kind === 'gguf' && (!m.url || !m.file)) throw new Error(`Catalogue entry ${m.id}: a GGUF model needs url and file.`);
+    if (m.kind === 'transformers.js' && !m.files?.length) throw new Error(`Catalogue entry ${m.id}: a transformers.js model needs files.`);
+  }
+  return parsed.models;
+}
+
+export function findCatalogueEntry(id: string, catalogue = loadCatalogue()): CatalogueEntry | undefined {
+  return catalogue.find((m) => m.id === id);
+}
+
+/** The files to fetch for an entry, each with the checksum to verify (if known). */
+export function entryFiles(entry: CatalogueEntry): CatalogueFile[] {
+  if (entry.kind === 'gguf') return [{ path: entry.file!, url: entry.url!, sha256: entry.sha256, sizeBytes: entry.sizeBytes }];
+  return entry.files ?? [];
+}

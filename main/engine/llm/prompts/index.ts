@@ -1,0 +1,128 @@
+// Versioned prompts for every model task, in English and Chinese. The version is part of the extractor
+// key (`llm:<model>@<version>`), so changing any prompt text or schema here must bump PROMPT_VERSION —
+// that re-extracts every note with the new prompts instead of mixing generations.
+import type { Lang } from '../../types.js';
+import { fciSchema, keyPointsSchema, mindMapSchema, tripleSchema } from './schemas.js';
+
+export const PROMPT_VERSION = 'p1';
+
+export type PromptLang = 'en' | 'zh';
+
+export interface BuiltPrompt {
+  system: string;
+  prompt: string;
+  jsonSchema?: object;
+}
+
+/** Chinese notes get Chinese prompts; everything else English. */
+export function promptLang(lang: Lang | string | undefined): PromptLang {
+  return lang === 'zh' ? 'zh' : 'en';
+}
+
+/** Rough language guess for free text (questions), by the share of CJK characters. */
+export function detectLang(text: string): PromptLang {
+  const cjk = text.match(/[\u3400-\u9fff]/g)?.length ?? 0;
+  const letters = text.match(/[\p{L}]/gu)?.length ?? 0;
+  return letters > 0 && cjk / letters > 0.3 ? 'zh' : 'en';
+}
+
+// PG-RAG §2.3: rewrite the source into verifiable, self-contained fact-checking items.
+export function fciPrompt(lang: PromptLang, piece: { title: string; headingPath: string[]; text: string }): BuiltPrompt {
+  const where = [piece.title, ...piece.headingPath].filter(Boolean).join(' > ');
+  if (lang === 'zh') {
+    return {
+      system:
+        '你是一名严谨的事实核查编辑。请把给定的笔记片段改写为若干条“事实核查条目”：每条都是可以独立核实的完整陈述，' +
+        '补全主语和上下文，不依赖其他条目即可理解；保留原文中的数字、日期、地点、人名和观点；不添加原文没有的信息。只输出 JSON。',
+      prompt: `笔记位置：${where}\n\n片段：\n${piece.text}\n\n事实核查条目（JSON）：`,
+      jsonSchema: fciSchema,
+    };
+  }
+  return {
+    system:
+      'You are a careful fact-checking editor. Rewrite the given note excerpt as fact-checking items: each item is one ' +
+      'complete statement that can be verified on its own, with its subject and context spelled out so it reads without ' +
+      'the others. Keep every number, date, place, name and stated opinion. Add nothing the excerpt does not say. Answer in JSON only.',
+    prompt: `Note location: ${where}\n\nExcerpt:\n${piece.text}\n\nFact-checking items (JSON):`,
+    jsonSchema: fciSchema,
+  };
+}
+
+// PG-RAG §2.3 second transformation: organise the verified items into topic → routes → facts.
+export function mindMapPrompt(lang: PromptLang, input: { title: string; fcis: string[] }): BuiltPrompt {
+  const numbered = input.fcis.map((f, i) => `${i + 1}. ${f}`).join('\n');
+  if (lang === 'zh') {
+    return {
+      system:
+        '你是一名知识整理助手。根据主题和编号的事实条目，制作一张思维导图：一个主题，若干条“路线”（把相关事实归在一起的子主题），' +
+        '每条路线下列出事实，用 n 标注它来自哪一条编号的事实，fact 写成简洁的要点。每条事实只归入一条路线。只输出 JSON。',
+      prompt: `主题：${input.title}\n\n事实条目：\n${numbered}\n\n思维导图（JSON）：`,
+      jsonSchema: mindMapSchema,
+    };
+  }
+  return {
+    system:
+      'You organise knowledge. From the main topic and the numbered facts, build a mind map: one topic, a few routes ' +
+      '(sub-topics that group related facts), and under each route its facts, each with n = the number of the fact it ' +
+      'comes from and fact = a concise wording of it. Put every fact under exactly one route. Answer in JSON only.',
+    prompt: `Main topic: ${input.title}\n\nFacts:\n${numbered}\n\nMind map (JSON):`,
+    jsonSchema: mindMapSchema,
+  };
+}
+
+// KG-Retriever §3.2.1 (Tables 3–4): (subject; relation; object) triples covering the text, one example shot.
+export function triplePrompt(lang: PromptLang, text: string): BuiltPrompt {
+  if (lang === 'zh') {
+    return {
+      system:
+        '你是一名信息抽取助手。阅读文本，把其中的知识写成知识图谱三元组（主体；关系；客体），只依据文本内容，尽量完整覆盖。' +
+        '例如：“鲁迅原名周树人，1918年发表《狂人日记》。”→ (鲁迅; 原名; 周树人), (鲁迅; 发表; 《狂人日记》), (《狂人日记》; 发表年份; 1918)。只输出 JSON。',
+      prompt: `文本：\n${text}\n\n三元组（JSON）：`,
+      jsonSchema: tripleSchema,
+    };
+  }
+  return {
+    system:
+      'You extract knowledge graphs. Read the text and write what it states as (subject; relation; object) triples, using ' +
+      'only the text and covering all of it. Example: "Marie Curie, born in Warsaw, won the Nobel Prize in Physics in 1903." → ' +
+      '(Marie Curie; born in; Warsaw), (Marie Curie; won; Nobel Prize in Physics), (Nobel Prize in Physics; year; 1903). Answer in JSON only.',
+    prompt: `Text:\n${text}\n\nTriples (JSON):`,
+    jsonSchema: tripleSchema,
+  };
+}
+
+// PG-RAG App. F: key points — the pieces of information an answer would need (pseudo-answers for retrieval).
+export function keyPointsPrompt(lang: PromptLang, question: string): BuiltPrompt {
+  if (lang === 'zh') {
+    return {
+      system: '请为问题写出简明准确的答题要点：尽可能全面地列出回答该问题所需要的关键信息或具体信息。只输出 JSON。',
+      prompt: `问题：${question}\n\n答题要点（JSON）：`,
+      jsonSchema: keyPointsSchema,
+    };
+  }
+  return {
+    system:
+      'Write a concise, accurate answer key for the question: list, as completely as you can, the key or specific ' +
+      'pieces of information needed to answer it. Answer in JSON only.',
+    prompt: `Question: ${question}\n\nAnswer key (JSON):`,
+    jsonSchema: keyPointsSchema,
+  };
+}
+
+// DESIGN §6: answer from the numbered, note-grouped context and cite every claim as [n].
+export function answerPrompt(lang: PromptLang, question: string, context: string): BuiltPrompt {
+  if (lang === 'zh') {
+    return {
+      system:
+        '你只根据下面编号的资料回答问题。每个论断后用方括号标注所依据资料的编号，例如 [1] 或 [2][3]；不要引用不存在的编号。' +
+        '如果资料不足以回答，请直说。',
+      prompt: `资料：\n${context}\n\n问题：${question}\n\n回答：`,
+    };
+  }
+  return {
+    system:
+      'Answer the question using only the numbered sources below. After each claim, cite the sources it rests on in ' +
+      'square brackets, e.g. [1] or [2][3]; never cite a number that is not listed. If the sources do not answer the question, say so.',
+    prompt: `Sources:\n${context}\n\nQuestion: ${question}\n\nAnswer:`,
+  };
+}
