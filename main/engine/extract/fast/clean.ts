@@ -1,0 +1,60 @@
+import { replaceWikilinks } from '../../ingest/links.js';
+
+/** How a source line relates to its neighbours when sentences are formed. */
+export type LineKind = 'blank' | 'start' | 'continue';
+
+export interface CleanLine {
+  text: string;
+  /** 'start' lines (list items, table rows, headings) never continue the sentence above them. */
+  kind: LineKind;
+}
+
+const QUOTE = /^\s*(?:>\s?)+/;
+const BULLET = /^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?/;
+const HEADING = /^\s*#{1,6}\s+/;
+const TABLE_RULE = /^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$/;
+const RULE = /^\s*(?:[-*_]\s*){3,}$/;
+const FENCE = /^\s*(?:```|~~~)/;
+
+/**
+ * Strips Markdown syntax from one source line, keeping the words a reader sees: link text instead of
+ * link syntax, no emphasis marks, bullets, quote marks or table pipes.
+ */
+export function cleanLine(raw: string): CleanLine {
+  if (!raw.trim() || RULE.test(raw) || TABLE_RULE.test(raw) || FENCE.test(raw)) return { text: '', kind: 'blank' };
+  let line = raw.replace(QUOTE, '');
+  let kind: LineKind = 'continue';
+  if (BULLET.test(line) || HEADING.test(line)) {
+    kind = 'start';
+    line = line.replace(BULLET, '').replace(HEADING, '');
+  } else if (/^\s*\|/.test(line)) {
+    kind = 'start';
+    line = line
+      .replace(/^\s*\|/, '')
+      .replace(/\|\s*$/, '')
+      .split('|')
+      .map((cell) => cell.trim())
+      .filter(Boolean)
+      .join(', ');
+  }
+  if (!line.trim()) return { text: '', kind: 'blank' };
+  return { text: cleanInline(line), kind };
+}
+
+export function cleanInline(text: string): string {
+  return replaceWikilinks(text)
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
+    .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1')
+    .replace(/<(https?:\/\/[^>\s]+)>/g, '$1')
+    .replace(/<\/?[A-Za-z][^>]*>/g, ' ')
+    .replace(/`+([^`]*)`+/g, '$1')
+    .replace(/(\*\*|__)(?=\S)([^*_]*?\S)\1/g, '$2')
+    .replace(/(^|[^\p{L}\p{N}*])\*(?=\S)([^*]*?\S)\*(?![\p{L}\p{N}])/gu, '$1$2')
+    .replace(/(^|[^\p{L}\p{N}_])_(?=\S)([^_]*?\S)_(?![\p{L}\p{N}])/gu, '$1$2')
+    .replace(/~~(?=\S)([^~]*?\S)~~/g, '$1')
+    .replace(/==(?=\S)([^=]*?\S)==/g, '$1')
+    .replace(/\\([\\`*_{}[\]()#+\-.!|])/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
+}

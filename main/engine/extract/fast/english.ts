@@ -1,0 +1,229 @@
+import { getNlp } from './nlp.js';
+
+export interface SentenceEntity {
+  name: string;
+  /** 'proper' (a proper-noun sequence), 'concept' (a compound noun) or a wink-nlp entity type. */
+  type: string;
+}
+
+export interface SentenceTriple {
+  subject: string;
+  relation: string;
+  object: string;
+}
+
+interface Token {
+  value: string;
+  /** Whitespace before the token in the sentence, to rebuild phrases as written ("$120"). */
+  space: string;
+  pos: string;
+  lemma: string;
+  /** wink-nlp named-entity type when the token is inside one (DATE, MONEY, …). */
+  ent: string | null;
+}
+
+interface Phrase {
+  /** Where the run began, before leading adjectives were dropped: objects are looked up from here. */
+  runStart: number;
+  start: number;
+  end: number;
+  text: string;
+  /** The run with its leading adjectives, for triple objects ("extensible note"). */
+  fullText: string;
+  hasProper: boolean;
+}
+
+const PHRASE_POS = new Set(['PROPN', 'NOUN', 'ADJ', 'NUM']);
+const HEAD_POS = new Set(['PROPN', 'NOUN', 'NUM']);
+const CLAUSE_END_POS = new Set(['PUNCT', 'CCONJ', 'SCONJ', 'VERB', 'AUX', 'PRON']);
+const MAX_OBJECTS_PER_VERB = 3;
+
+/**
+ * Reads one English sentence with wink-nlp and returns the entities in it (proper-noun sequences and
+ * compound nouns) and subject–verb–object triples. Only patterns that hold up are taken: a subject must be
+ * a noun phrase right before the verb (no pronouns), an object a noun phrase right after it or after
+ * one preposition.
+ */
+export function analyseSentence(sentence: string): { entities: SentenceEntity[]; triples: SentenceTriple[] } {
+  const tokens = tokenize(sentence);
+  const phrases = findPhrases(tokens);
+  return { entities: phraseEntities(tokens, phrases), triples: findTriples(tokens, phrases) };
+}
+
+function tokenize(sentence: string): Token[] {
+  const nlp = getNlp();
+  const its = nlp.its;
+  const doc = nlp.readDoc(sentence);
+  const values = doc.tokens().out() as string[];
+  const pos = doc.tokens().out(its.pos) as string[];
+  const lemmas = doc.tokens().out(its.lemma) as string[];
+  const spaces = doc.tokens().out(its.precedingSpaces) as string[];
+  const tokens: Token[] = values.map((value, i) => ({ value, space: spaces[i], pos: pos[i], lemma: lemmas[i], ent: null }));
+  const spans = doc.entities().out(its.span) as unknown as [number, number][];
+  const types = doc.entities().out(its.type) as string[];
+  spans.forEach(([from, to], k) => {
+    for (let i = from; i <= to; i++) tokens[i].ent = types[k];
+  });
+  return tokens;
+}
+
+/** Maximal runs of adjectives, nouns, proper nouns and numbers that end in a noun or number. */
+function findPhrases(tokens: Token[]): Phrase[] {
+  const phrases: Phrase[] = [];
+  let i = 0;
+  while (i < tokens.length) {
+    if (!inPhrase(tokens, i)) {
+      i++;
+      continue;
+    }
+    let end = i;
+    while (end + 1 < tokens.length && (inPhrase(tokens, end + 1) || isNameJoiner(tokens, end + 1))) end++;
+    let last = end;
+    while (last >= i && !HEAD_POS.has(tokens[last].pos) && !tokens[last].ent) last--;
+    let first = i;
+    // A lowercase adjective in front ("additional metadata") describes, it doesn't name.
+    while (first < last && tokens[first].pos === 'ADJ' && !/^\p{Lu}/u.test(tokens[first].value)) first++;
+    if (last >= first) {
+      const slice = tokens.slice(first, last + 1);
+      phrases.push({
+        fullText: joinTokens(tokens.slice(i, last + 1)),
+        runStart: i,
+        start: first,
+        end: last,
+        text: joinTokens(slice),
+        hasProper: slice.some((t) => t.pos === 'PROPN'),
+      });
+    }
+    i = end + 1;
+  }
+  return phrases;
+}
+
+function joinTokens(tokens: Token[]): string {
+  return tokens
+    .map((t, k) => (k === 0 ? t.value : (t.space ? ' ' : '') + t.value))
+    .join('');
+}
+
+function inPhrase(tokens: Token[], i: number): boolean {
+  const t = tokens[i];
+  return t.ent !== null || (PHRASE_POS.has(t.pos) && /[\p{L}\p{N}]/u.test(t.value));
+}
+
+/** "of" inside a name ("Bank of England") or a hyphen inside a compound ("note-taking"). */
+function isNameJoiner(tokens: Token[], i: number): boolean {
+  const prev = tokens[i - 1];
+  const next = tokens[i + 1];
+  if (!prev || !next) return false;
+  const t = tokens[i].value.toLowerCase();
+  if (t === 'of') return prev.pos === 'PROPN' && next.pos === 'PROPN';
+  return t === '-' && inPhrase(tokens, i - 1) && inPhrase(tokens, i + 1);
+}
+
+function phraseEntities(tokens: Token[], phrases: Phrase[]): SentenceEntity[] {
+  const out: SentenceEntity[] = [];
+  for (const p of phrases) {
+    const words = tokens.slice(p.start, p.end + 1);
+    if (words.length > 6) continue;
+    const entityTypes = new Set(words.map((w) => w.ent));
+    if (entityTypes.size === 1 && !entityTypes.has(null)) {
+      out.push({ name: p.text, type: words[0].ent! });
+    } else if (p.hasProper && words.some((w) => /\p{Lu}/u.test(w.value)) && !looksLikeCapitalisedWord(words, p.start)) {
+      out.push({ name: p.text, type: 'proper' });
+    } else if (words.filter((w) => w.pos === 'NOUN' || w.pos === 'PROPN').length >= 2 && !words.some((w) => w.ent)) {
+      out.push({ name: p.text, type: 'concept' });
+    }
+  }
+  return out;
+}
+
+/**
+ * The first word of a sentence is capitalised anyway; alone, it is a name only if it is written like
+ * one (all caps, or a capital inside: "SilverBullet"). Contractions ("I’m") are never names.
+ */
+function looksLikeCapitalisedWord(words: Token[], start: number): boolean {
+  if (words.some((w) => /['’]/.test(w.value))) return true;
+  if (words.length !== 1 || start !== 0) return false;
+  const w = words[0].value;
+  return !/^\p{Lu}{2,}$/u.test(w) && !/^.\p{Ll}*\p{Lu}/u.test(w);
+}
+
+function findTriples(tokens: Token[], phrases: Phrase[]): SentenceTriple[] {
+  const triples: SentenceTriple[] = [];
+  const phraseEndingAt = new Map(phrases.map((p) => [p.end, p]));
+  const phraseStartingAt = new Map(phrases.map((p) => [p.runStart, p]));
+
+  for (let i = 0; i < tokens.length; i++) {
+    const subject = phraseEndingAt.get(i - 1);
+    if (!subject || !(tokens[i].pos === 'VERB' || tokens[i].pos === 'AUX')) continue;
+    if (!subject.hasProper && !tokens.slice(subject.start, subject.end + 1).some((t) => t.pos === 'NOUN')) continue;
+
+    const group = readVerbGroup(tokens, i);
+    if (!group) continue;
+    let j = group.end + 1;
+    let objects = 0;
+    while (j < tokens.length && objects < MAX_OBJECTS_PER_VERB) {
+      let prep = '';
+      if (tokens[j].pos === 'ADP' || (tokens[j].pos === 'PART' && tokens[j].value.toLowerCase() === 'to')) {
+        prep = tokens[j].value.toLowerCase();
+        j++;
+      }
+      while (j < tokens.length && (tokens[j].pos === 'DET' || tokens[j].pos === 'ADV')) j++;
+      const object = phraseStartingAt.get(j);
+      if (!object) break;
+      triples.push({
+        subject: subject.text,
+        relation: prep ? `${group.relation} ${prep}` : group.relation,
+        object: object.fullText,
+      });
+      objects++;
+      j = object.end + 1;
+      // Only a further preposition continues the verb; "of" belongs to the noun before it.
+      if (j >= tokens.length || CLAUSE_END_POS.has(tokens[j].pos) || tokens[j].pos !== 'ADP') break;
+      if (tokens[j].value.toLowerCase() === 'of') break;
+    }
+    i = group.end;
+  }
+  return triples;
+}
+
+/**
+ * AUX* (ADV|PART)* VERB? — the relation is the verb's lemma for active verbs, the participle for
+ * passives ("founded by"), and "is" for a bare copula; a negation is kept ("not use").
+ */
+function readVerbGroup(tokens: Token[], start: number): { end: number; relation: string } | null {
+  let k = start;
+  let negated = false;
+  let beAux = false;
+  const auxLemmas: string[] = [];
+  while (k < tokens.length && (tokens[k].pos === 'AUX' || tokens[k].pos === 'ADV' || tokens[k].pos === 'PART')) {
+    const t = tokens[k];
+    if (t.pos === 'PART' && /^(not|n't|never)$/i.test(t.value)) negated = true;
+    if (t.pos === 'PART' && t.value.toLowerCase() === 'to') break;
+    if (t.pos === 'AUX') {
+      auxLemmas.push(t.lemma);
+      if (t.lemma === 'be') beAux = true;
+    }
+    k++;
+  }
+  let relation: string;
+  let end: number;
+  if (k < tokens.length && tokens[k].pos === 'VERB') {
+    const verb = tokens[k];
+    // A bare -ing form after a noun is a modifier ("note taking app"), not the sentence's verb.
+    if (auxLemmas.length === 0 && /ing$/i.test(verb.value)) return null;
+    const passive = beAux && !/ing$/i.test(verb.value);
+    relation = passive ? verb.value.toLowerCase() : verb.lemma.toLowerCase();
+    end = k;
+  } else if (auxLemmas.includes('be')) {
+    relation = 'is';
+    end = k - 1;
+  } else if (auxLemmas.includes('have')) {
+    relation = 'has';
+    end = k - 1;
+  } else {
+    return null;
+  }
+  if (!/\p{L}/u.test(relation)) return null;
+  return { end, relation: negated ? `not ${relation}` : relation };
+}

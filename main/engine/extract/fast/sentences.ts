@@ -1,0 +1,83 @@
+import type { ExtractedFci, ParsedChunk } from '../../types.js';
+import { cleanLine } from './clean.js';
+
+// ICU's sentence rules are the same for every locale we care about, and they know 。！？ as well as . ! ?
+const sentenceSegmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
+
+const HAN = /\p{Script=Han}/gu;
+const LETTER = /\p{L}/gu;
+const CODE_CHARS = /[{}()[\]=<>;$\\|_~^]/g;
+
+/** A run of cleaned text whose sentences may cross line ends, with where each source line begins in it. */
+interface Passage {
+  text: string;
+  lineStarts: { offset: number; line: number }[];
+}
+
+/** Fast-mode FCIs: the sentences of a note's prose chunks, cleaned of Markdown, with their source lines. */
+export function extractSentenceFcis(chunks: ParsedChunk[]): ExtractedFci[] {
+  const fcis: ExtractedFci[] = [];
+  for (const chunk of chunks) {
+    if (chunk.isCode) continue;
+    for (const passage of passagesOf(chunk)) {
+      for (const seg of sentenceSegmenter.segment(passage.text)) {
+        const text = seg.segment.trim();
+        if (!isFactLike(text)) continue;
+        const start = seg.index + (seg.segment.length - seg.segment.trimStart().length);
+        fcis.push({
+          chunkOrd: chunk.ord,
+          text,
+          lineFrom: lineAt(passage, start),
+          lineTo: lineAt(passage, start + text.length - 1),
+        });
+      }
+    }
+  }
+  return fcis;
+}
+
+/** Splits a chunk at blank lines, list items, table rows and headings: sentences never cross those. */
+function passagesOf(chunk: ParsedChunk): Passage[] {
+  const passages: Passage[] = [];
+  let current: Passage | null = null;
+  const rawLines = chunk.text.split('\n');
+  for (let i = 0; i < rawLines.length; i++) {
+    const { text, kind } = cleanLine(rawLines[i]);
+    if (kind === 'blank') {
+      current = null;
+      continue;
+    }
+    if (kind === 'start' || current === null) {
+      current = { text: '', lineStarts: [] };
+      passages.push(current);
+    } else {
+      current.text += ' ';
+    }
+    current.lineStarts.push({ offset: current.text.length, line: chunk.lineFrom + i });
+    current.text += text;
+  }
+  return passages;
+}
+
+function lineAt(passage: Passage, offset: number): number {
+  let line = passage.lineStarts[0].line;
+  for (const start of passage.lineStarts) {
+    if (start.offset > offset) break;
+    line = start.line;
+  }
+  return line;
+}
+
+/**
+ * Keeps statements, drops debris: a fact needs a few words' worth of letters (a Han character counts
+ * as a word) and must not look like code.
+ */
+function isFactLike(text: string): boolean {
+  const han = text.match(HAN)?.length ?? 0;
+  const letters = text.match(LETTER)?.length ?? 0;
+  if (han >= 4) return true;
+  const words = text.split(/\s+/).filter((w) => /\p{L}/u.test(w)).length;
+  if (letters < 12 || words < 3) return false;
+  const codeChars = text.match(CODE_CHARS)?.length ?? 0;
+  return codeChars / text.length < 0.05;
+}

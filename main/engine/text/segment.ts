@@ -1,0 +1,50 @@
+import { getJieba } from './jieba.js';
+import { isStopWord } from './stopwords.js';
+
+const HAN_RUN = /\p{Script=Han}+/gu;
+const HAS_LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+// One segmenter for all non-Chinese text: word boundaries for Latin/Cyrillic/etc. don't depend on
+// the locale, and constructing Intl.Segmenter is costly enough to matter per chunk.
+const wordSegmenter = new Intl.Segmenter('en', { granularity: 'word' });
+
+/**
+ * Splits text into lowercase words: Han runs with jieba, everything else with Intl.Segmenter.
+ * NFKC first, so full-width Latin letters and digits in Chinese text match their ASCII forms.
+ */
+export function segmentWords(text: string): string[] {
+  const normalised = text.normalize('NFKC').toLowerCase();
+  const words: string[] = [];
+  let last = 0;
+  for (const match of normalised.matchAll(HAN_RUN)) {
+    const start = match.index ?? 0;
+    if (start > last) pushNonHanWords(normalised.slice(last, start), words);
+    for (const w of getJieba().cut(match[0], true)) {
+      const word = w.trim();
+      if (word) words.push(word);
+    }
+    last = start + match[0].length;
+  }
+  if (last < normalised.length) pushNonHanWords(normalised.slice(last), words);
+  return words;
+}
+
+function pushNonHanWords(text: string, out: string[]): void {
+  for (const seg of wordSegmenter.segment(text)) {
+    if (seg.isWordLike && HAS_LETTER_OR_DIGIT.test(seg.segment)) out.push(seg.segment);
+  }
+}
+
+/** Text for an FTS5 column with the unicode61 tokenizer: words separated by single spaces. */
+export function segmentForIndex(text: string): string {
+  return segmentWords(text).join(' ');
+}
+
+/** The searchable words of a question: segmented like the index, minus stop words, deduplicated. */
+export function queryTerms(question: string): string[] {
+  const seen = new Set<string>();
+  for (const word of segmentWords(question)) {
+    if (!isStopWord(word)) seen.add(word);
+  }
+  return [...seen];
+}
