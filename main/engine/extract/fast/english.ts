@@ -56,8 +56,8 @@ function tokenize(sentence: string): Token[] {
   const doc = nlp.readDoc(sentence);
   const values = doc.tokens().out() as string[];
   const pos = doc.tokens().out(its.pos) as string[];
-  const lemmas = doc.tokens().out(its.lemma) as string[];
-  const spaces = doc.tokens().out(its.precedingSpaces) as string[];
+  const lemmas = doc.tokens().out(its.lemma as never) as string[];
+  const spaces = doc.tokens().out(its.precedingSpaces as never) as string[];
   const tokens: Token[] = values.map((value, i) => ({ value, space: spaces[i], pos: pos[i], lemma: lemmas[i], ent: null }));
   const spans = doc.entities().out(its.span) as unknown as [number, number][];
   const types = doc.entities().out(its.type) as string[];

@@ -31,8 +31,9 @@ export function extractFast(note: ParsedNote): Extraction {
     if (chunk.isCode) continue;
     if (detectLang(chunk.text) === 'zh') {
       for (const keyword of chineseKeywords(chunk.text)) {
+        // jieba may normalise a keyword away from its spelling in the text; then cite the whole chunk.
         const line = out.lineContaining(chunk, keyword, chunk.lineFrom, chunk.lineTo);
-        out.entity(keyword, 'keyword', chunk.ord, line, line);
+        out.entity(keyword, 'keyword', chunk.ord, line ?? chunk.lineFrom, line ?? chunk.lineTo);
       }
     }
   }
