@@ -1,0 +1,158 @@
+import { beforeAll, afterAll, describe, expect, it } from 'vitest';
+import { openDb, type Db } from '../../main/engine/store/db.js';
+import { createStaticEmbedder } from '../../main/engine/embed/static-embedder.js';
+import { dot, type Embedder } from '../../main/engine/embed/embedder.js';
+import { indexTexts } from '../../main/engine/indexer.js';
+import { IndexCache } from '../../main/engine/retrieve/index-cache.js';
+import type { RetrievalContext } from '../../main/engine/retrieve/retriever.js';
+import { createHigRetriever, type HigExplanation } from '../../main/engine/retrieve/hig/retriever.js';
+import { createPgrRetriever, type PgrExplanation, type PgrMindMapNode } from '../../main/engine/retrieve/pgr/retriever.js';
+import { lociRetriever, type LociExplanation } from '../../main/engine/retrieve/loci.js';
+import { loadEmbedding } from '../../main/engine/store/embeddings.js';
+
+// A small corpus written for this test: a two-hop chain Ada Lovelace → Charles Babbage → London, and two
+// notes on the same topic under near-identical titles so fusion makes a super-topic of them.
+const NOTES = [
+  { relPath: 'ada.md', title: 'Ada Lovelace', content: '# Ada Lovelace\n\nAda Lovelace was an English mathematician.\nShe worked with Charles Babbage on the Analytical Engine.\n\n## Legacy\n\nShe wrote the first published algorithm for a machine.\n' },
+  { relPath: 'babbage.md', title: 'Charles Babbage', content: '# Charles Babbage\n\nCharles Babbage was an English polymath born in London.\nHe designed the Difference Engine and the Analytical Engine.\n' },
+  { relPath: 'engine.md', title: 'Analytical Engine', content: '# Analytical Engine\n\nThe Analytical Engine was a proposed mechanical general-purpose computer.\nIt was designed in 1837 and never completed.\n' },
+  { relPath: 'engine-2.md', title: 'The Analytical Engine', content: '# The Analytical Engine\n\nIts store could hold one thousand numbers of fifty digits.\n' },
+  { relPath: 'london.md', title: 'London', content: '# London\n\nLondon is the capital city of England.\nThe River Thames flows through London.\n' },
+  { relPath: 'tea.md', title: 'Green tea', content: '# Green tea\n\nGreen tea is made from unoxidised leaves.\nIt is popular in China and Japan.\n' },
+];
+
+let db: Db;
+let embedder: Embedder;
+let ctx: RetrievalContext;
+
+beforeAll(async () => {
+  db = openDb(':memory:');
+  embedder = await createStaticEmbedder();
+  await indexTexts(db, embedder, 'test:', NOTES);
+  ctx = { db, embedder, cache: new IndexCache(db, embedder) };
+});
+afterAll(() => db.close());
+
+const docId = (title: string) => (db.prepare('SELECT id FROM documents WHERE title = ?').get(title) as { id: number }).id;
+const edge = (a: number, b: number) =>
+  (db.prepare('SELECT weight FROM doc_edges WHERE (src = ? AND dst = ?) OR (src = ? AND dst = ?)').get(a, b, b, a) as { weight: number } | undefined)?.weight;
+
+describe('hig explanation', () => {
+  const question = 'Who worked with Ada Lovelace on the Analytical Engine?';
+
+  it('lists the top-N documents (w = 1), attentive neighbours weighted by document cosine, and entities above λ', async () => {
+    const { contexts, explanation } = await createHigRetriever({ topN: 2, strategy: 'attentive' })(ctx, question, 10);
+    const x = explanation as HigExplanation;
+    const q = (await embedder.embed([question]))[0];
+    const seeds = x.documents.filter((d) => d.hops === 0);
+    expect(seeds).toHaveLength(2);
+    for (const d of x.documents) {
+      expect(d.similarity).toBeCloseTo(dot(loadEmbedding(db, 'doc', embedder.id, d.docId)!, q), 5);
+      if (d.hops === 0) expect(d.weight).toBe(1);
+      else expect(d.weight).toBeCloseTo(edge(d.docId, d.via!)!, 6);
+      expect(d.score).toBeCloseTo(d.weight * d.similarity, 6);
+    }
+    expect(x.documents.some((d) => d.hops === 1)).toBe(true);
+    expect(x.entities.length).toBeGreaterThan(0);
+    for (const e of x.entities) {
+      expect(e.score).toBeGreaterThan(0.1);
+      expect(e.score).toBeCloseTo(e.weight * e.similarity, 6);
+    }
+    expect(x.entities.map((e) => e.name)).toContain('Ada Lovelace');
+    // Triple contexts carry the triple's note and line range.
+    const triples = contexts.filter((c) => c.kind === 'triple');
+    expect(triples.length).toBe(x.triples.length);
+    for (const t of triples) {
+      const row = db.prepare('SELECT line_from, line_to FROM triples WHERE document_id = ? AND line_from = ?').get(t.docId, t.lineFrom);
+      expect(row).toBeTruthy();
+    }
+  });
+
+  it('one-hop gives every neighbour weight 1; multi-hop multiplies the weights of two hops', async () => {
+    const one = (await createHigRetriever({ topN: 1, strategy: 'one-hop' })(ctx, question, 10)).explanation as HigExplanation;
+    expect(one.documents.filter((d) => d.hops === 1).every((d) => d.weight === 1)).toBe(true);
+    // From the tea note (on the edge of this corpus) the second hop reaches notes the first does not.
+    const multi = (await createHigRetriever({ topN: 1, neighbours: 3, strategy: 'multi-hop' })(ctx, 'Where is green tea popular?', 10)).explanation as HigExplanation;
+    expect(multi.documents[0].title).toBe('Green tea');
+    const second = multi.documents.filter((d) => d.hops === 2);
+    expect(second.length).toBeGreaterThan(0);
+    const seed = multi.documents[0].docId;
+    const all = (db.prepare('SELECT id FROM documents').all() as { id: number }[]).map((r) => r.id);
+    for (const d of second) {
+      // Some document h links the seed to d: w = w(seed, h) · w(h, d), the best such product.
+      const products = all.map((h) => (edge(seed, h) ?? 0) * (edge(h, d.docId) ?? 0));
+      expect(products.some((p) => Math.abs(p - d.weight) < 1e-6)).toBe(true);
+      expect(d.weight).toBeGreaterThan(edge(seed, d.docId) ?? -Infinity);
+    }
+  });
+});
+
+describe('pgr explanation', () => {
+  it('shows key points, seed topics by similarity, seed fact paths, scores and the nested mind map of the chosen paths', async () => {
+    const question = 'What did Ada Lovelace write?';
+    const { contexts, explanation } = await createPgrRetriever()(ctx, question, 4);
+    const x = explanation as PgrExplanation;
+    expect(x.keyPoints[0]).toBe(question);
+    expect(x.keyPoints).toContain('Ada Lovelace');
+    expect(x.seedTopics[0].text).toBe('Ada Lovelace');
+    expect(x.seedTopics).toHaveLength(3);
+    for (let i = 1; i < x.seedTopics.length; i++) expect(x.seedTopics[i - 1].similarity).toBeGreaterThanOrEqual(x.seedTopics[i].similarity);
+    const candidateTopics = new Set([...x.seedTopics, ...x.walkedTopics].map((t) => t.text));
+    expect(candidateTopics.size).toBeLessThanOrEqual(6);
+    for (const s of x.seedFactPaths) {
+      expect(candidateTopics.has(s.pathText.split(' › ')[0])).toBe(true);
+      expect(x.keyPoints).toContain(s.keyPoint);
+    }
+    expect(contexts.length).toBeGreaterThan(0);
+    expect(contexts.every((c) => c.kind === 'fact-path')).toBe(true);
+    expect(contexts.map((c) => c.factPath)).toEqual(x.factPaths.map((f) => f.pathText));
+    for (let i = 1; i < x.factPaths.length; i++) expect(x.factPaths[i - 1].score).toBeGreaterThanOrEqual(x.factPaths[i].score);
+    // Every context is a fact of its note, with the fact's line range.
+    for (const c of contexts) {
+      const node = db.prepare("SELECT line_from, line_to FROM mm_nodes WHERE path_text = ? AND kind = 'fact'").get(c.factPath) as { line_from: number; line_to: number };
+      expect([c.lineFrom, c.lineTo]).toEqual([node.line_from, node.line_to]);
+    }
+    // The nested mind map holds exactly the chosen paths.
+    const paths: string[] = [];
+    const walk = (n: PgrMindMapNode, prefix: string[]) => {
+      const path = [...prefix, n.text];
+      if (n.children.length === 0) paths.push(path.join(' › '));
+      n.children.forEach((c) => walk(c, path));
+    };
+    x.mindMap.forEach((root) => {
+      expect(root.kind).toBe('topic');
+      walk(root, []);
+    });
+    expect(paths.sort()).toEqual(x.factPaths.map((f) => f.pathText).sort());
+  });
+
+  it('walks from a seed topic through its super-topic, and uses the key points it is given', async () => {
+    const supers = db.prepare("SELECT count(*) AS n FROM super_nodes WHERE kind = 'topic'").get() as { n: number };
+    expect(supers.n).toBeGreaterThan(0);
+    const retriever = createPgrRetriever({ seedTopics: 1, fillBySimilarity: false });
+    const keyPoints = ['Analytical Engine design', 'store of numbers'];
+    const { explanation } = await retriever({ ...ctx, keyPoints }, 'How many numbers could the Analytical Engine store?', 8);
+    const x = explanation as PgrExplanation;
+    expect(x.keyPoints).toEqual(keyPoints);
+    expect(x.seedTopics).toHaveLength(1);
+    const walked = x.walkedTopics.find((t) => t.via === 'super-topic');
+    expect(walked).toBeTruthy();
+    const pair = [x.seedTopics[0].text, walked!.text].sort();
+    expect(pair).toEqual(['Analytical Engine', 'The Analytical Engine']);
+    const member = db.prepare('SELECT 1 FROM super_members WHERE super_id = ? AND node_id = ?').get(walked!.superId, x.seedTopics[0].id);
+    expect(member).toBeTruthy();
+  });
+});
+
+describe('loci explanation', () => {
+  it('shows the bridge: the note a top note mentions by title is pulled up', async () => {
+    const { contexts, explanation } = await lociRetriever(ctx, 'Where was the man who worked with Ada Lovelace born?', 5);
+    const x = explanation as LociExplanation;
+    expect(x.documents[0].title).toBe('Ada Lovelace');
+    expect(x.documents[0].titleInQuestion).toBe(true);
+    const babbage = x.documents.find((d) => d.docId === docId('Charles Babbage'))!;
+    expect(babbage.bridgedFrom.map((b) => b.title)).toContain('Ada Lovelace');
+    expect(babbage.bridgedFrom.find((b) => b.title === 'Ada Lovelace')!.mention).toBe('charles babbage');
+    expect(contexts.map((c) => c.docTitle).slice(0, 2)).toEqual(['Ada Lovelace', 'Charles Babbage']);
+  });
+});
