@@ -2,7 +2,7 @@ import { getNlp } from './nlp.js';
 
 export interface SentenceEntity {
   name: string;
-  /** 'proper' (a proper-noun sequence), 'concept' (a compound noun) or a wink-nlp entity type. */
+  /** 'proper' (a proper-noun sequence), 'concept' (a compound noun), 'known' (a note title or link target), or a wink-nlp type (DATE, MONEY). */
   type: string;
 }
 
@@ -10,6 +10,16 @@ export interface SentenceTriple {
   subject: string;
   relation: string;
   object: string;
+}
+
+export interface SentenceContext {
+  /**
+   * Names this note is known to mention (its title, its link targets). They are matched as whole
+   * phrases, because the tagger splits names made of common words ("Kestrel Coffee Works" → a verb).
+   */
+  knownNames?: string[];
+  /** What a sentence-initial "it/he/she/they" refers to, when the caller is sure of it. */
+  pronounSubject?: string | null;
 }
 
 interface Token {
@@ -20,6 +30,8 @@ interface Token {
   lemma: string;
   /** wink-nlp named-entity type when the token is inside one (DATE, MONEY, …). */
   ent: string | null;
+  /** Index of the known name that starts at this token, and the token it ends at. */
+  knownEnd: number | null;
 }
 
 interface Phrase {
@@ -31,22 +43,41 @@ interface Phrase {
   /** The run with its leading adjectives, for triple objects ("extensible note"). */
   fullText: string;
   hasProper: boolean;
+  known: boolean;
 }
 
 const PHRASE_POS = new Set(['PROPN', 'NOUN', 'ADJ', 'NUM']);
 const HEAD_POS = new Set(['PROPN', 'NOUN', 'NUM']);
 const CLAUSE_END_POS = new Set(['PUNCT', 'CCONJ', 'SCONJ', 'VERB', 'AUX', 'PRON']);
+/** Named-entity types worth keeping as entities on their own; counts and durations are not. */
+const ENTITY_TYPES = new Set(['DATE', 'MONEY']);
+const SUBJECT_PRONOUNS = new Set(['it', 'he', 'she', 'they']);
 const MAX_OBJECTS_PER_VERB = 3;
 
 /**
- * Reads one English sentence with wink-nlp and returns the entities in it (proper-noun sequences and
- * compound nouns) and subject–verb–object triples. Only patterns that hold up are taken: a subject must be
- * a noun phrase right before the verb (no pronouns), an object a noun phrase right after it or after
- * one preposition.
+ * Reads one English sentence with wink-nlp and returns the entities in it (proper-noun sequences,
+ * compound nouns, known names, dates) and subject–verb–object triples. Only patterns that hold up
+ * are taken: a subject is a noun phrase right before the verb, an object a noun phrase right after
+ * it or after one preposition.
  */
-export function analyseSentence(sentence: string): { entities: SentenceEntity[]; triples: SentenceTriple[] } {
+export function analyseSentence(
+  sentence: string,
+  context: SentenceContext = {},
+): { entities: SentenceEntity[]; triples: SentenceTriple[] } {
   const tokens = tokenize(sentence);
+  markKnownNames(tokens, context.knownNames ?? []);
   const phrases = findPhrases(tokens);
+  if (context.pronounSubject && tokens.length > 1 && SUBJECT_PRONOUNS.has(tokens[0].value.toLowerCase())) {
+    phrases.unshift({
+      runStart: 0,
+      start: 0,
+      end: 0,
+      text: context.pronounSubject,
+      fullText: context.pronounSubject,
+      hasProper: true,
+      known: true,
+    });
+  }
   return { entities: phraseEntities(tokens, phrases), triples: findTriples(tokens, phrases) };
 }
 
@@ -58,7 +89,14 @@ function tokenize(sentence: string): Token[] {
   const pos = doc.tokens().out(its.pos) as string[];
   const lemmas = doc.tokens().out(its.lemma as never) as string[];
   const spaces = doc.tokens().out(its.precedingSpaces as never) as string[];
-  const tokens: Token[] = values.map((value, i) => ({ value, space: spaces[i], pos: pos[i], lemma: lemmas[i], ent: null }));
+  const tokens: Token[] = values.map((value, i) => ({
+    value,
+    space: spaces[i],
+    pos: pos[i],
+    lemma: lemmas[i],
+    ent: null,
+    knownEnd: null,
+  }));
   const spans = doc.entities().out(its.span) as unknown as [number, number][];
   const types = doc.entities().out(its.type) as string[];
   spans.forEach(([from, to], k) => {
@@ -67,31 +105,77 @@ function tokenize(sentence: string): Token[] {
   return tokens;
 }
 
+function markKnownNames(tokens: Token[], names: string[]): void {
+  if (names.length === 0) return;
+  const lower = tokens.map((t) => t.value.toLowerCase());
+  // Longest names first, so "Colombia Huila Washed" wins over "Colombia".
+  const sorted = names
+    .map((n) => n.toLowerCase().split(/\s+/).filter(Boolean))
+    .filter((words) => words.length > 0)
+    .sort((a, b) => b.length - a.length);
+  for (let i = 0; i < tokens.length; i++) {
+    if (tokens[i].knownEnd !== null) continue;
+    for (const words of sorted) {
+      const end = i + words.length - 1;
+      if (end >= tokens.length) continue;
+      let match = true;
+      for (let k = 0; k < words.length && match; k++) match = lower[i + k] === words[k];
+      if (match) {
+        tokens[i].knownEnd = end;
+        i = end;
+        break;
+      }
+    }
+  }
+}
+
 /** Maximal runs of adjectives, nouns, proper nouns and numbers that end in a noun or number. */
 function findPhrases(tokens: Token[]): Phrase[] {
   const phrases: Phrase[] = [];
   let i = 0;
   while (i < tokens.length) {
+    const knownEnd = tokens[i].knownEnd;
+    if (knownEnd !== null) {
+      const text = joinTokens(tokens.slice(i, knownEnd + 1));
+      phrases.push({ runStart: i, start: i, end: knownEnd, text, fullText: text, hasProper: true, known: true });
+      i = knownEnd + 1;
+      continue;
+    }
     if (!inPhrase(tokens, i)) {
       i++;
       continue;
     }
     let end = i;
-    while (end + 1 < tokens.length && (inPhrase(tokens, end + 1) || isNameJoiner(tokens, end + 1))) end++;
+    while (
+      end + 1 < tokens.length &&
+      tokens[end + 1].knownEnd === null &&
+      (inPhrase(tokens, end + 1) || isNameJoiner(tokens, end + 1))
+    ) {
+      end++;
+    }
     let last = end;
     while (last >= i && !HEAD_POS.has(tokens[last].pos) && !tokens[last].ent) last--;
     let first = i;
-    // A lowercase adjective in front ("additional metadata") describes, it doesn't name.
-    while (first < last && tokens[first].pos === 'ADJ' && !/^\p{Lu}/u.test(tokens[first].value)) first++;
+    // A lowercase adjective in front ("additional metadata") describes, it doesn't name; but the
+    // first half of a hyphenated compound ("natural-process") stays.
+    while (
+      first < last &&
+      tokens[first].pos === 'ADJ' &&
+      !/^\p{Lu}/u.test(tokens[first].value) &&
+      tokens[first + 1].value !== '-'
+    ) {
+      first++;
+    }
     if (last >= first) {
       const slice = tokens.slice(first, last + 1);
       phrases.push({
-        fullText: joinTokens(tokens.slice(i, last + 1)),
         runStart: i,
         start: first,
         end: last,
         text: joinTokens(slice),
+        fullText: joinTokens(tokens.slice(i, last + 1)),
         hasProper: slice.some((t) => t.pos === 'PROPN'),
+        known: false,
       });
     }
     i = end + 1;
@@ -100,9 +184,7 @@ function findPhrases(tokens: Token[]): Phrase[] {
 }
 
 function joinTokens(tokens: Token[]): string {
-  return tokens
-    .map((t, k) => (k === 0 ? t.value : (t.space ? ' ' : '') + t.value))
-    .join('');
+  return tokens.map((t, k) => (k === 0 ? t.value : (t.space ? ' ' : '') + t.value)).join('');
 }
 
 function inPhrase(tokens: Token[], i: number): boolean {
@@ -117,35 +199,57 @@ function isNameJoiner(tokens: Token[], i: number): boolean {
   if (!prev || !next) return false;
   const t = tokens[i].value.toLowerCase();
   if (t === 'of') return prev.pos === 'PROPN' && next.pos === 'PROPN';
-  return t === '-' && inPhrase(tokens, i - 1) && inPhrase(tokens, i + 1);
+  return t === '-' && !tokens[i].space && !next.space && inPhrase(tokens, i - 1) && inPhrase(tokens, i + 1);
 }
 
 function phraseEntities(tokens: Token[], phrases: Phrase[]): SentenceEntity[] {
   const out: SentenceEntity[] = [];
   for (const p of phrases) {
+    if (p.known) {
+      out.push({ name: p.text, type: 'known' });
+      continue;
+    }
     const words = tokens.slice(p.start, p.end + 1);
     if (words.length > 6) continue;
-    const entityTypes = new Set(words.map((w) => w.ent));
-    if (entityTypes.size === 1 && !entityTypes.has(null)) {
-      out.push({ name: p.text, type: words[0].ent! });
-    } else if (p.hasProper && words.some((w) => /\p{Lu}/u.test(w.value)) && !looksLikeCapitalisedWord(words, p.start)) {
-      out.push({ name: p.text, type: 'proper' });
-    } else if (words.filter((w) => w.pos === 'NOUN' || w.pos === 'PROPN').length >= 2 && !words.some((w) => w.ent)) {
+    const entTypes = new Set(words.map((w) => w.ent));
+    if (entTypes.size === 1 && !entTypes.has(null)) {
+      if (ENTITY_TYPES.has(words[0].ent!)) out.push({ name: p.text, type: words[0].ent! });
+      continue;
+    }
+    const proper = properRun(words, p.start);
+    if (proper) out.push({ name: proper, type: 'proper' });
+    else if (words.filter((w) => w.pos === 'NOUN').length >= 2 && !words.some((w) => w.ent)) {
       out.push({ name: p.text, type: 'concept' });
     }
   }
-  return out;
+  return out.filter((e) => (e.name.match(/\p{L}|\p{N}/gu)?.length ?? 0) >= 2);
 }
 
 /**
- * The first word of a sentence is capitalised anyway; alone, it is a name only if it is written like
- * one (all caps, or a capital inside: "SilverBullet"). Contractions ("I’m") are never names.
+ * The proper-noun part of a phrase ("the method Mara Lindqvist" → "Mara Lindqvist"). A lone
+ * sentence-initial capitalised word is a name only if it is written like one (all caps, or a capital
+ * inside: "SilverBullet"); contractions ("I’m") never are.
  */
-function looksLikeCapitalisedWord(words: Token[], start: number): boolean {
-  if (words.some((w) => /['’]/.test(w.value))) return true;
-  if (words.length !== 1 || start !== 0) return false;
-  const w = words[0].value;
-  return !/^\p{Lu}{2,}$/u.test(w) && !/^.\p{Ll}*\p{Lu}/u.test(w);
+function properRun(words: Token[], phraseStart: number): string | null {
+  let best: Token[] = [];
+  let bestStart = -1;
+  for (let i = 0; i < words.length; i++) {
+    if (words[i].pos !== 'PROPN') continue;
+    let j = i;
+    while (j + 1 < words.length && (words[j + 1].pos === 'PROPN' || (words[j + 1].value === 'of' && words[j + 2]?.pos === 'PROPN'))) j++;
+    if (j - i + 1 > best.length) {
+      best = words.slice(i, j + 1);
+      bestStart = i;
+    }
+    i = j;
+  }
+  if (best.length === 0 || !best.some((w) => /\p{Lu}/u.test(w.value))) return null;
+  if (best.some((w) => /['’]/.test(w.value))) return null;
+  if (best.length === 1 && phraseStart + bestStart === 0) {
+    const w = best[0].value;
+    if (!/^\p{Lu}{2,}$/u.test(w) && !/^.\p{Ll}*\p{Lu}/u.test(w)) return null;
+  }
+  return joinTokens(best);
 }
 
 function findTriples(tokens: Token[], phrases: Phrase[]): SentenceTriple[] {
@@ -156,7 +260,9 @@ function findTriples(tokens: Token[], phrases: Phrase[]): SentenceTriple[] {
   for (let i = 0; i < tokens.length; i++) {
     const subject = phraseEndingAt.get(i - 1);
     if (!subject || !(tokens[i].pos === 'VERB' || tokens[i].pos === 'AUX')) continue;
-    if (!subject.hasProper && !tokens.slice(subject.start, subject.end + 1).some((t) => t.pos === 'NOUN')) continue;
+    if (!subject.known && !subject.hasProper && !tokens.slice(subject.start, subject.end + 1).some((t) => t.pos === 'NOUN')) {
+      continue;
+    }
 
     const group = readVerbGroup(tokens, i);
     if (!group) continue;
@@ -189,7 +295,7 @@ function findTriples(tokens: Token[], phrases: Phrase[]): SentenceTriple[] {
 
 /**
  * AUX* (ADV|PART)* VERB? — the relation is the verb's lemma for active verbs, the participle for
- * passives ("founded by"), and "is" for a bare copula; a negation is kept ("not use").
+ * passives ("founded by"), and "is"/"has" for a bare auxiliary; a negation is kept ("not use").
  */
 function readVerbGroup(tokens: Token[], start: number): { end: number; relation: string } | null {
   let k = start;

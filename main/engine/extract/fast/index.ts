@@ -37,10 +37,21 @@ export function extractFast(note: ParsedNote): Extraction {
       }
     }
   }
+  const knownNames = [note.title, ...note.links.map((l) => linkTargetName(l.target))];
+  const title = note.title.toLowerCase();
+  let previous: { chunkOrd: number; aboutTitle: boolean } | null = null;
   for (const fci of fcis) {
     if (detectLang(fci.text) === 'zh') continue;
     const chunk = out.chunk(fci.chunkOrd);
-    const { entities, triples } = analyseSentence(fci.text);
+    // "X is … . It was founded …": a pronoun opening the sentence right after one that opened with
+    // the note's title refers to the title. Anything less certain stays unresolved.
+    const followsTitle: boolean = previous !== null && previous.chunkOrd === fci.chunkOrd && previous.aboutTitle;
+    const startsWithPronoun = /^(it|he|she|they)\b/i.test(fci.text);
+    previous = { chunkOrd: fci.chunkOrd, aboutTitle: fci.text.toLowerCase().startsWith(title) || (followsTitle && startsWithPronoun) };
+    const { entities, triples } = analyseSentence(fci.text, {
+      knownNames,
+      pronounSubject: followsTitle ? note.title : null,
+    });
     for (const e of entities) {
       const line = out.lineContaining(chunk, e.name, fci.lineFrom, fci.lineTo);
       out.entity(e.name, e.type, fci.chunkOrd, line ?? fci.lineFrom, line ?? fci.lineTo);
