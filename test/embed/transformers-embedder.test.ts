@@ -1,0 +1,136 @@
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dot, type Embedder } from '../../main/engine/embed/embedder.js';
+import { createEmbedder } from '../../main/engine/embed/registry.js';
+import { createTransformersEmbedder } from '../../main/engine/embed/transformers-embedder.js';
+import { buildTinyBertOnnx, type TinyBert } from './build-tiny-onnx.js';
+
+const TOKENIZER = join(import.meta.dirname, '../../../shared/models/tokenizers/bge-small-zh-v1.5');
+const DIM = 32;
+const hasTokenizer = existsSync(join(TOKENIZER, 'tokenizer.json'));
+if (!hasTokenizer) console.log(`skipping transformers embedder tests: no tokenizer at ${TOKENIZER}`);
+
+const root = mkdtempSync(join(tmpdir(), 'loci-transformers-'));
+const modelDir = join(root, 'tiny-bge');
+let tiny: TinyBert;
+let vocab: Map<string, number>;
+let embedder: Embedder;
+
+beforeAll(async () => {
+  if (!hasTokenizer) return;
+  // The real tokenizer files next to a model we build: the layout of any transformers.js model folder.
+  mkdirSync(join(modelDir, 'onnx'), { recursive: true });
+  for (const f of readdirSync(TOKENIZER)) copyFileSync(join(TOKENIZER, f), join(modelDir, f));
+  const config = JSON.parse(readFileSync(join(modelDir, 'config.json'), 'utf8')) as { vocab_size: number };
+  tiny = buildTinyBertOnnx({ vocabSize: config.vocab_size, dim: DIM });
+  writeFileSync(join(modelDir, 'onnx', 'model.onnx'), tiny.onnx);
+  vocab = new Map(readFileSync(join(modelDir, 'vocab.txt'), 'utf8').split('\n').map((t, i) => [t.trim(), i]));
+  embedder = await createTransformersEmbedder({ modelDir });
+}, 120_000);
+
+afterAll(async () => {
+  await embedder?.dispose?.();
+  rmSync(root, { recursive: true, force: true });
+});
+
+/**
+ * What the model must output for a pure-CJK text, computed without transformers.js: BERT's Chinese
+ * tokenizer makes every CJK character one token (looked up in vocab.txt), framed by [CLS] … [SEP].
+ */
+function expectedVector(text: string, pooling: 'mean' | 'cls'): Float32Array {
+  const ids = [vocab.get('[CLS]')!, ...[...text].map((ch) => vocab.get(ch)!), vocab.get('[SEP]')!];
+  expect(ids.every((id) => id !== undefined)).toBe(true);
+  const { wordEmb, typeEmb, proj } = tiny.weights;
+  const states = ids.map((id) => {
+    const x = Array.from({ length: DIM }, (_, i) => wordEmb[id * DIM + i] + typeEmb[i]);
+    return Array.from({ length: DIM }, (_, j) => Math.tanh(x.reduce((s, xi, i) => s + xi * proj[i * DIM + j], 0)));
+  });
+  const pooled = pooling === 'cls' ? states[0] : Array.from({ length: DIM }, (_, j) => states.reduce((s, h) => s + h[j], 0) / states.length);
+  const n = Math.hypot(...pooled);
+  return Float32Array.from(pooled, (v) => v / n);
+}
+
+describe.skipIf(!hasTokenizer)('transformers.js embedder over a local model folder', () => {
+  it('reports the model’s real output size and a folder-derived id', () => {
+    expect(embedder.dim).toBe(DIM); // config.json says 512: the embedder must ask the model
+    expect(embedder.id).toBe('transformers:tiny-bge');
+  });
+
+  it('runs the ONNX model with mean pooling exactly as computed by hand', async () => {
+    const [v] = await embedder.embed(['北京欢迎你']);
+    const expected = expectedVector('北京欢迎你', 'mean');
+    expect(v).toHaveLength(DIM);
+    for (let j = 0; j < DIM; j++) expect(v[j]).toBeCloseTo(expected[j], 5);
+  });
+
+  it('supports CLS pooling and a custom id', async () => {
+    const cls = await createTransformersEmbedder({ modelDir, pooling: 'cls', id: 'tiny@cls' });
+    try {
+      expect(cls.id).toBe('tiny@cls');
+      const [v] = await cls.embed(['机器学习']);
+      const expected = expectedVector('机器学习', 'cls');
+      for (let j = 0; j < DIM; j++) expect(v[j]).toBeCloseTo(expected[j], 5);
+    } finally {
+      await cls.dispose?.();
+    }
+  });
+
+  it('gives unit vectors, identical for identical texts and different for different texts', async () => {
+    const texts = ['北京欢迎你', 'hello world', '北京欢迎你', '今天天气很好，我们去公园散步吧。', ''];
+    const vs = await embedder.embed(texts);
+    expect(vs).toHaveLength(texts.length);
+    for (const v of vs) {
+      expect(v).toHaveLength(DIM);
+      expect(Math.sqrt(dot(v, v))).toBeCloseTo(1, 5);
+    }
+    expect(Array.from(vs[2])).toEqual(Array.from(vs[0]));
+    expect(dot(vs[0], vs[1])).toBeLessThan(0.99);
+    expect(dot(vs[0], vs[3])).toBeLessThan(0.99);
+  });
+
+  it('is deterministic across embedder instances', async () => {
+    const again = await createTransformersEmbedder({ modelDir });
+    try {
+      const texts = ['北京欢迎你', 'Loci indexes notes.'];
+      const [a, b] = [await embedder.embed(texts), await again.embed(texts)];
+      for (let i = 0; i < texts.length; i++) expect(Array.from(b[i])).toEqual(Array.from(a[i]));
+    } finally {
+      await again.dispose?.();
+    }
+  });
+
+  it('gives the same vectors in a padded batch as one at a time, across batch boundaries', async () => {
+    const small = await createTransformersEmbedder({ modelDir, batchSize: 4 });
+    try {
+      const texts = Array.from({ length: 11 }, (_, i) => `第${i}条笔记：${'很长的句子'.repeat(i)} note ${i}`);
+      const batched = await small.embed(texts);
+      expect(batched).toHaveLength(texts.length);
+      for (let i = 0; i < texts.length; i++) {
+        const [single] = await small.embed([texts[i]]);
+        for (let j = 0; j < DIM; j++) expect(batched[i][j]).toBeCloseTo(single[j], 5);
+      }
+      expect(await small.embed([])).toEqual([]);
+    } finally {
+      await small.dispose?.();
+    }
+  });
+
+  it('is reachable through the registry spec transformers:<dir>', async () => {
+    const viaRegistry = await createEmbedder(`transformers:${modelDir}`);
+    try {
+      expect(viaRegistry.id).toBe('transformers:tiny-bge');
+      const [v] = await viaRegistry.embed(['北京欢迎你']);
+      const [w] = await embedder.embed(['北京欢迎你']);
+      expect(Array.from(v)).toEqual(Array.from(w));
+    } finally {
+      await viaRegistry.dispose?.();
+    }
+  });
+
+  it('refuses folders that are not models, without trying the network', async () => {
+    await expect(createTransformersEmbedder({ modelDir: join(root, 'missing') })).rejects.toThrow(/config\.json is missing/);
+    await expect(createTransformersEmbedder({ modelDir, quantized: true })).rejects.toThrow(/model_quantized\.onnx/);
+  });
+});
