@@ -35,11 +35,12 @@ export interface LociParams {
 
 export const DEFAULT_LOCI_PARAMS: LociParams = {
   depth: 50,
-  rrfK: 60,
+  // A sharper fusion than the usual 60: with three rankings and bridges, agreement near the top matters most.
+  rrfK: 10,
   wBm25: 1,
   wDense: 1,
   wTitle: 1,
-  wTitleExact: 1,
+  wTitleExact: 2,
   bridgeParents: 3,
   wBridge: 0.5,
   maxTitleWords: 8,
