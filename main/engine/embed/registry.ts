@@ -2,15 +2,18 @@ import type { Embedder } from './embedder.js';
 import { createStaticEmbedder } from './static-embedder.js';
 
 const TRANSFORMERS_PREFIX = 'transformers:';
+const GLOVE_PREFIX = 'glove:';
 
 /**
  * Picks an embedder from a spec string (CLI flag, settings):
  *   undefined | 'glove'        → the built-in GloVe SIF embedder
+ *   'glove:<binary file>'      → the same over another binary (e.g. a packaged app's resources path)
  *   'transformers:<model dir>' → a local transformers.js feature-extraction model
  */
 export async function createEmbedder(spec?: string): Promise<Embedder> {
   const s = spec?.trim();
   if (!s || s === 'glove') return createStaticEmbedder();
+  if (s.startsWith(GLOVE_PREFIX)) return createStaticEmbedder({ file: s.slice(GLOVE_PREFIX.length) });
   if (s.startsWith(TRANSFORMERS_PREFIX)) {
     const modelDir = s.slice(TRANSFORMERS_PREFIX.length);
     if (!modelDir) throw new Error(`embedder spec "${spec}" names no model folder: use transformers:<dir>`);
@@ -18,5 +21,5 @@ export async function createEmbedder(spec?: string): Promise<Embedder> {
     const { createTransformersEmbedder } = await import('./transformers-embedder.js');
     return createTransformersEmbedder({ modelDir });
   }
-  throw new Error(`unknown embedder "${spec}": use "glove" or "transformers:<model dir>"`);
+  throw new Error(`unknown embedder "${spec}": use "glove", "glove:<file>" or "transformers:<model dir>"`);
 }

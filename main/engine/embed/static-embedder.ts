@@ -3,6 +3,8 @@ import { DEFAULT_GLOVE_FILE, readGloveBinary } from './glove-binary.js';
 import { HashedNgrams } from './hashed-ngrams.js';
 
 export const STATIC_EMBEDDER_ID = 'glove-100d-sif@1';
+/** The vocabulary size STATIC_EMBEDDER_ID stands for; another table gives other vectors, so another id. */
+const DEFAULT_VOCABULARY = 100_000;
 
 /**
  * SIF smoothing constant (Arora et al. 2017 use 1e-3…1e-4): frequent words weigh little. 3e-4 ranked
@@ -28,6 +30,7 @@ const CJK_FUNCTION_WEIGHT = 0.2;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 interface StaticModel {
+  id: string;
   dim: number;
   row: Map<string, number>;
   /** SIF weight × quantisation scale per row, so one multiply dequantises and weights. */
@@ -56,7 +59,7 @@ export async function createStaticEmbedder(opts: { file?: string } = {}): Promis
   }
   const model = await loading;
   return {
-    id: STATIC_EMBEDDER_ID,
+    id: model.id,
     dim: model.dim,
     embed: async (texts) => texts.map((t) => embedText(model, t)),
   };
@@ -80,6 +83,7 @@ function loadModel(file: string): StaticModel {
   }
   const meanNorm = count > 0 ? normSum / count : 1;
   return {
+    id: count === DEFAULT_VOCABULARY && dim === 100 ? STATIC_EMBEDDER_ID : `glove-${dim}d-${count}w-sif@1`,
     dim,
     row,
     coef,
