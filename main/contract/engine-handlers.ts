@@ -29,6 +29,7 @@ export function engineHandlers(engine: EnginePort, emit: Emit, host: HostInfo): 
         root,
         (report) => emit('index.report', { root, report }),
         (progress) => emit('index.progress', { root, progress }),
+        (err) => emit('index.error', { root, message: err.message }),
       );
       watchers.set(root, w);
     } catch (err) {

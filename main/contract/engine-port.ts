@@ -7,11 +7,16 @@ import type { IndexProgress } from '../engine/types.js';
 export interface EnginePort {
   roots(): string[];
   index(root: string, opts?: IndexOptions): Promise<IndexReport>;
-  watch(root: string, onReport: (r: IndexReport) => void, onProgress?: (p: IndexProgress) => void): { close(): Promise<void> };
+  watch(
+    root: string,
+    onReport: (r: IndexReport) => void,
+    onProgress?: (p: IndexProgress) => void,
+    onError?: (e: Error) => void,
+  ): { close(): Promise<void> };
   ask(question: string, opts?: AskOptions): Promise<Answer>;
   documents(): DocumentSummary[];
   mindMap(docPath: string): MindMapView | null;
-  noteText(docPath: string): NoteText;
+  noteText(docPath: string): NoteText | Promise<NoteText>;
   graph(opts?: { limit?: number }): GraphView;
   stats(): Stats;
   chats(): { id: number; title: string; createdAt: string }[];

@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+// `npm start`: the desktop app on the bundled sample notes. Where the Electron binary is not installed
+// (CI, headless boxes, this project's build machines) it says so and starts browser mode instead.
+//   npm start -- [--browser] [--folder dir] [--db file] [--port n]
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+
+const { values: args } = parseArgs({
+  options: {
+    browser: { type: 'boolean', default: false },
+    folder: { type: 'string', default: path.join(repo, 'resources', 'sample-notes') },
+    db: { type: 'string', default: path.join(repo, '.loci', 'sample.db') },
+    port: { type: 'string' },
+  },
+});
+
+function electronBinary() {
+  try {
+    const bin = require('electron');
+    if (typeof bin === 'string' && existsSync(bin)) return { bin };
+    return { reason: `the electron package points at ${bin}, which does not exist` };
+  } catch (err) {
+    return { reason: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds the renderer when its output is missing or older than its sources. */
+function ensureRendererBuilt() {
+  const out = path.join(repo, 'out', 'renderer', 'index.html');
+  const sources = Math.max(newestMtime(path.join(repo, 'renderer')), newestMtime(path.join(repo, 'main', 'contract')));
+  if (existsSync(out) && statSync(out).mtimeMs >= sources) return;
+  console.log('Building the UI (vite build)…');
+  const r = spawnSync(process.execPath, [require.resolve('vite/bin/vite.js'), 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'], { cwd: repo, stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+if (!existsSync(args.folder)) {
+  console.error(`loci start: the notes folder ${args.folder} does not exist.`);
+  process.exit(1);
+}
+
+ensureRendererBuilt();
+const electron = args.browser ? { reason: '--browser was given' } : electronBinary();
+
+if (electron.bin) {
+  const r = spawnSync(process.execPath, [path.join(repo, 'main', 'app', 'build.mjs')], { cwd: repo, stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+  const child = spawn(electron.bin, [repo], {
+    cwd: repo,
+    stdio: 'inherit',
+    env: { ...process.env, LOCI_FOLDER: path.resolve(args.folder), LOCI_DB: path.resolve(args.db) },
+  });
+  child.on('exit', (code) => process.exit(code ?? 0));
+} else {
+  console.log(`Electron is not available (${electron.reason.split('\n')[0]}).`);
+  console.log('Starting browser mode instead: the same UI, served on 127.0.0.1.');
+  const { register } = await import('tsx/esm/api');
+  register();
+  const { runServe } = await import('../main/cli/commands/serve.ts');
+  await runServe({ folder: args.folder, db: args.db, port: args.port ? Number(args.port) : undefined });
+}

@@ -1,0 +1,30 @@
+import { defineConfig } from '@playwright/test';
+
+// Browser mode against the real engine on the sample notes (see e2e/support/global-setup.ts), in the
+// system Chromium: Playwright's own browser downloads are not reachable on the build machines.
+const chromium = process.env.LOCI_CHROMIUM ?? '/usr/bin/chromium';
+
+export default defineConfig({
+  testDir: 'e2e',
+  timeout: 120_000,
+  expect: { timeout: 30_000 },
+  workers: 1,
+  fullyParallel: false,
+  reporter: [['list']],
+  globalSetup: './e2e/support/global-setup.ts',
+  use: { trace: 'retain-on-failure', viewport: { width: 1360, height: 860 } },
+  projects: [
+    {
+      name: 'browser-mode',
+      testMatch: /browser-mode\.spec\.ts/,
+      use: {
+        browserName: 'chromium',
+        launchOptions: {
+          executablePath: chromium,
+          args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+        },
+      },
+    },
+    { name: 'electron', testMatch: /electron\.spec\.ts/ },
+  ],
+});

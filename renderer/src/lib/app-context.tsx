@@ -1,0 +1,33 @@
+// What every view shares: the contract client, the host's capabilities, navigation, and the note
+// viewer (citations and mind-map nodes open notes at lines through it).
+import { createContext, useContext } from 'react';
+import type { LociClient } from '../../../main/contract/client.js';
+import type { Res } from '../../../main/contract/contract.js';
+
+export type ViewName = 'library' | 'ask' | 'mindmap' | 'graph' | 'settings';
+
+export interface NoteTarget {
+  docPath: string;
+  lineFrom?: number | null;
+  lineTo?: number | null;
+}
+
+export interface AppContextValue {
+  client: LociClient;
+  host: Res<'host.info'> | null;
+  view: ViewName;
+  go(view: ViewName): void;
+  openNote(target: NoteTarget): void;
+  openMindMap(docPath: string): void;
+  mindMapDoc: string | null;
+  /** Bumped whenever an index run or a watched change lands, so views refetch. */
+  indexVersion: number;
+}
+
+export const AppContext = createContext<AppContextValue | null>(null);
+
+export function useApp(): AppContextValue {
+  const ctx = useContext(AppContext);
+  if (!ctx) throw new Error('useApp outside AppContext');
+  return ctx;
+}

@@ -1,0 +1,210 @@
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import type { Req, Res } from '../../../main/contract/contract.js';
+import { AnswerText } from '../components/AnswerText.js';
+import { Badge, Button, EmptyState, ErrorBox, Notice, ui } from '../components/ui.js';
+import { useApp } from '../lib/app-context.js';
+import { lineRange } from '../lib/format.js';
+import { useCall } from '../lib/use-call.js';
+import views from './views.module.css';
+import css from './Ask.module.css';
+
+type Citation = Res<'ask'>['citations'][number];
+type Method = NonNullable<Req<'ask'>['method']>;
+
+interface Turn {
+  id: string;
+  question: string;
+  streamed: string;
+  answer: Res<'ask'> | { text: string; citations: Citation[]; mode?: undefined } | null;
+  error: unknown;
+}
+
+const METHODS: { value: Method; label: string }[] = [
+  { value: 'loci', label: 'Loci (best)' },
+  { value: 'hybrid', label: 'Hybrid' },
+  { value: 'bm25', label: 'BM25' },
+  { value: 'dense', label: 'Dense' },
+  { value: 'hig', label: 'HIG (KG-Retriever)' },
+  { value: 'pgr', label: 'PGR (PG-RAG)' },
+];
+
+let streamCounter = 0;
+
+export function AskView() {
+  const { client, indexVersion } = useApp();
+  const [turns, setTurns] = useState<Turn[]>([]);
+  const [question, setQuestion] = useState('');
+  const [method, setMethod] = useState<Method>('loci');
+  const [chatId, setChatId] = useState<number | undefined>(undefined);
+  const [busy, setBusy] = useState(false);
+  const [historyVersion, setHistoryVersion] = useState(0);
+  const chats = useCall('chats.list', {}, [historyVersion, indexVersion]);
+  const [historyError, setHistoryError] = useState<unknown>(null);
+  const end = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    return client.on('answer.token', ({ streamId, token }) =>
+      setTurns((ts) => ts.map((t) => (t.id === streamId ? { ...t, streamed: t.streamed + token } : t))),
+    );
+  }, [client]);
+
+  useEffect(() => {
+    end.current?.scrollIntoView?.({ block: 'end' });
+  }, [turns]);
+
+  async function ask(e?: FormEvent) {
+    e?.preventDefault();
+    const q = question.trim();
+    if (!q || busy) return;
+    const id = `ask-${Date.now()}-${++streamCounter}`;
+    setTurns((ts) => [...ts, { id, question: q, streamed: '', answer: null, error: null }]);
+    setQuestion('');
+    setBusy(true);
+    try {
+      const answer = await client.call('ask', { question: q, method, chatId, streamId: id });
+      if (answer.chatId) setChatId(answer.chatId);
+      setTurns((ts) => ts.map((t) => (t.id === id ? { ...t, answer } : t)));
+      setHistoryVersion((v) => v + 1);
+    } catch (err) {
+      setTurns((ts) => ts.map((t) => (t.id === id ? { ...t, error: err } : t)));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function onKey(e: KeyboardEvent<HTMLTextAreaElement>) {
+    if (e.key === 'Enter' && !e.shiftKey) {
+      e.preventDefault();
+      void ask();
+    }
+  }
+
+  async function openChat(id: number) {
+    setHistoryError(null);
+    try {
+      const messages = await client.call('chats.get', { id });
+      const restored: Turn[] = [];
+      for (const m of messages) {
+        if (m.role === 'user') restored.push({ id: `chat-${id}-${restored.length}`, question: m.text, streamed: '', answer: null, error: null });
+        else if (restored.length) restored[restored.length - 1]!.answer = { text: m.text, citations: m.citations };
+      }
+      setTurns(restored);
+      setChatId(id);
+    } catch (err) {
+      setHistoryError(err);
+    }
+  }
+
+  return (
+    <section className={css.layout} aria-labelledby="ask-title">
+      <div className={views.view}>
+        <div className={views.header}>
+          <h1 id="ask-title" className={ui.heading}>
+            Ask
+          </h1>
+          <span className={ui.row}>
+            <label htmlFor="method" className={ui.muted}>
+              Retrieval
+            </label>
+            <select id="method" className={ui.select} value={method} onChange={(e) => setMethod(e.target.value as Method)}>
+              {METHODS.map((m) => (
+                <option key={m.value} value={m.value}>
+                  {m.label}
+                </option>
+              ))}
+            </select>
+          </span>
+        </div>
+        <div className={css.thread} aria-live="polite">
+          {turns.length === 0 && (
+            <EmptyState title="Ask your notes anything">
+              <span>Answers cite the fact paths and note lines they rest on; click a citation to open the note there.</span>
+            </EmptyState>
+          )}
+          {turns.map((t) => (
+            <TurnView key={t.id} turn={t} />
+          ))}
+          <div ref={end} />
+        </div>
+        <form className={css.composer} onSubmit={ask}>
+          <label htmlFor="question" className="sr-only">
+            Question
+          </label>
+          <textarea id="question" placeholder="Ask a question (Enter to send, Shift+Enter for a new line)" value={question} onChange={(e) => setQuestion(e.target.value)} onKeyDown={onKey} rows={2} />
+          <Button type="submit" variant="primary" disabled={busy || !question.trim()}>
+            {busy ? 'Answering…' : 'Ask'}
+          </Button>
+        </form>
+      </div>
+      <aside className={css.history} aria-label="Conversation history">
+        <Button
+          size="small"
+          onClick={() => {
+            setTurns([]);
+            setChatId(undefined);
+          }}
+        >
+          New conversation
+        </Button>
+        <span className={ui.muted}>History</span>
+        <ErrorBox error={chats.error ?? historyError} />
+        {chats.data?.length === 0 && <span className={ui.muted}>No past conversations.</span>}
+        {chats.data?.map((c) => (
+          <button key={c.id} type="button" className={`${css.historyItem} ${c.id === chatId ? css.historyActive : ''}`} title={`${c.title} — ${c.createdAt}`} onClick={() => openChat(c.id)}>
+            {c.title}
+          </button>
+        ))}
+      </aside>
+    </section>
+  );
+}
+
+function TurnView({ turn }: { turn: Turn }) {
+  const { openNote } = useApp();
+  const a = turn.answer;
+  const citations = a?.citations ?? [];
+  const known = new Set(citations.map((c) => c.n));
+  const open = (c: Citation) => openNote({ docPath: c.docPath, lineFrom: c.lineFrom, lineTo: c.lineTo });
+  const openN = (n: number) => {
+    const c = citations.find((x) => x.n === n);
+    if (c) open(c);
+  };
+  return (
+    <>
+      <div className={`${css.message} ${css.user}`}>{turn.question}</div>
+      <article className={css.message} data-testid="answer">
+        {a && 'method' in a && (
+          <div className={css.meta}>
+            <Badge>{a.mode === 'generated' ? `Written by ${a.model ?? 'the model'}` : 'Extractive'}</Badge>
+            <span>method {a.method}</span>
+            <span>{Math.round(a.ms).toLocaleString()} ms</span>
+            {a.droppedCitations > 0 && <span>{a.droppedCitations} invalid citation(s) removed</span>}
+          </div>
+        )}
+        {a && 'mode' in a && a.mode === 'extractive' && !/extractive/i.test(a.text) && (
+          <Notice>No language model answered: these are the best-matching fact paths from your notes, cited. Install a model in Settings &amp; models for written answers.</Notice>
+        )}
+        <ErrorBox error={turn.error} />
+        {!a && !turn.error && (turn.streamed ? <div className={css.streaming}>{turn.streamed}</div> : <span className={`${ui.muted} ${css.streaming}`}>Searching your notes</span>)}
+        {a && (a.text ? <AnswerText text={a.text} onCite={openN} known={known} /> : <span className={ui.muted}>Nothing in the index answers this.</span>)}
+        {citations.length > 0 && (
+          <ol className={css.citations} aria-label="Sources">
+            {citations.map((c) => (
+              <li key={c.n}>
+                <button type="button" className={css.citation} onClick={() => open(c)} data-testid="citation">
+                  <span className={css.citeNumber}>[{c.n}]</span>
+                  <span>
+                    <span className={css.factPath}>{c.factPath ?? c.text}</span>
+                    <span className={css.source}>
+                      {c.docPath} · {lineRange(c.lineFrom, c.lineTo)}
+                    </span>
+                  </span>
+                </button>
+              </li>
+            ))}
+          </ol>
+        )}
+      </article>
+    </>
+  );
+}

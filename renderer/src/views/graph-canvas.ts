@@ -1,0 +1,169 @@
+// Force layout and canvas drawing for the graph view. Canvas, not SVG: thousands of nodes stay
+// interactive. Level of detail: labels appear by importance as you zoom in; links fade when dense.
+import * as d3 from 'd3';
+import type { Res } from '../../../main/contract/contract.js';
+
+type Graph = Res<'graph.view'>;
+export type GNode = Graph['nodes'][number] & d3.SimulationNodeDatum & { degree: number };
+export type GLink = d3.SimulationLinkDatum<GNode> & { kind: Graph['links'][number]['kind']; weight: number };
+
+export interface GraphScene {
+  setHighlight(query: string): GNode | null;
+  focus(node: GNode): void;
+  redraw(): void;
+  destroy(): void;
+}
+
+export function createScene(
+  canvas: HTMLCanvasElement,
+  nodes: GNode[],
+  links: GLink[],
+  handlers: { onHover(n: GNode | null): void; onClick(n: GNode): void },
+): GraphScene {
+  const ctx = canvas.getContext('2d')!;
+  let transform = d3.zoomIdentity;
+  let highlight = new Set<string>();
+  let hovered: GNode | null = null;
+  const dpr = window.devicePixelRatio || 1;
+
+  const resize = () => {
+    canvas.width = canvas.clientWidth * dpr;
+    canvas.height = canvas.clientHeight * dpr;
+  };
+  resize();
+
+  // The few best-connected nodes keep their labels at any zoom; the rest appear as you zoom in.
+  const labelDegree = [...nodes].map((n) => n.degree).sort((a, b) => b - a)[Math.min(12, nodes.length - 1)] ?? 0;
+  const radius = (n: GNode) => (n.kind === 'doc' ? 5 : n.kind === 'super-topic' ? 4 : 3) + Math.min(6, Math.sqrt(n.degree));
+  const sim = d3
+    .forceSimulation(nodes)
+    .force('link', d3.forceLink<GNode, GLink>(links).id((n) => n.id).distance((l) => (l.kind === 'similar' ? 60 : 35)).strength(0.4))
+    .force('charge', d3.forceManyBody<GNode>().strength(-40).theta(0.9).distanceMax(320))
+    .force('center', d3.forceCenter(0, 0))
+    .force('collide', d3.forceCollide<GNode>().radius((n) => radius(n) + 1).iterations(1))
+    .alphaDecay(nodes.length > 1500 ? 0.06 : 0.03)
+    .on('tick', draw);
+
+  function colors() {
+    const css = getComputedStyle(document.documentElement);
+    const v = (name: string) => css.getPropertyValue(name).trim();
+    return { doc: v('--node-doc'), entity: v('--node-entity'), super: v('--node-super'), edge: v('--edge'), text: v('--text'), accent: v('--accent'), bg: v('--bg-elevated') };
+  }
+
+  function draw() {
+    const c = colors();
+    const k = transform.k;
+    ctx.save();
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, canvas.clientWidth, canvas.clientHeight);
+    ctx.translate(transform.x + canvas.clientWidth / 2, transform.y + canvas.clientHeight / 2);
+    ctx.scale(k, k);
+
+    ctx.strokeStyle = c.edge;
+    ctx.globalAlpha = links.length > 3000 ? 0.15 : 0.35;
+    ctx.lineWidth = 1 / k;
+    ctx.beginPath();
+    for (const l of links) {
+      const s = l.source as GNode;
+      const t = l.target as GNode;
+      ctx.moveTo(s.x!, s.y!);
+      ctx.lineTo(t.x!, t.y!);
+    }
+    ctx.stroke();
+    ctx.globalAlpha = 1;
+
+    for (const n of nodes) {
+      ctx.beginPath();
+      ctx.arc(n.x!, n.y!, radius(n), 0, 2 * Math.PI);
+      ctx.fillStyle = n.kind === 'doc' ? c.doc : n.kind === 'entity' ? c.entity : c.super;
+      ctx.globalAlpha = highlight.size && !highlight.has(n.id) ? 0.2 : 1;
+      ctx.fill();
+      if (highlight.has(n.id) || n === hovered) {
+        ctx.lineWidth = 2 / k;
+        ctx.strokeStyle = c.accent;
+        ctx.stroke();
+      }
+    }
+    ctx.globalAlpha = 1;
+
+    // Level of detail: documents get labels from moderate zoom, the rest only when close.
+    ctx.fillStyle = c.text;
+    ctx.strokeStyle = c.bg;
+    ctx.lineWidth = 3 / k;
+    ctx.lineJoin = 'round';
+    ctx.font = `${12 / k}px system-ui, sans-serif`;
+    for (const n of nodes) {
+      const show =
+        n === hovered ||
+        highlight.has(n.id) ||
+        (n.degree > labelDegree && k > 0.6) ||
+        (n.kind === 'doc' ? k > 1.8 : k > 3 || (k > 2.2 && n.degree > 3));
+      if (!show) continue;
+      const label = n.label.length > 40 ? `${n.label.slice(0, 39)}…` : n.label;
+      const x = n.x! + radius(n) + 2;
+      const y = n.y! + 4 / k;
+      ctx.strokeText(label, x, y);
+      ctx.fillText(label, x, y);
+    }
+    ctx.restore();
+  }
+
+  const toGraph = (px: number, py: number): [number, number] => {
+    const [x, y] = transform.invert([px - canvas.clientWidth / 2, py - canvas.clientHeight / 2]);
+    return [x, y];
+  };
+  const nodeAt = (e: MouseEvent) => {
+    const rect = canvas.getBoundingClientRect();
+    const [x, y] = toGraph(e.clientX - rect.left, e.clientY - rect.top);
+    return sim.find(x, y, 12 / transform.k) ?? null;
+  };
+
+  const zoom = d3
+    .zoom<HTMLCanvasElement, unknown>()
+    .scaleExtent([0.05, 8])
+    .on('zoom', (e) => {
+      transform = e.transform;
+      draw();
+    });
+  const selection = d3.select(canvas).call(zoom);
+  canvas.addEventListener('mousemove', onMove);
+  canvas.addEventListener('click', onClick);
+  const observer = new ResizeObserver(() => {
+    resize();
+    draw();
+  });
+  observer.observe(canvas);
+
+  function onMove(e: MouseEvent) {
+    const n = nodeAt(e);
+    if (n !== hovered) {
+      hovered = n;
+      handlers.onHover(n);
+      draw();
+    }
+  }
+  function onClick(e: MouseEvent) {
+    const n = nodeAt(e);
+    if (n) handlers.onClick(n);
+  }
+
+  return {
+    setHighlight(query) {
+      const q = query.trim().toLowerCase();
+      highlight = new Set(q ? nodes.filter((n) => n.label.toLowerCase().includes(q)).map((n) => n.id) : []);
+      draw();
+      return q ? (nodes.find((n) => highlight.has(n.id)) ?? null) : null;
+    },
+    focus(n) {
+      selection.transition().duration(300).call(zoom.transform, d3.zoomIdentity.scale(2).translate(-(n.x ?? 0), -(n.y ?? 0)));
+    },
+    redraw: draw,
+    destroy() {
+      sim.stop();
+      observer.disconnect();
+      selection.on('.zoom', null);
+      canvas.removeEventListener('mousemove', onMove);
+      canvas.removeEventListener('click', onClick);
+    },
+  };
+}
