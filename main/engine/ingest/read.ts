@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { SkipReason } from '../types.js';
+import { describeError } from './errors.js';
 
 export type ReadResult =
   | { ok: true; content: string; hash: string }
@@ -18,8 +19,7 @@ export async function readNote(absPath: string): Promise<ReadResult> {
   try {
     bytes = await readFile(absPath);
   } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    return { ok: false, reason: 'unreadable', detail: `${e.code ?? 'error'}: ${e.message}` };
+    return { ok: false, reason: 'unreadable', detail: describeError(err) };
   }
   const hash = createHash('sha256').update(bytes).digest('hex');
 

@@ -1,6 +1,7 @@
 import { opendir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { SkippedFile } from '../types.js';
+import { describeError } from './errors.js';
 
 export interface ScannedFile {
   /** Path from the scanned root, always with forward slashes. */
@@ -24,9 +25,9 @@ export function isNotePath(name: string): boolean {
 }
 
 /**
- * Lists the notes under `root`. Never throws for a problem below the root: unreadable directories,
- * dangling links, FIFOs and sockets named like notes are reported in `skipped` instead, so one bad
- * entry cannot stop an index run. Symlinks are followed once; a link back into an already visited
+ * Lists the notes under `root` (which must exist and be listable, else it throws). Never throws for
+ * a problem below the root: unreadable directories, dangling links, FIFOs and sockets named like
+ * notes are reported in `skipped` instead, so one bad entry cannot stop an index run. Symlinks are followed once; a link back into an already visited
  * directory is ignored, which breaks loops.
  */
 export async function scanFolder(
@@ -46,7 +47,8 @@ export async function scanFolder(
     try {
       real = await realpath(dir);
     } catch (err) {
-      skipped.push({ relPath: relOf(dir), reason: 'unreadable', detail: describe(err) });
+      if (dir === absRoot) throw err;
+      skipped.push({ relPath: relOf(dir), reason: 'unreadable', detail: describeError(err) });
       return;
     }
     if (visitedDirs.has(real)) return;
@@ -57,7 +59,7 @@ export async function scanFolder(
       handle = await opendir(dir);
     } catch (err) {
       if (dir === absRoot) throw err;
-      skipped.push({ relPath: relOf(dir), reason: 'unreadable', detail: describe(err) });
+      skipped.push({ relPath: relOf(dir), reason: 'unreadable', detail: describeError(err) });
       return;
     }
     const subdirs: string[] = [];
@@ -81,7 +83,7 @@ export async function scanFolder(
         await addFile(abs);
       }
     } catch (err) {
-      skipped.push({ relPath: relOf(dir), reason: 'unreadable', detail: describe(err) });
+      skipped.push({ relPath: relOf(dir), reason: 'unreadable', detail: describeError(err) });
     }
     for (const sub of subdirs.sort()) await walk(sub);
   }
@@ -91,7 +93,7 @@ export async function scanFolder(
     try {
       target = await stat(abs);
     } catch (err) {
-      if (isNotePath(abs)) skipped.push({ relPath: relOf(abs), reason: 'unreadable', detail: describe(err) });
+      if (isNotePath(abs)) skipped.push({ relPath: relOf(abs), reason: 'unreadable', detail: describeError(err) });
       return;
     }
     if (target.isDirectory()) subdirs.push(abs);
@@ -114,19 +116,11 @@ export async function scanFolder(
       }
       files.push({ relPath: relOf(abs), absPath: abs, size: st.size, mtimeMs: st.mtimeMs });
     } catch (err) {
-      skipped.push({ relPath: relOf(abs), reason: 'unreadable', detail: describe(err) });
+      skipped.push({ relPath: relOf(abs), reason: 'unreadable', detail: describeError(err) });
     }
   }
 
   await walk(absRoot);
   files.sort((a, b) => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0));
   return { files, skipped };
-}
-
-function describe(err: unknown): string {
-  if (err && typeof err === 'object' && 'code' in err) {
-    const e = err as NodeJS.ErrnoException;
-    return `${e.code}: ${e.message}`;
-  }
-  return String(err);
 }
