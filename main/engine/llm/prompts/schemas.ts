@@ -73,6 +73,7 @@ export const tripleSchema = {
   properties: {
     triples: {
       type: 'array',
+      minItems: 1,
       maxItems: LIMITS.triplesPerPiece,
       items: {
         type: 'object',

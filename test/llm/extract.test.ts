@@ -1,0 +1,146 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createStaticEmbedder } from '../../main/engine/embed/static-embedder.js';
+import type { Embedder } from '../../main/engine/embed/embedder.js';
+import { DEFAULT_THRESHOLDS } from '../../main/engine/extract/llm/consistency.js';
+import { extractorFor, extractWithModel, type LlmExtraction } from '../../main/engine/extract/llm/extract.js';
+import { segmentNote } from '../../main/engine/extract/llm/segment.js';
+import { parseNote } from '../../main/engine/ingest/parse.js';
+import { LocalLlamaProvider } from '../../main/engine/llm/local/local-provider.js';
+import { PROMPT_VERSION } from '../../main/engine/llm/prompts/index.js';
+import type { GenerateRequest, LlmProvider } from '../../main/engine/llm/provider.js';
+import type { MindMapNode, ParsedNote } from '../../main/engine/types.js';
+import { tinyModelPath } from './helpers/tiny-model.js';
+
+const NOTES = join(import.meta.dirname, '../fixtures/llm/notes');
+const note = (name: string) => parseNote(name, readFileSync(join(NOTES, name), 'utf8'));
+
+/** Checks every provenance and structure rule an Extraction must satisfy for its note. */
+function assertValidExtraction(n: ParsedNote, ex: LlmExtraction, extractor: string) {
+  expect(ex.extractor).toBe(extractor);
+  const chunks = new Map(n.chunks.map((c) => [c.ord, c]));
+  const inChunk = (item: { chunkOrd: number; lineFrom: number; lineTo: number }) => {
+    const c = chunks.get(item.chunkOrd);
+    expect(c, `chunk ${item.chunkOrd}`).toBeDefined();
+    expect(c!.isCode).toBe(false);
+    expect(item.lineFrom).toBeGreaterThanOrEqual(c!.lineFrom);
+    expect(item.lineTo).toBeLessThanOrEqual(c!.lineTo);
+    expect(item.lineFrom).toBeLessThanOrEqual(item.lineTo);
+  };
+  for (const f of ex.fcis) {
+    inChunk(f);
+    expect(f.text.trim().length).toBeGreaterThanOrEqual(3);
+    expect(typeof f.checkRouge).toBe('number');
+    expect(typeof f.checkSim).toBe('number');
+    expect(f.checkPassed).toBe(f.checkRouge! >= DEFAULT_THRESHOLDS.rouge && f.checkSim! >= DEFAULT_THRESHOLDS.sim);
+  }
+  // Mind map: topic → routes → facts; every FCI appears exactly once, with its own line range.
+  expect(ex.mindMap.kind).toBe('topic');
+  expect(ex.mindMap.text).toBe(n.title);
+  const placed: number[] = [];
+  for (const route of ex.mindMap.children) {
+    expect(route.kind).toBe('route');
+    expect(route.text.length).toBeGreaterThan(0);
+    expect(route.children.length).toBeGreaterThan(0);
+    for (const fact of route.children as MindMapNode[]) {
+      expect(fact.kind).toBe('fact');
+      expect(fact.children).toEqual([]);
+      const fci = ex.fcis[fact.fciIndex!];
+      expect(fci).toBeDefined();
+      expect([fact.lineFrom, fact.lineTo]).toEqual([fci.lineFrom, fci.lineTo]);
+      expect(fact.lineFrom).toBeGreaterThanOrEqual(route.lineFrom!);
+      expect(fact.lineTo).toBeLessThanOrEqual(route.lineTo!);
+      placed.push(fact.fciIndex!);
+    }
+  }
+  expect(placed.sort((a, b) => a - b)).toEqual(ex.fcis.map((_, i) => i));
+  for (const t of ex.triples) {
+    inChunk(t);
+    for (const s of [t.subject, t.relation, t.object]) expect(s.trim().length).toBeGreaterThan(0);
+  }
+  const norms = new Set(ex.entities.map((e) => e.norm));
+  for (const e of ex.entities) {
+    inChunk(e);
+    expect(e.norm.length).toBeGreaterThan(0);
+  }
+  for (const t of ex.triples) expect(norms.size === 0 || [...norms].some((x) => x.length > 0)).toBe(true);
+}
+
+/** Records each request (a real model still answers it). */
+function recording(llm: LlmProvider, log: GenerateRequest[], transform?: (r: GenerateRequest) => GenerateRequest): LlmProvider {
+  return { id: llm.id, close: () => llm.close(), generate: (r) => (log.push(r), llm.generate(transform ? transform(r) : r)) };
+}
+
+describe('extractWithModel on real notes with the real tiny model', () => {
+  let llm: LocalLlamaProvider;
+  let embedder: Embedder;
+  beforeAll(async () => {
+    llm = await LocalLlamaProvider.open({ modelPath: await tinyModelPath(), sequences: 2 });
+    embedder = await createStaticEmbedder();
+  });
+  afterAll(async () => {
+    await llm?.close();
+  });
+
+  it('yields structurally valid FCIs, mind map, triples and entities with provenance (English)', async () => {
+    const n = note('lighthouses.md');
+    const log: GenerateRequest[] = [];
+    const ex = await extractWithModel(n, recording(llm, log), embedder);
+    expect(extractorFor(llm)).toBe(`llm:stories260K@${PROMPT_VERSION}`);
+    assertValidExtraction(n, ex, extractorFor(llm));
+    expect(ex.fcis.length).toBeGreaterThan(0);
+    expect(ex.triples.length).toBeGreaterThan(0);
+    expect(ex.entities.length).toBeGreaterThan(0);
+    expect(ex.stats.calls).toBe(log.length);
+    // Every structured request carried a JSON schema (grammar-constrained for the local model).
+    expect(log.every((r) => r.jsonSchema !== undefined)).toBe(true);
+  });
+
+  it('uses the Chinese prompts for a Chinese note', async () => {
+    const n = note('灯塔.md');
+    expect(n.lang).toBe('zh');
+    const log: GenerateRequest[] = [];
+    const ex = await extractWithModel(n, recording(llm, log), embedder, { maxTries: 1 });
+    assertValidExtraction(n, ex, extractorFor(llm));
+    expect(log.every((r) => /[\u4e00-\u9fff]/.test(r.system ?? ''))).toBe(true);
+  });
+
+  it('pre-segments a long note into pieces and keeps each item inside its own chunk', async () => {
+    const full = note('field-journal.md');
+    expect(segmentNote(full, 800).length).toBeGreaterThan(5);
+    // The model pass runs on the first dozen sections only, to keep the test quick on two cores.
+    const n = { ...full, chunks: full.chunks.slice(0, 12) };
+    const pieces = segmentNote(n, 400);
+    expect(pieces.length).toBeGreaterThan(3);
+    for (const p of pieces) expect(p.text.length).toBeLessThanOrEqual(400 + 2 * p.parts.length);
+    const ex = await extractWithModel(n, llm, embedder, { maxPieceChars: 400, maxTries: 1 });
+    expect(ex.stats.pieces).toBe(pieces.length);
+    assertValidExtraction(n, ex, extractorFor(llm));
+    // FCIs come from more than one part of the note.
+    expect(new Set(ex.fcis.map((f) => f.chunkOrd)).size).toBeGreaterThan(1);
+  });
+
+  it('regenerates a piece that fails the consistency check, at most maxTries times', async () => {
+    const n = note('automation.md');
+    const log: GenerateRequest[] = [];
+    // Thresholds no output can meet force every regeneration.
+    const ex = await extractWithModel(n, recording(llm, log), embedder, { maxTries: 3, thresholds: { rouge: 1.01, sim: 1.01 } });
+    const fciCalls = log.filter((r) => r.prompt.includes('Fact-checking items')).length;
+    expect(fciCalls).toBeGreaterThanOrEqual(3);
+    expect(fciCalls).toBeLessThanOrEqual(3 * 2); // tries × (1 + json retry)
+    expect(ex.fcis.length).toBeGreaterThan(0); // the best try is kept…
+    expect(ex.fcis.every((f) => f.checkPassed === false)).toBe(true); // …and marked as failing
+  });
+
+  it('never crashes on broken model output: failures are recorded and the structure stays valid', async () => {
+    const n = note('automation.md');
+    // The same real model, asked without its schema, writes prose instead of JSON.
+    const unconstrained = recording(llm, [], (r) => ({ ...r, jsonSchema: undefined, maxTokens: 24 }));
+    const ex = await extractWithModel(n, unconstrained, embedder, { maxTries: 2, jsonRetries: 1 });
+    expect(ex.stats.failures.length).toBeGreaterThan(0);
+    expect(ex.fcis).toEqual([]);
+    expect(ex.triples).toEqual([]);
+    expect(ex.mindMap).toMatchObject({ kind: 'topic', text: n.title, children: [] });
+  });
+});
