@@ -14,6 +14,7 @@ import { bestChunks } from './hig/retriever.js';
 import { normalizeName } from '../store/names.js';
 import { segmentWords } from '../text/segment.js';
 import { isStopWord } from '../text/stopwords.js';
+import { hasHan } from '../text/lang.js';
 
 export interface LociParams {
   /** Chunks taken from each first-stage ranking. */
@@ -63,8 +64,10 @@ export interface LociExplanation {
 }
 
 interface TitleIndex {
-  /** Normalised title (and the title without a trailing "(qualifier)") → documents. */
+  /** Segmented title (and the title without a trailing "(qualifier)") → documents. */
   byTitle: Map<string, number[]>;
+  /** The same under link normalisation, for wikilink targets. */
+  byLink: Map<string, number[]>;
   titleOf: Map<number, string>;
   /** Title word → documents whose title has it. */
   postings: Map<string, number[]>;
@@ -73,17 +76,36 @@ interface TitleIndex {
   avgTitleWords: number;
 }
 
-function titleKeys(title: string): string[] {
-  const keys = [normalizeName(title)];
+/** Title variants: the whole title and, for "Name (qualifier)", the bare name. */
+function titleVariants(title: string): string[] {
   const bare = title.replace(/\s*\([^)]*\)\s*$/, '');
-  if (bare !== title) keys.push(normalizeName(bare));
-  return keys.filter((k) => k.length > 1);
+  return bare !== title && bare ? [title, bare] : [title];
+}
+
+/** Words for title matching: segmented (jieba for Chinese), possessives dropped so "Korn's" meets "Korn". */
+function matchWords(text: string): string[] {
+  return segmentWords(text).map((w) => w.replace(/['’]s$/, ''));
+}
+
+/** Keys a title is found by in running text. */
+function titleKeys(title: string): string[] {
+  return titleVariants(title)
+    .map((t) => matchWords(t).join(' '))
+    .filter((k) => k.length > 1);
+}
+
+/** Keys a wikilink target meets a title by (links are stored normalised with normalizeName). */
+function linkKeys(title: string): string[] {
+  return titleVariants(title)
+    .map(normalizeName)
+    .filter((k) => k.length > 1);
 }
 
 function titleIndex(ctx: RetrievalContext): TitleIndex {
   return ctx.cache.derived('loci:titles', () => {
     const rows = ctx.db.prepare("SELECT id, title FROM documents WHERE status = 'indexed'").all() as { id: number; title: string }[];
     const byTitle = new Map<string, number[]>();
+    const byLink = new Map<string, number[]>();
     const postings = new Map<string, number[]>();
     const titleOf = new Map<number, string>();
     const titleWords = new Map<number, number>();
@@ -96,12 +118,13 @@ function titleIndex(ctx: RetrievalContext): TitleIndex {
     for (const r of rows) {
       titleOf.set(r.id, r.title);
       for (const key of titleKeys(r.title)) add(byTitle, key, r.id);
+      for (const key of linkKeys(r.title)) add(byLink, key, r.id);
       const words = [...new Set(segmentWords(r.title).filter((w) => !isStopWord(w)))];
       titleWords.set(r.id, words.length);
       total += words.length;
       for (const w of words) add(postings, w, r.id);
     }
-    return { byTitle, titleOf, postings, titleWords, docs: rows.length, avgTitleWords: rows.length ? total / rows.length : 1 };
+    return { byTitle, byLink, titleOf, postings, titleWords, docs: rows.length, avgTitleWords: rows.length ? total / rows.length : 1 };
   });
 }
 
@@ -123,9 +146,16 @@ function titleRanking(t: TitleIndex, question: string): Scored[] {
   return [...scores].map(([id, score]) => ({ id, score })).sort((a, b2) => b2.score - a.score);
 }
 
-/** Normalised word n-grams of a text, up to `maxWords` long, each with the words it came from. */
+/** A one-word title that is a short or common word ("Time", "Up") would match everywhere. */
+function specificEnough(key: string): boolean {
+  if (key.includes(' ')) return true;
+  if (isStopWord(key)) return false;
+  return hasHan(key) ? key.length >= 2 : key.length >= 4;
+}
+
+/** Word n-grams of a text (segmented like titles), up to `maxWords` long. */
 function* ngrams(text: string, maxWords: number): Generator<string> {
-  const words = normalizeName(text).split(' ').filter(Boolean);
+  const words = matchWords(text);
   for (let i = 0; i < words.length; i++) {
     let gram = '';
     for (let n = 0; n < maxWords && i + n < words.length; n++) {
@@ -141,19 +171,19 @@ function mentionsOf(ctx: RetrievalContext, t: TitleIndex, docId: number, maxWord
   let found = memo.get(docId);
   if (found) return found;
   found = new Map<number, string>();
-  const own = new Set(titleKeys(t.titleOf.get(docId) ?? ''));
-  const consider = (key: string) => {
+  const ownTitle = t.titleOf.get(docId) ?? '';
+  const own = new Set([...titleKeys(ownTitle), ...linkKeys(ownTitle)]);
+  const consider = (key: string, index: Map<string, number[]>) => {
     if (own.has(key)) return;
-    const targets = t.byTitle.get(key);
+    const targets = index.get(key);
     if (!targets) return;
-    // A one-word title that is a common word ("Time", "Demon") would bridge to everything.
-    if (!key.includes(' ') && (key.length < 4 || isStopWord(key))) return;
+    if (!specificEnough(key)) return;
     for (const d of targets) if (d !== docId && !found!.has(d)) found!.set(d, key);
   };
   const texts = ctx.db.prepare('SELECT text FROM chunks WHERE document_id = ? AND is_code = 0 ORDER BY ord').all(docId) as { text: string }[];
-  for (const { text } of texts) for (const gram of ngrams(text, maxWords)) consider(gram);
+  for (const { text } of texts) for (const gram of ngrams(text, maxWords)) consider(gram, t.byTitle);
   const links = ctx.db.prepare('SELECT target_norm FROM links WHERE document_id = ?').all(docId) as { target_norm: string }[];
-  for (const l of links) consider(l.target_norm);
+  for (const l of links) consider(l.target_norm, t.byLink);
   memo.set(docId, found);
   return found;
 }
@@ -212,7 +242,7 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
     if (p.wTitleExact) {
       for (const gram of new Set(ngrams(question, p.maxTitleWords))) {
         const ids = titles.byTitle.get(gram);
-        if (!ids || (!gram.includes(' ') && (gram.length < 4 || isStopWord(gram)))) continue;
+        if (!ids || !specificEnough(gram)) continue;
         for (const id of ids) {
           const d = entry(id);
           if (d.titleInQuestion) continue;
