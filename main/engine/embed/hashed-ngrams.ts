@@ -8,6 +8,9 @@ const TABLE_ROWS = 4096; // power of two; two rows per feature → ~16M distinct
 const SEED = 0x10c1;
 /** Words whose unit vectors are memoised: text repeats its words, and hashing ~10 n-grams per word dominates CJK. */
 const CACHE_WORDS = 32_768;
+const WORD_SEED = 0x9e3779b9;
+const CHAR_SEED = 0x85ebca6b;
+const BIGRAM_SEED = 0xc2b2ae35;
 
 export class HashedNgrams {
   private readonly table: Float32Array;
@@ -36,16 +39,19 @@ export class HashedNgrams {
   /** Unit-length lexical vector of one word (zero only for the empty string). */
   wordVector(word: string, cjk: boolean): Float32Array {
     const v = new Float32Array(this.dim);
-    this.addFeature(v, hashRange(word, 0, word.length, 0x9e3779b9), 1);
     const n = word.length;
+    // A one- or two-character CJK word hashes like the character or bigram it is, so 京 and 北京 also
+    // match inside longer words (北京市) that another sentence's segmentation kept whole.
+    const wordSeed = cjk && n === 1 ? CHAR_SEED : cjk && n === 2 ? BIGRAM_SEED : WORD_SEED;
+    this.addFeature(v, hashRange(word, 0, n, wordSeed), 1);
     if (cjk) {
       if (n >= 2) {
         const w = 0.5 / Math.sqrt(n);
-        for (let i = 0; i < n; i++) this.addFeature(v, hashRange(word, i, i + 1, 0x85ebca6b), w);
+        for (let i = 0; i < n; i++) this.addFeature(v, hashRange(word, i, i + 1, CHAR_SEED), w);
       }
       if (n >= 3) {
         const w = 1 / Math.sqrt(n - 1);
-        for (let i = 0; i + 2 <= n; i++) this.addFeature(v, hashRange(word, i, i + 2, 0xc2b2ae35), w);
+        for (let i = 0; i + 2 <= n; i++) this.addFeature(v, hashRange(word, i, i + 2, BIGRAM_SEED), w);
       }
     } else if (n >= 2) {
       // Trigrams of "<word>", computed without building the marked string.
