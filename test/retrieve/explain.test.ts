@@ -7,7 +7,9 @@ import { IndexCache } from '../../main/engine/retrieve/index-cache.js';
 import type { RetrievalContext } from '../../main/engine/retrieve/retriever.js';
 import { createHigRetriever, type HigExplanation } from '../../main/engine/retrieve/hig/retriever.js';
 import { createPgrRetriever, type PgrExplanation, type PgrMindMapNode } from '../../main/engine/retrieve/pgr/retriever.js';
-import { lociRetriever, type LociExplanation } from '../../main/engine/retrieve/loci.js';
+import { formatLociExplanation, lociRetriever, type LociExplanation } from '../../main/engine/retrieve/loci.js';
+import { formatHigExplanation } from '../../main/engine/retrieve/hig/explain.js';
+import { formatPgrExplanation } from '../../main/engine/retrieve/pgr/explain.js';
 import { loadEmbedding } from '../../main/engine/store/embeddings.js';
 
 // A small corpus written for this test: a two-hop chain Ada Lovelace → Charles Babbage → London, and two
@@ -59,6 +61,11 @@ describe('hig explanation', () => {
       expect(e.score).toBeCloseTo(e.weight * e.similarity, 6);
     }
     expect(x.entities.map((e) => e.name)).toContain('Ada Lovelace');
+    const text = formatHigExplanation(x);
+    expect(text).toMatch(/^hig \(attentive; N=2, K=3, λ=0\.1, T=20\)/);
+    for (const d of x.documents) expect(text).toContain(`${d.title}  sim ${d.similarity.toFixed(3)} · w ${d.weight.toFixed(3)}`);
+    expect(text).toMatch(/1-hop neighbour of “/);
+    expect(text).toContain(`Ada Lovelace  w 1.000 · cos`);
     // Triple contexts carry the triple's note and line range.
     const triples = contexts.filter((c) => c.kind === 'triple');
     expect(triples.length).toBe(x.triples.length);
@@ -124,6 +131,11 @@ describe('pgr explanation', () => {
       walk(root, []);
     });
     expect(paths.sort()).toEqual(x.factPaths.map((f) => f.pathText).sort());
+    const text = formatPgrExplanation(x);
+    expect(text).toContain('  - Ada Lovelace');
+    expect(text).toContain(`Seed topics:\n  Ada Lovelace  sim ${x.seedTopics[0].similarity.toFixed(3)}`);
+    for (const p of x.factPaths) expect(text).toContain(`${p.score.toFixed(3)}  ${p.pathText}`);
+    expect(text).toMatch(/Mind map:\n  ▸ Ada Lovelace/);
   });
 
   it('walks from a seed topic through its super-topic, and uses the key points it is given', async () => {
@@ -154,5 +166,6 @@ describe('loci explanation', () => {
     expect(babbage.bridgedFrom.map((b) => b.title)).toContain('Ada Lovelace');
     expect(babbage.bridgedFrom.find((b) => b.title === 'Ada Lovelace')!.mention).toBe('charles babbage');
     expect(contexts.map((c) => c.docTitle).slice(0, 2)).toEqual(['Ada Lovelace', 'Charles Babbage']);
+    expect(formatLociExplanation(x)).toMatch(/Charles Babbage  \[.*\]  bridge: “Ada Lovelace” mentions “charles babbage”/);
   });
 });

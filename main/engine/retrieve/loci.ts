@@ -282,3 +282,14 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
 }
 
 export const lociRetriever: Retriever = createLociRetriever();
+
+/** `--explain` for loci: each document's ranks in the three first-stage rankings, title evidence and bridges. */
+export function formatLociExplanation(x: LociExplanation): string {
+  const out = ['loci (ranks: bm25 / dense / title; TQ = title in the question)'];
+  for (const d of x.documents) {
+    const r = (n?: number) => (n === undefined ? '–' : String(n));
+    const bridges = d.bridgedFrom.map((b) => `“${b.title}” mentions “${b.mention}”`).join('; ');
+    out.push(`  ${d.score.toFixed(4)}  ${d.title}  [${r(d.ranks.bm25)} / ${r(d.ranks.dense)} / ${r(d.ranks.title)}${d.titleInQuestion ? ' / TQ' : ''}]${bridges ? `  bridge: ${bridges}` : ''}`);
+  }
+  return out.join('\n');
+}
