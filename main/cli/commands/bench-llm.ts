@@ -1,0 +1,60 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Command } from 'commander';
+import { createStaticEmbedder } from '../../engine/embed/static-embedder.js';
+import { parseNote } from '../../engine/ingest/parse.js';
+import { runLlmBench, type LlmBenchReport } from '../../engine/llm/bench.js';
+import { resolveModelFile } from '../../engine/llm/models/installed.js';
+import { print } from '../options.js';
+
+const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+const DEFAULT_MODEL = join(REPO, '../shared/models/stories260K/stories260K.gguf');
+const DEFAULT_NOTES = join(REPO, 'test/fixtures/llm/notes');
+
+export function registerBenchLlm(program: Command): void {
+  program
+    .command('bench-llm')
+    .description("LLM pipeline throughput: generated tokens/s against the model's raw speed, and the parallel-sequence speed-up")
+    .option('--model <id|path>', 'GGUF model (default: the tiny stories260K test model)', DEFAULT_MODEL)
+    .option('--notes <folder>', 'notes to extract', DEFAULT_NOTES)
+    .option('--threads <n>', 'llama.cpp threads', '1')
+    .option('--sequences <list>', 'parallel sequence counts to compare', '1,2,4')
+    .option('--json', 'print machine-readable JSON')
+    .action(async (opts: { model: string; notes: string; threads: string; sequences: string; json?: boolean }) => {
+      const modelPath = resolveModelFile(opts.model);
+      const notes = listNotes(opts.notes).map((f) => parseNote(relative(opts.notes, f), readFileSync(f, 'utf8')));
+      const report = await runLlmBench({
+        modelPath,
+        notes,
+        embedder: await createStaticEmbedder(),
+        threads: Number(opts.threads),
+        sequences: opts.sequences.split(',').map(Number),
+        onStep: opts.json ? undefined : (s) => process.stderr.write(`… ${s}\n`),
+      });
+      print(!!opts.json, report, () => formatBench(report));
+    });
+}
+
+function listNotes(dir: string): string[] {
+  return readdirSync(dir)
+    .map((f) => join(dir, f))
+    .filter((f) => statSync(f).isFile() && /\.(md|markdown|txt)$/i.test(f))
+    .sort();
+}
+
+const tps = (s: { tokensPerSecond: number; tokens: number; seconds: number }) =>
+  `${s.tokensPerSecond.toFixed(0).padStart(6)} tok/s  (${s.tokens} tokens in ${s.seconds.toFixed(2)} s)`;
+
+export function formatBench(r: LlmBenchReport): string {
+  return [
+    `bench:llm — model ${r.model}, threads ${r.threads}, ${r.notes} notes, ${r.requests} model requests`,
+    `  raw, plain text (in-process)           ${tps(r.rawPlain)}`,
+    `  raw, replaying the pipeline's requests ${tps(r.rawReplay)}`,
+    `  pipeline (extractWithModel, 1 seq)     ${tps(r.pipeline)}  ${r.pipeline.calls} calls, ${r.pipeline.failures} output failures`,
+    `  ratio pipeline / raw replay            ${r.ratioVsReplay.toFixed(2)}  (target ≥ 0.80)`,
+    `  ratio pipeline / raw plain             ${r.ratioVsPlain.toFixed(2)}`,
+    `  parallel sequences (all requests at once through the model process):`,
+    ...r.parallel.map((p) => `    ${String(p.sequences).padStart(2)} seq ${tps(p)}  speed-up ×${p.speedup.toFixed(2)}`),
+  ].join('\n');
+}
