@@ -12,6 +12,8 @@ export interface Transport {
 export interface LociClient {
   call<K extends CallName>(name: K, request: Req<K>): Promise<Res<K>>;
   on<E extends EventName>(event: E, handler: (payload: EventPayload<E>) => void): () => void;
+  /** Stops listening for events (closes the event socket, for transports that have one). */
+  close(): void;
 }
 
 export function createClient(transport: Transport): LociClient {
@@ -51,6 +53,11 @@ export function createClient(transport: Transport): LociClient {
       return () => {
         set.delete(handler as (payload: never) => void);
       };
+    },
+    close() {
+      unsubscribe?.();
+      unsubscribe = null;
+      handlers.clear();
     },
   };
 }

@@ -60,6 +60,8 @@ export const events = {
   'index.report': z.object({ root: z.string(), report: s.indexReport }),
   'index.error': z.object({ root: z.string(), message: z.string() }),
   'answer.token': z.object({ streamId: z.string(), token: z.string() }),
+  /** The host asks the UI to show a view (the Electron menu's View items). */
+  'ui.show': z.object({ view: z.enum(['library', 'ask', 'mindmap', 'graph', 'settings']) }),
 } as const;
 
 export type Calls = typeof calls;

@@ -50,6 +50,7 @@ function Connected({ client, theme, toggleTheme }: { client: AppContextValue['cl
   useEffect(() => {
     socketListener = setOnline;
     client.call('host.info', {}).then(setHost, setHostError);
+    return client.on('ui.show', ({ view }) => setView(view));
   }, [client]);
 
   const openMindMap = useCallback((docPath: string) => {

@@ -58,6 +58,8 @@ export function httpTransport(opts: HttpTransportOptions): Transport {
             // A frame that is not JSON is not ours; ignore it.
           }
         };
+        // A failed connection also fires close, which schedules the retry.
+        socket.onerror = () => {};
         socket.onclose = () => {
           opts.onConnection?.(false);
           if (closed) return;

@@ -1,0 +1,91 @@
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { createClient, type LociClient } from '../../main/contract/client.js';
+import { httpTransport } from '../../main/contract/transports/http.js';
+import { LociEngine } from '../../main/engine/engine.js';
+import { startBrowserMode, type BrowserMode } from '../../main/server/browser-mode.js';
+
+// Browser mode end to end below the UI: the real engine on a real SQLite file, driven through the
+// generated HTTP/WebSocket client exactly as the renderer drives it.
+const FIXTURES = path.resolve('test/fixtures/notes');
+const BIG = path.resolve('../shared/data/notes/silverbullet_docs');
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'loci-bm-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+async function open(name: string): Promise<{ mode: BrowserMode; client: LociClient; events: { event: string; payload: any }[] }> {
+  const engine = await LociEngine.open({ dbPath: path.join(tmp, `${name}.db`) });
+  const mode = await startBrowserMode({ engine, staticDir: tmp, log: () => {} });
+  const events: { event: string; payload: any }[] = [];
+  const client = createClient(httpTransport({ baseUrl: mode.server.url, token: mode.server.token, WebSocket: WebSocket as never }));
+  for (const e of ['index.progress', 'index.report', 'index.error'] as const) client.on(e, (payload) => events.push({ event: e, payload }));
+  await new Promise((r) => setTimeout(r, 100));
+  return { mode, client, events };
+}
+
+describe('browser mode over the real engine', () => {
+  it('indexes a folder with progress events, then answers with citations and serves notes', async () => {
+    const notes = path.join(tmp, 'notes');
+    cpSync(FIXTURES, notes, { recursive: true });
+    const { mode, client, events } = await open('a');
+    try {
+      const report = await client.call('library.index', { root: notes, watch: true });
+      expect(report.counts.documents).toBeGreaterThan(3);
+      expect(await client.call('library.roots', {})).toEqual([notes]);
+      await new Promise((r) => setTimeout(r, 100));
+      const phases = new Set(events.filter((e) => e.event === 'index.progress').map((e) => e.payload.progress.phase));
+      expect(phases.size).toBeGreaterThan(1);
+      expect(events.some((e) => e.event === 'index.report' && e.payload.report.root === notes)).toBe(true);
+
+      const docs = await client.call('library.documents', {});
+      const withHeadings = docs.find((d) => d.relPath === 'nested-headings.md')!;
+      expect(withHeadings.status).toBe('indexed');
+      const mm = await client.call('notes.mindMap', { docPath: withHeadings.relPath });
+      expect(mm?.kind).toBe('topic');
+      expect(mm!.children.length).toBeGreaterThan(0);
+
+      const text = await client.call('notes.text', { docPath: withHeadings.relPath });
+      const title = text.lines.find((l) => l.startsWith('#'))!.replace(/^#+\s*/, '');
+      const answer = await client.call('ask', { question: title, streamId: 's1' });
+      expect(answer.citations.length).toBeGreaterThan(0);
+      const c = answer.citations[0]!;
+      const cited = await client.call('notes.text', { docPath: c.docPath });
+      expect(cited.lines.length).toBeGreaterThanOrEqual(c.lineTo);
+
+      const err = await client.call('notes.text', { docPath: '../../../etc/passwd' }).catch((e) => e);
+      expect(err.kind).toBe('engine');
+      expect(err.message).toMatch(/notes.text/);
+      const graph = await client.call('graph.view', { limit: 500 });
+      expect(graph.nodes.some((n) => n.kind === 'doc')).toBe(true);
+    } finally {
+      client.close();
+      await mode.close();
+    }
+  }, 60_000);
+
+  it.skipIf(!existsSync(BIG))('closing mid-index stops the run and leaves a consistent database', async () => {
+    const { mode, client, events } = await open('b');
+    const dbPath = path.join(tmp, 'b.db');
+    const run = client.call('library.index', { root: BIG }).catch((e) => e);
+    const started = Date.now();
+    while (!events.some((e) => e.event === 'index.progress' && e.payload.progress.phase !== 'scan') && Date.now() - started < 20_000) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    client.close();
+    await mode.close();
+    await run;
+    const db = new Database(dbPath, { readonly: true });
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    const partial = (db.prepare("SELECT count(*) AS n FROM documents WHERE status = 'indexed'").get() as { n: number }).n;
+    db.close();
+    // Reopen and finish: the interrupted run resumes where it left off.
+    const engine = await LociEngine.open({ dbPath });
+    const report = await engine.index(BIG);
+    await engine.close();
+    expect(report.unchanged).toBe(partial);
+    expect(report.counts.documents).toBeGreaterThan(partial);
+  }, 120_000);
+});
