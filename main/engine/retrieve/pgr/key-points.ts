@@ -9,6 +9,9 @@ const QUOTED = /["“”«»「」『』]([^"“”«»「」『』]{2,80})["“
 // A run of capitalised words, allowing short lowercase joiners inside ("Lord of the Rings", "Duke of York").
 const NAME_RUN = /\p{Lu}[\p{L}\p{N}'’.-]*(?:\s+(?:(?:of|the|de|von|van|and|la|le|du|del|da)\s+)*\p{Lu}[\p{L}\p{N}'’.-]*)*/gu;
 
+const QUESTION_WORDS = new Set(['who', 'whom', 'whose', 'what', 'when', 'where', 'which', 'why', 'how', 'is', 'are', 'was', 'were', 'do', 'does', 'did', 'in', 'on', 'at', 'the', 'a', 'an']);
+const isFiller = (word: string) => QUESTION_WORDS.has(word.toLowerCase()) || isStopWord(word.toLowerCase());
+
 export function keyPhrases(question: string, max = 4): string[] {
   const phrases: string[] = [];
   const add = (p: string) => {
@@ -22,8 +25,8 @@ export function keyPhrases(question: string, max = 4): string[] {
     for (const m of question.matchAll(NAME_RUN)) {
       const words = m[0].split(/\s+/);
       // The sentence's first word is capitalised by grammar, not because it is a name ("Which", "Who").
-      if (m.index === 0 && isStopWord(words[0].toLowerCase())) words.shift();
-      if (words.length === 1 && isStopWord(words[0].toLowerCase())) continue;
+      if (m.index === 0 && isFiller(words[0])) words.shift();
+      if (words.length === 1 && isFiller(words[0])) continue;
       if (words.length) add(words.join(' '));
     }
   }
