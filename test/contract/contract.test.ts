@@ -38,7 +38,7 @@ describe('contract declaration', () => {
       expect(calls[name].request.safeParse).toBeTypeOf('function');
       expect(calls[name].response.safeParse).toBeTypeOf('function');
     }
-    expect(eventNames).toEqual(['index.progress', 'index.report', 'index.error', 'answer.token']);
+    expect(eventNames).toEqual(['index.progress', 'index.report', 'index.error', 'answer.token', 'ui.show']);
   });
 });
 
@@ -127,7 +127,7 @@ describe('client', () => {
         return { ...answer, question };
       },
     }));
-    sendEvent = validatedEmit(servePort(asPort(port2), d));
+    sendEvent = validatedEmit(servePort(asPort(port2), d)) as (e: string, p: unknown) => void;
     const client = createClient(portTransport(asPort(port1)));
     const tokens: string[] = [];
     client.on('answer.token', (p) => tokens.push(p.token));
