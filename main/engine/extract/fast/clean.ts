@@ -42,19 +42,27 @@ export function cleanLine(raw: string): CleanLine {
 }
 
 export function cleanInline(text: string): string {
+  // Code spans are kept verbatim (minus the backticks): Markdown inside them is not Markdown.
+  const parts = text.split(/(`+)([^`]*?)\1/);
+  let out = '';
+  for (let i = 0; i < parts.length; i += 3) {
+    out += cleanProse(parts[i]);
+    if (i + 2 < parts.length) out += parts[i + 2];
+  }
+  return out.replace(/\s+/g, ' ').trim();
+}
+
+function cleanProse(text: string): string {
   return replaceWikilinks(text)
     .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
     .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1')
     .replace(/<(https?:\/\/[^>\s]+)>/g, '$1')
     .replace(/<\/?[A-Za-z][^>]*>/g, ' ')
-    .replace(/`+([^`]*)`+/g, '$1')
     .replace(/(\*\*|__)(?=\S)([^*_]*?\S)\1/g, '$2')
     .replace(/(^|[^\p{L}\p{N}*])\*(?=\S)([^*]*?\S)\*(?![\p{L}\p{N}])/gu, '$1$2')
     .replace(/(^|[^\p{L}\p{N}_])_(?=\S)([^_]*?\S)_(?![\p{L}\p{N}])/gu, '$1$2')
     .replace(/~~(?=\S)([^~]*?\S)~~/g, '$1')
     .replace(/==(?=\S)([^=]*?\S)==/g, '$1')
-    .replace(/\\([\\`*_{}[\]()#+\-.!|])/g, '$1')
-    .replace(/\s+/g, ' ')
-    .trim();
+    .replace(/\\([\\`*_{}[\]()#+\-.!|])/g, '$1');
 }

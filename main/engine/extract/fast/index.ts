@@ -72,6 +72,8 @@ function addStructure(note: ParsedNote, out: ExtractionCollector): void {
   for (const link of note.links) {
     const chunk = out.chunkAtLine(link.line);
     const target = linkTargetName(link.target);
+    // The title is about the whole note; its mention sits on the chunk, the link on its own line.
+    out.entity(note.title, 'title', chunk.ord, chunk.lineFrom, chunk.lineTo);
     out.entity(target, 'link', chunk.ord, link.line, link.line);
     out.triple(note.title, 'links to', target, chunk.ord, link.line, link.line);
   }
@@ -83,6 +85,7 @@ function addStructure(note: ParsedNote, out: ExtractionCollector): void {
       const key = chunk.headingPath.slice(0, depth + 1).join('\u0000');
       if (seen.has(key)) return;
       seen.add(key);
+      if (depth === 0) out.entity(note.title, 'title', chunk.ord, chunk.lineFrom, chunk.lineTo);
       out.entity(heading, 'section', chunk.ord, chunk.lineFrom, chunk.lineTo);
       out.triple(parent, 'has section', heading, chunk.ord, chunk.lineFrom, chunk.lineTo);
     });

@@ -6,6 +6,7 @@ const sentenceSegmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
 
 const HAN = /\p{Script=Han}/gu;
 const LETTER = /\p{L}/gu;
+const WORD_CHAR = /[\p{L}\p{N}]/u;
 const CODE_CHARS = /[{}()[\]=<>;$\\|_~^]/g;
 
 /** A run of cleaned text whose sentences may cross line ends, with where each source line begins in it. */
@@ -24,11 +25,15 @@ export function extractSentenceFcis(chunks: ParsedChunk[]): ExtractedFci[] {
         const text = seg.segment.trim();
         if (!isFactLike(text)) continue;
         const start = seg.index + (seg.segment.length - seg.segment.trimStart().length);
+        // Cite the lines of the words, not of stray punctuation that ICU glued on at either end.
+        const firstWord = text.search(WORD_CHAR);
+        let lastWord = text.length - 1;
+        while (lastWord > firstWord && !WORD_CHAR.test(text[lastWord])) lastWord--;
         fcis.push({
           chunkOrd: chunk.ord,
           text,
-          lineFrom: lineAt(passage, start),
-          lineTo: lineAt(passage, start + text.length - 1),
+          lineFrom: lineAt(passage, start + firstWord),
+          lineTo: lineAt(passage, start + lastWord),
         });
       }
     }

@@ -1,0 +1,264 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { extractFast } from '../../main/engine/extract/fast/index.js';
+import { parseNote } from '../../main/engine/ingest/parse.js';
+import { readNote } from '../../main/engine/ingest/read.js';
+import { scanFolder } from '../../main/engine/ingest/scan.js';
+import { detectLang } from '../../main/engine/text/lang.js';
+import type { Extraction, MindMapNode, ParsedNote } from '../../main/engine/types.js';
+import { readNewsArticles } from '../fixtures/crud-news.js';
+import { citedLines, loadFolder } from '../fixtures/notes-loader.js';
+import { available, CRUD_NEWS, FIXTURE_NOTES, FOAM, SAMPLE_NOTES, SILVERBULLET } from '../fixtures/paths.js';
+
+interface Extracted {
+  note: ParsedNote;
+  lines: string[];
+  x: Extraction;
+}
+
+async function extractFolder(root: string): Promise<Extracted[]> {
+  return (await loadFolder(root)).map(({ note, lines }) => ({ note, lines, x: extractFast(note) }));
+}
+
+/**
+ * Letter/digit runs of a cleaned sentence, cut where the script changes (Markdown may sit between a
+ * Chinese word and an English one): each must still be in the source lines it cites.
+ */
+function wordRuns(text: string): string[] {
+  return text.toLowerCase().match(/\p{Script=Han}+|[\p{Script=Latin}\p{N}]+|[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/** Source lines without the Markdown marks that may sit inside a word ("[[API]]s" reads "APIs"). */
+function readerText(source: string): string {
+  return source.toLowerCase().replace(/[[\]`*~=]/g, '');
+}
+
+function expectFcisInTheirLines({ note, lines, x }: Extracted): void {
+  for (const fci of x.fcis) {
+    const chunk = note.chunks[fci.chunkOrd];
+    expect(chunk, `${note.relPath}: chunk ${fci.chunkOrd}`).toBeDefined();
+    expect(chunk.isCode).toBe(false);
+    expect(fci.lineFrom).toBeGreaterThanOrEqual(chunk.lineFrom);
+    expect(fci.lineTo).toBeLessThanOrEqual(chunk.lineTo);
+    const cited = readerText(citedLines(lines, fci.lineFrom, fci.lineTo));
+    const runs = wordRuns(fci.text);
+    expect(runs.length).toBeGreaterThan(0);
+    for (const run of runs) expect(cited, `${note.relPath}:${fci.lineFrom} "${fci.text}"`).toContain(run);
+    // The range is tight: the sentence starts on its first line and ends on its last.
+    expect(readerText(lines[fci.lineFrom - 1])).toContain(runs[0]);
+    expect(readerText(lines[fci.lineTo - 1])).toContain(runs[runs.length - 1]);
+  }
+}
+
+function expectProvenance({ note, lines, x }: Extracted): void {
+  for (const item of [...x.entities, ...x.triples]) {
+    const chunk = note.chunks[item.chunkOrd];
+    expect(chunk, `${note.relPath}: chunk ${item.chunkOrd}`).toBeDefined();
+    if (item.lineFrom >= chunk.lineFrom && item.lineTo <= chunk.lineTo) continue;
+    // Only a link written in a heading lies outside every chunk: it keeps its own line (and the
+    // chunk under that heading); that line must show the link.
+    const target = 'relation' in item ? item.object : item.name;
+    const isLink = 'relation' in item ? item.relation === 'links to' : item.type === 'link';
+    expect(isLink, `${note.relPath}: ${JSON.stringify(item)} lies outside chunk ${item.chunkOrd}`).toBe(true);
+    expect(item.lineFrom).toBe(item.lineTo);
+    expect(lines[item.lineFrom - 1].toLowerCase()).toContain(target.toLowerCase());
+  }
+  for (const e of x.entities) {
+    expect(e.norm.length).toBeGreaterThan(0);
+    if (['proper', 'known', 'concept', 'keyword', 'DATE'].includes(e.type ?? '')) {
+      const cited = readerText(citedLines(lines, e.lineFrom, e.lineTo));
+      for (const run of wordRuns(e.name)) expect(cited, `${note.relPath}: entity ${e.name}`).toContain(run);
+    }
+  }
+  const norms = new Set(x.entities.map((e) => `${e.chunkOrd}|${e.norm}`));
+  expect(norms.size).toBe(x.entities.length);
+}
+
+function flatten(node: MindMapNode, path: string[] = [], out: { node: MindMapNode; path: string[] }[] = []) {
+  out.push({ node, path });
+  for (const child of node.children) flatten(child, [...path, node.text], out);
+  return out;
+}
+
+function expectMindMapMatches({ note, x }: Extracted): void {
+  const map = x.mindMap;
+  expect(map.kind).toBe('topic');
+  expect(map.text).toBe(note.title);
+  const facts = flatten(map).filter(({ node }) => node.kind === 'fact');
+  expect(facts.map(({ node }) => node.fciIndex).sort((a, b) => a! - b!)).toEqual(x.fcis.map((_, i) => i));
+  for (const { node, path } of facts) {
+    const fci = x.fcis[node.fciIndex!];
+    expect(node.text).toBe(fci.text);
+    expect([node.lineFrom, node.lineTo]).toEqual([fci.lineFrom, fci.lineTo]);
+    expect(node.children).toEqual([]);
+    // Topic first, then exactly the heading path of the fact's chunk.
+    expect(path.slice(1)).toEqual(note.chunks[fci.chunkOrd].headingPath);
+  }
+  for (const { node } of flatten(map)) {
+    if (node.kind === 'route') expect(node.children.length).toBeGreaterThan(0);
+  }
+}
+
+describe('extractFast on the bundled sample notes', () => {
+  let all: Extracted[];
+  const byTitle = (title: string) => all.find((e) => e.note.title === title)!;
+
+  beforeAll(async () => {
+    all = await extractFolder(SAMPLE_NOTES);
+  });
+
+  it('labels its output fast', () => {
+    for (const { x } of all) expect(x.extractor).toBe('fast');
+  });
+
+  it('turns prose sentences into FCIs that cite the exact lines they came from', () => {
+    for (const e of all) {
+      expect(e.x.fcis.length, e.note.relPath).toBeGreaterThan(0);
+      expectFcisInTheirLines(e);
+    }
+  });
+
+  it('cleans Markdown out of FCIs and leaves code alone', () => {
+    const texts = all.flatMap((e) => e.x.fcis.map((f) => f.text));
+    for (const t of texts) {
+      expect(t).not.toMatch(/\[\[|\]\]|\*\*|^\s*[-*+]\s|^\s*\d+\.\s|\|/);
+      expect(t).not.toMatch(/\]\(/);
+    }
+    expect(texts).toContain('Add 80 g of green coffee, for example Colombia Huila Washed.');
+    expect(texts.some((t) => t.includes('read_temp'))).toBe(false);
+  });
+
+  it('splits Chinese sentences too', () => {
+    const zh = byTitle('云南咖啡');
+    expect(zh.note.lang).toBe('zh');
+    expect(zh.x.fcis.length).toBeGreaterThanOrEqual(4);
+    for (const f of zh.x.fcis) expect(f.text).toMatch(/[。！？]$/);
+  });
+
+  it('builds a mind map of title, heading routes and the FCIs as facts', () => {
+    for (const e of all) expectMindMapMatches(e);
+    const v60 = byTitle('V60 Recipe').x.mindMap;
+    const dose = v60.children.find((c) => c.text === 'Dose and grind')!;
+    expect(dose.kind).toBe('route');
+    expect(dose.children.some((c) => c.kind === 'route' && c.text === 'For natural coffees')).toBe(true);
+  });
+
+  it('keeps every entity and triple on lines of its chunk', () => {
+    for (const e of all) expectProvenance(e);
+  });
+
+  it('finds the facts that multi-hop questions need, in the notes that state them', () => {
+    const has = (title: string, s: string, r: string, o: string) =>
+      byTitle(title).x.triples.some((t) => t.subject === s && t.relation === r && t.object === o);
+    expect(has('Kestrel Coffee Works', 'Kestrel Coffee Works', 'founded by', 'Mara Lindqvist')).toBe(true);
+    expect(has('Mara Lindqvist', 'Mara Lindqvist', 'born in', 'Tromsø')).toBe(true);
+    expect(has('Colombia Huila Washed', 'farm', 'run by', 'Alirio Muñoz')).toBe(true);
+  });
+
+  it('adds the structural triples: title links to target, title has section', () => {
+    for (const { note, x } of all) {
+      for (const link of note.links) {
+        const name = link.target.replace(/^.*\//, '').replace(/\.(md|markdown|txt)$/i, '');
+        if (!/\.txt$/i.test(link.target)) {
+          expect(x.triples.some((t) => t.subject === note.title && t.relation === 'links to' && t.object === name && t.lineFrom === link.line)).toBe(true);
+        }
+      }
+      const topHeadings = new Set(note.chunks.map((c) => c.headingPath[0]).filter(Boolean));
+      for (const h of topHeadings) {
+        expect(x.triples.some((t) => t.subject === note.title && t.relation === 'has section' && t.object === h)).toBe(true);
+      }
+    }
+  });
+
+  it('normalises entities so one name merges across notes', () => {
+    const notesWith = (norm: string) => all.filter((e) => e.x.entities.some((en) => en.norm === norm)).length;
+    expect(notesWith('kestrel coffee work')).toBeGreaterThanOrEqual(4);
+    expect(notesWith('mara lindqvist')).toBeGreaterThanOrEqual(4);
+    expect(notesWith('ethiopia guji natural')).toBeGreaterThanOrEqual(3);
+  });
+
+  it('uses jieba keywords for Chinese entities', () => {
+    const zh = byTitle('云南咖啡').x.entities.filter((e) => e.type === 'keyword');
+    expect(zh.length).toBeGreaterThan(3);
+    expect(zh.every((e) => e.name.length >= 2)).toBe(true);
+    expect(zh.some((e) => detectLang(e.name) === 'zh')).toBe(true);
+  });
+});
+
+describe('extractFast on the fixture notes', () => {
+  it('cites exact lines across CRLF, nested headings, plain text and long sections', async () => {
+    const all = await extractFolder(FIXTURE_NOTES);
+    for (const e of all) {
+      expectFcisInTheirLines(e);
+      expectMindMapMatches(e);
+      expectProvenance(e);
+    }
+    const crlf = all.find((e) => e.note.relPath === 'crlf-endings.md')!;
+    const spanning = crlf.x.fcis.find((f) => f.text.startsWith('This file was saved on Windows'))!;
+    expect([spanning.lineFrom, spanning.lineTo]).toEqual([3, 4]);
+  });
+
+  it('makes no FCIs from code, even when a note is only code', () => {
+    const note = parseNote('code.md', '# Only Code\n\n```js\nconsole.log("this is a sentence, isn\'t it?");\n```\n');
+    const x = extractFast(note);
+    expect(x.fcis).toEqual([]);
+    expect(x.mindMap).toEqual({ kind: 'topic', text: 'Only Code', children: [] });
+  });
+});
+
+describe('extractFast on Chinese news (CRUD-RAG)', () => {
+  it('segments, extracts FCIs, keyword entities and a mind map with routes', async () => {
+    if (!available(CRUD_NEWS)) return;
+    const articles = await readNewsArticles(CRUD_NEWS, 3);
+    const content = ['# 新闻摘录', '', ...articles.flatMap((a) => [`## 新闻 ${a.id}`, '', a.text, ''])].join('\n');
+    const note = parseNote('news.md', content);
+    const lines = content.split('\n');
+    expect(note.lang).toBe('zh');
+    const x = extractFast(note);
+    expectFcisInTheirLines({ note, lines, x });
+    expectMindMapMatches({ note, lines, x });
+    expectProvenance({ note, lines, x });
+    expect(x.fcis.length).toBeGreaterThanOrEqual(articles.length * 2);
+    expect(x.mindMap.children.filter((c) => c.kind === 'route')).toHaveLength(articles.length);
+    expect(x.entities.filter((e) => e.type === 'keyword').length).toBeGreaterThanOrEqual(articles.length * 3);
+  });
+});
+
+describe('extractFast on real notes folders', () => {
+  for (const [name, root] of [
+    ['SilverBullet docs', SILVERBULLET],
+    ['Foam docs', FOAM],
+  ] as const) {
+    it(`yields FCIs, mind maps, entities and triples for ${name}, all cited exactly`, async () => {
+      if (!available(root)) return;
+      const all = await extractFolder(root);
+      const sum = (f: (e: Extracted) => number) => all.reduce((n, e) => n + f(e), 0);
+      expect(sum((e) => e.x.fcis.length)).toBeGreaterThan(all.length * 3);
+      expect(sum((e) => e.x.entities.length)).toBeGreaterThan(all.length * 3);
+      expect(sum((e) => e.x.triples.filter((t) => t.relation !== 'links to' && t.relation !== 'has section').length)).toBeGreaterThan(all.length / 2);
+      expect(all.filter((e) => e.x.mindMap.children.some((c) => c.kind === 'route')).length).toBeGreaterThan(all.length / 3);
+      for (const e of all) {
+        expectFcisInTheirLines(e);
+        expectMindMapMatches(e);
+        expectProvenance(e);
+      }
+    }, 60_000);
+  }
+
+  it('runs scan + read + parse + extract over the SilverBullet docs quickly', async () => {
+    if (!available(SILVERBULLET)) return;
+    const started = performance.now();
+    const cpuStart = process.cpuUsage();
+    const { files } = await scanFolder(SILVERBULLET);
+    let fcis = 0;
+    for (const f of files) {
+      const r = await readNote(f.absPath);
+      if (r.ok) fcis += extractFast(parseNote(f.relPath, r.content)).fcis.length;
+    }
+    const wallMs = performance.now() - started;
+    const cpu = process.cpuUsage(cpuStart);
+    console.log(`silverbullet: ${files.length} notes, ${fcis} FCIs, ${wallMs.toFixed(0)} ms wall, ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms CPU`);
+    expect(files.length).toBeGreaterThan(200);
+    // Generous bound for a shared 2-core machine; the figure itself is printed above.
+    expect(wallMs).toBeLessThan(15_000);
+  }, 60_000);
+});
