@@ -1,110 +1,15 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
-import { copySampleNotes, questionFor } from './support/notes.js';
+import { expect, test } from '@playwright/test';
+import { journey } from './support/journey.js';
 
-// One user journey through browser mode with the real engine: add the sample notes, watch indexing
-// finish, ask, follow a citation to its lines, unfold a mind map, open the graph. Each step leaves a
-// screenshot in e2e/screenshots/.
-const SHOTS = path.resolve('e2e/screenshots');
-mkdirSync(SHOTS, { recursive: true });
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: false });
-
-test.describe.configure({ mode: 'serial' });
-
+// Browser mode (`loci serve`, started by e2e/support/global-setup.ts) with the real engine.
 test('add a folder, ask, open a citation, a mind map and the graph', async ({ page }) => {
   const url = process.env.LOCI_E2E_URL;
   expect(url, 'global setup starts loci serve').toBeTruthy();
-  const notes = copySampleNotes();
-  const { question } = questionFor(notes);
-  const pageErrors: string[] = [];
-  page.on('pageerror', (e) => pageErrors.push(e.stack ?? e.message));
-  page.on('console', (m) => m.type() === 'error' && pageErrors.push(m.text()));
-
-  await page.goto(url!);
-  // The token moves from the URL into sessionStorage.
-  await expect(page).not.toHaveURL(/token=/);
-  await expect(page.getByText('No notes folder yet')).toBeVisible();
-  await shot(page, '01-empty-library');
-
-  await test.step('add the folder and watch indexing finish', async () => {
-    await page.getByPlaceholder(/path of a notes folder/).fill(notes);
-    await page.getByRole('button', { name: 'Add folder' }).click();
-    const card = page.getByTestId('folder-card').filter({ hasText: notes });
-    await expect(card).toBeVisible();
-    await expect(card.getByTestId('index-report')).toBeVisible({ timeout: 90_000 });
-    await expect(card.getByText(/Indexed in [\d.]+ s: \d+ changed/)).toBeVisible();
-    await expect(page.getByRole('heading', { name: /^Notes/ })).toBeVisible();
-    await shot(page, '02-indexed');
+  await journey(page, 'browser', async () => {
+    await page.goto(url!);
+    // The token moves from the URL into sessionStorage.
+    await expect(page).not.toHaveURL(/token=/);
   });
-
-  await test.step('the watcher picks up a new note', async () => {
-    const rows = page.locator('table tbody tr');
-    const before = await page.getByRole('heading', { name: /^Notes/ }).textContent();
-    writeFileSync(path.join(notes, 'e2e-added-note.md'), '# Added by the e2e test\n\nThe watcher should index this note within seconds.\n');
-    await expect(page.getByText('e2e-added-note.md')).toBeVisible({ timeout: 30_000 });
-    expect(await page.getByRole('heading', { name: /^Notes/ }).textContent()).not.toBe(before);
-    expect(await rows.count()).toBeGreaterThan(1);
-  });
-
-  await test.step('ask a question and get a cited answer', async () => {
-    await page.getByRole('button', { name: /^Ask/ }).first().click();
-    await page.getByLabel('Question').fill(question);
-    await page.getByLabel('Question').press('Enter');
-    await page.waitForTimeout(500);
-    expect(pageErrors).toEqual([]);
-    const answer = page.getByTestId('answer').last();
-    await expect(answer.getByTestId('citation').first()).toBeVisible();
-    // Extractive here (no model installed): the UI must say so.
-    await expect(answer.getByText('Extractive', { exact: true })).toBeVisible();
-    await expect(answer.getByText(/extractive/).first()).toBeVisible();
-    await shot(page, '03-answer');
-  });
-
-  await test.step('a citation opens the note at the cited lines', async () => {
-    const first = page.getByTestId('answer').last().getByTestId('citation').first();
-    const source = await first.locator('span span').last().textContent();
-    const m = /lines? (\d+)(?:–(\d+))?/.exec(source ?? '');
-    expect(m, `citation shows its line range: ${source}`).toBeTruthy();
-    await first.click();
-    const viewer = page.getByTestId('note-viewer');
-    await expect(viewer).toBeVisible();
-    const cited = viewer.locator('[data-cited]');
-    await expect(cited.first()).toBeVisible();
-    await expect(cited.first()).toHaveAttribute('data-line', m![1]!);
-    await expect(cited.first()).toBeInViewport();
-    await shot(page, '04-citation');
-  });
-
-  await test.step("open the cited note's mind map and expand a node", async () => {
-    await page.getByTestId('note-viewer').getByRole('button', { name: 'Mind map' }).click();
-    await page.keyboard.press('Escape');
-    await expect(page.getByTestId('note-viewer')).toBeHidden();
-    const nodes = page.getByTestId('mm-node');
-    await expect(nodes.first()).toBeVisible();
-    const before = await nodes.count();
-    const folded = page.locator('[data-testid="mm-node"][aria-expanded="false"]').first();
-    await expect(folded).toBeVisible();
-    await folded.click();
-    await expect.poll(() => nodes.count()).toBeGreaterThan(before);
-    await expect(page.getByTestId('mm-details')).toContainText(/route|topic|fact/);
-    await shot(page, '05-mindmap');
-  });
-
-  await test.step('open the graph', async () => {
-    await page.getByRole('button', { name: /^Graph/ }).first().click();
-    await expect(page.getByTestId('graph-canvas')).toBeVisible();
-    await expect(page.getByText(/[1-9][\d,]* nodes, \d[\d,]* links shown/)).toBeVisible();
-    await page.waitForTimeout(2500);
-    await shot(page, '06-graph');
-  });
-
-  await test.step('dark theme', async () => {
-    await page.getByRole('button', { name: 'Toggle light or dark theme' }).click();
-    await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
-    await shot(page, '07-graph-dark');
-  });
-  expect(pageErrors).toEqual([]);
 });
 
 test('refuses a page without the token', async ({ page }) => {

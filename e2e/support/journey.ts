@@ -1,0 +1,102 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { copySampleNotes, questionFor } from './notes.js';
+
+// One user journey, shared by the browser-mode and Electron specs: add the sample notes, watch
+// indexing finish and the watcher pick up a new note, ask, follow a citation to its lines, unfold a
+// mind map, open the graph. Each step leaves a screenshot in e2e/screenshots/.
+const SHOTS = path.resolve('e2e/screenshots');
+mkdirSync(SHOTS, { recursive: true });
+const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: false });
+
+export async function journey(page: Page, shotPrefix: string, open: () => Promise<unknown>): Promise<void> {
+  const notes = copySampleNotes();
+  const { question } = questionFor(notes);
+  const pageErrors: string[] = [];
+  page.on('pageerror', (e) => pageErrors.push(e.stack ?? e.message));
+  page.on('console', (m) => m.type() === 'error' && pageErrors.push(m.text()));
+
+  await open();
+  await expect(page.getByText('No notes folder yet')).toBeVisible();
+  await shot(page, `${shotPrefix}-01-empty-library`);
+
+  await test.step('add the folder and watch indexing finish', async () => {
+    await page.getByLabel('Folder path').fill(notes);
+    await page.getByRole('button', { name: 'Add folder' }).click();
+    const card = page.getByTestId('folder-card').filter({ hasText: notes });
+    await expect(card).toBeVisible();
+    await expect(card.getByTestId('index-report')).toBeVisible({ timeout: 90_000 });
+    await expect(card.getByText(/Indexed in [\d.]+ s: \d+ changed/)).toBeVisible();
+    await expect(page.getByRole('heading', { name: /^Notes/ })).toBeVisible();
+    await shot(page, `${shotPrefix}-02-indexed`);
+  });
+
+  await test.step('the watcher picks up a new note', async () => {
+    const rows = page.locator('table tbody tr');
+    const before = await page.getByRole('heading', { name: /^Notes/ }).textContent();
+    writeFileSync(path.join(notes, 'e2e-added-note.md'), '# Added by the e2e test\n\nThe watcher should index this note within seconds.\n');
+    await expect(page.getByText('e2e-added-note.md')).toBeVisible({ timeout: 30_000 });
+    expect(await page.getByRole('heading', { name: /^Notes/ }).textContent()).not.toBe(before);
+    expect(await rows.count()).toBeGreaterThan(1);
+  });
+
+  await test.step('ask a question and get a cited answer', async () => {
+    await page.getByRole('button', { name: /^Ask/ }).first().click();
+    await page.getByLabel('Question').fill(question);
+    await page.getByLabel('Question').press('Enter');
+    await page.waitForTimeout(500);
+    expect(pageErrors).toEqual([]);
+    const answer = page.getByTestId('answer').last();
+    await expect(answer.getByTestId('citation').first()).toBeVisible();
+    // Extractive here (no model installed): the UI must say so.
+    await expect(answer.getByText('Extractive', { exact: true })).toBeVisible();
+    await expect(answer.getByText(/extractive/).first()).toBeVisible();
+    await shot(page, `${shotPrefix}-03-answer`);
+  });
+
+  await test.step('a citation opens the note at the cited lines', async () => {
+    const first = page.getByTestId('answer').last().getByTestId('citation').first();
+    const source = await first.locator('span span').last().textContent();
+    const m = /lines? (\d+)(?:–(\d+))?/.exec(source ?? '');
+    expect(m, `citation shows its line range: ${source}`).toBeTruthy();
+    await first.click();
+    const viewer = page.getByTestId('note-viewer');
+    await expect(viewer).toBeVisible();
+    const cited = viewer.locator('[data-cited]');
+    await expect(cited.first()).toBeVisible();
+    await expect(cited.first()).toHaveAttribute('data-line', m![1]!);
+    await expect(cited.first()).toBeInViewport();
+    await shot(page, `${shotPrefix}-04-citation`);
+  });
+
+  await test.step("open the cited note's mind map and expand a node", async () => {
+    await page.getByTestId('note-viewer').getByRole('button', { name: 'Mind map' }).click();
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('note-viewer')).toBeHidden();
+    const nodes = page.getByTestId('mm-node');
+    await expect(nodes.first()).toBeVisible();
+    const before = await nodes.count();
+    const folded = page.locator('[data-testid="mm-node"][aria-expanded="false"]').first();
+    await expect(folded).toBeVisible();
+    await folded.click();
+    await expect.poll(() => nodes.count()).toBeGreaterThan(before);
+    await expect(page.getByTestId('mm-details')).toContainText(/route|topic|fact/);
+    await shot(page, `${shotPrefix}-05-mindmap`);
+  });
+
+  await test.step('open the graph', async () => {
+    await page.getByRole('button', { name: /^Graph/ }).first().click();
+    await expect(page.getByTestId('graph-canvas')).toBeVisible();
+    await expect(page.getByText(/[1-9][\d,]* nodes, \d[\d,]* links shown/)).toBeVisible();
+    await page.waitForTimeout(2500);
+    await shot(page, `${shotPrefix}-06-graph`);
+  });
+
+  await test.step('dark theme', async () => {
+    await page.getByRole('button', { name: 'Toggle light or dark theme' }).click();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+    await shot(page, `${shotPrefix}-07-graph-dark`);
+  });
+  expect(pageErrors).toEqual([]);
+}
