@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { normaliseEntity } from '../../text/entity-norm.js';
-import { detectLang } from '../../text/lang.js';
+import { detectLang, hasHan } from '../../text/lang.js';
 import {
   FAST_EXTRACTOR,
   type ExtractedEntity,
@@ -41,7 +41,7 @@ export function extractFast(note: ParsedNote): Extraction {
   const title = note.title.toLowerCase();
   let previous: { chunkOrd: number; aboutTitle: boolean } | null = null;
   for (const fci of fcis) {
-    if (detectLang(fci.text) === 'zh') continue;
+    if (hasHan(fci.text) && detectLang(fci.text) === 'zh') continue;
     const chunk = out.chunk(fci.chunkOrd);
     // "X is … . It was founded …": a pronoun opening the sentence right after one that opened with
     // the note's title refers to the title. Anything less certain stays unresolved.
