@@ -117,6 +117,11 @@ describe('parseNote on the fixture notes', () => {
     expect(note.links.map((l) => l.target)).toEqual(['a/c/d.md', 'top.md']);
   });
 
+  it('lets a heading without text close deeper sections without adding an empty route', () => {
+    const note = parseNote('x.md', '# T\n\n## A\n\n### B\n\nunder b\n\n## ![](pic.png)\n\nunder the image heading\n');
+    expect(note.chunks.map((c) => c.headingPath)).toEqual([['A', 'B'], []]);
+  });
+
   it('falls back to the file name for the title', async () => {
     const { note } = await fixture('no-title.md');
     expect(note.title).toBe('no-title');

@@ -47,7 +47,9 @@ function parseMarkdown(relPath: string, content: string): ParsedNote {
       section++;
       if (node === titleHeading) continue;
       while (headingStack.length && headingStack[headingStack.length - 1].depth >= node.depth) headingStack.pop();
-      headingStack.push({ depth: node.depth, text: headingText(node) });
+      // A heading with no text (only an image, say) still closes the sections below its level.
+      const text = headingText(node);
+      if (text) headingStack.push({ depth: node.depth, text });
       continue;
     }
     if (isSilent(node) || !node.position) continue;
