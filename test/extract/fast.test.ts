@@ -220,6 +220,13 @@ describe('extractFast on Chinese news (CRUD-RAG)', () => {
     expect(x.fcis.length).toBeGreaterThanOrEqual(articles.length * 2);
     expect(x.mindMap.children.filter((c) => c.kind === 'route')).toHaveLength(articles.length);
     expect(x.entities.filter((e) => e.type === 'keyword').length).toBeGreaterThanOrEqual(articles.length * 3);
+    // jieba's part-of-speech tags give a few subject–verb–object triples, each on its sentence's lines.
+    const svo = x.triples.filter((t) => t.relation !== 'links to' && t.relation !== 'has section');
+    expect(svo.length).toBeGreaterThan(0);
+    for (const t of svo) {
+      const cited = readerText(citedLines(lines, t.lineFrom, t.lineTo));
+      for (const run of [...wordRuns(t.subject), ...wordRuns(t.relation), ...wordRuns(t.object)]) expect(cited).toContain(run);
+    }
   });
 });
 

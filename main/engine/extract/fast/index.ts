@@ -9,7 +9,7 @@ import {
   type ParsedChunk,
   type ParsedNote,
 } from '../../types.js';
-import { chineseKeywords } from './chinese.js';
+import { chineseKeywords, chineseTriples } from './chinese.js';
 import { analyseSentence } from './english.js';
 import { buildMindMap } from './mindmap.js';
 import { extractSentenceFcis } from './sentences.js';
@@ -41,7 +41,10 @@ export function extractFast(note: ParsedNote): Extraction {
   const title = note.title.toLowerCase();
   let previous: { chunkOrd: number; aboutTitle: boolean } | null = null;
   for (const fci of fcis) {
-    if (hasHan(fci.text) && detectLang(fci.text) === 'zh') continue;
+    if (hasHan(fci.text) && detectLang(fci.text) === 'zh') {
+      for (const t of chineseTriples(fci.text)) out.triple(t.subject, t.relation, t.object, fci.chunkOrd, fci.lineFrom, fci.lineTo);
+      continue;
+    }
     const chunk = out.chunk(fci.chunkOrd);
     // "X is … . It was founded …": a pronoun opening the sentence right after one that opened with
     // the note's title refers to the title. Anything less certain stays unresolved.
