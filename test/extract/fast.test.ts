@@ -269,3 +269,33 @@ describe('extractFast on real notes folders', () => {
     expect(wallMs).toBeLessThan(15_000);
   }, 60_000);
 });
+
+describe('parse + extract on odd notes', () => {
+  const odd: Record<string, string> = {
+    'only-front-matter.md': '---\ntitle: Nothing Else\n---\n',
+    'unclosed-fence.md': '# Fence\n\n```js\nconst a = 1;\nno closing fence, the rest is code\n',
+    'only-headings.md': '# A\n## B\n### C\n',
+    'html.md': '<div class="x">\n<p>Some <b>bold</b> HTML paragraph that still says something useful.</p>\n</div>\n',
+    'emoji.md': '# 😀 Emoji\n\nCoffee ☕ tastes better 🙂 with friends who roast beans at home.\n',
+    'rtl.md': '# שלום\n\nזה משפט בעברית. هذه جملة عربية.\n',
+    'no-spaces.md': `# Long\n\n${'x'.repeat(10_000)}\n`,
+    'quotes.md': '> > > Deeply nested quote that is still a real sentence with words.\n> > back out one level and talking more.\n',
+    'mixed.md': '# 混合 Mixed\n\nThe SDK 已经支持 dynamic resolution. 英特尔发布了新版本。Then English again, for good measure.\n',
+    'weird.txt': '\t\n\n  \n#\n[[\n]]\n[[|]]\n[[#]]\n',
+  };
+  for (const [name, content] of Object.entries(odd)) {
+    it(`survives ${name}`, () => {
+      const note = parseNote(name, content);
+      const x = extractFast(note);
+      const lines = content.split('\n');
+      expectFcisInTheirLines({ note, lines, x });
+      expectMindMapMatches({ note, lines, x });
+      expectProvenance({ note, lines, x });
+    });
+  }
+
+  it('gives a note with no chunks an empty extraction, not an error', () => {
+    const x = extractFast(parseNote('only-front-matter.md', odd['only-front-matter.md']));
+    expect(x).toMatchObject({ fcis: [], entities: [], triples: [], mindMap: { kind: 'topic', text: 'Nothing Else', children: [] } });
+  });
+});
