@@ -26,17 +26,26 @@ describe('segmentForIndex', () => {
     expect(words).toContain('intel');
     expect(words).toContain('xess');
     expect(segmentForIndex(text)).not.toMatch(/ {2}|^ | $/);
+    expect(segmentForIndex(text).split(' ')).toEqual(expect.arrayContaining(words));
   });
 
-  it('segments real Chinese news the same way, fast', async () => {
+  it('indexes the words inside long Chinese words too, so short queries match', () => {
+    const indexed = segmentForIndex('中华人民共和国国务院发布了新的规定').split(' ');
+    expect(indexed).toContain('中华人民共和国国务院');
+    for (const term of queryTerms('国务院发布了什么规定？')) expect(indexed).toContain(term);
+    expect(segmentWords('中华人民共和国国务院')).toEqual(['中华人民共和国国务院']);
+  });
+
+  it('segments real Chinese news: precise words cover the text, the index holds every precise word', async () => {
     if (!available(CRUD_NEWS)) return;
     const articles = await readNewsArticles(CRUD_NEWS, 20);
     const started = performance.now();
     for (const { text } of articles) {
-      const seg = segmentForIndex(text);
-      const han = seg.split(' ').filter((w) => /\p{Script=Han}/u.test(w));
-      expect(han.join('')).toBe((text.normalize('NFKC').match(HAN_RUN) ?? []).join(''));
-      expect(han.filter((w) => [...w].length >= 2).length).toBeGreaterThan(han.length / 4);
+      const precise = segmentWords(text).filter((w) => /\p{Script=Han}/u.test(w));
+      expect(precise.join('')).toBe((text.normalize('NFKC').match(HAN_RUN) ?? []).join(''));
+      expect(precise.filter((w) => [...w].length >= 2).length).toBeGreaterThan(precise.length / 4);
+      const indexed = new Set(segmentForIndex(text).split(' '));
+      for (const w of precise) expect(indexed.has(w), w).toBe(true);
     }
     expect(performance.now() - started).toBeLessThan(2000);
   });

@@ -9,17 +9,26 @@ const HAS_LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 const wordSegmenter = new Intl.Segmenter('en', { granularity: 'word' });
 
 /**
+ * How Han runs are cut: 'precise' gives each character to exactly one word (for questions, and for
+ * matching names in text); 'search' adds the shorter words inside long ones (jieba's search-engine
+ * mode), so an index holding 中华人民共和国国务院 also answers a query for 国务院.
+ */
+export type HanCutMode = 'precise' | 'search';
+
+/**
  * Splits text into lowercase words: Han runs with jieba, everything else with Intl.Segmenter.
  * NFKC first, so full-width Latin letters and digits in Chinese text match their ASCII forms.
  */
-export function segmentWords(text: string): string[] {
+export function segmentWords(text: string, mode: HanCutMode = 'precise'): string[] {
   const normalised = text.normalize('NFKC').toLowerCase();
   const words: string[] = [];
   let last = 0;
   for (const match of normalised.matchAll(HAN_RUN)) {
     const start = match.index ?? 0;
     if (start > last) pushNonHanWords(normalised.slice(last, start), words);
-    for (const w of getJieba().cut(match[0], true)) {
+    const jieba = getJieba();
+    const cut = mode === 'search' ? jieba.cutForSearch(match[0], true) : jieba.cut(match[0], true);
+    for (const w of cut) {
       const word = w.trim();
       if (word) words.push(word);
     }
@@ -35,9 +44,12 @@ function pushNonHanWords(text: string, out: string[]): void {
   }
 }
 
-/** Text for an FTS5 column with the unicode61 tokenizer: words separated by single spaces. */
+/**
+ * Text for an FTS5 column with the unicode61 tokenizer: words separated by single spaces, Chinese in
+ * search mode so every word a question is cut into (see queryTerms) is in the index.
+ */
 export function segmentForIndex(text: string): string {
-  return segmentWords(text).join(' ');
+  return segmentWords(text, 'search').join(' ');
 }
 
 /** The searchable words of a question: segmented like the index, minus stop words, deduplicated. */
