@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +6,9 @@ import path from 'node:path';
 // Starts one real `loci serve` (real engine, fresh SQLite file) for the browser-mode specs and hands
 // its tokened URL to the workers through the environment.
 export default async function globalSetup(): Promise<() => Promise<void>> {
+  // Always test the current UI sources, not a stale build.
+  const build = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'], { stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('vite build of the renderer failed');
   const db = path.join(mkdtempSync(path.join(os.tmpdir(), 'loci-e2e-db-')), 'e2e.db');
   const child = spawn(process.execPath, [path.resolve('e2e/support/serve.mjs')], {
     env: { ...process.env, LOCI_DB: db },

@@ -93,10 +93,19 @@ export async function journey(page: Page, shotPrefix: string, open: () => Promis
     await shot(page, `${shotPrefix}-06-graph`);
   });
 
+  await test.step('settings and the model catalogue', async () => {
+    await page.getByRole('button', { name: /^Settings/ }).first().click();
+    await expect(page.getByRole('heading', { name: 'Language model' })).toBeVisible();
+    await expect(page.getByRole('cell', { name: /stories260K/ })).toBeVisible();
+    await expect(page.getByRole('row', { name: /documents/ })).toBeVisible();
+    await shot(page, `${shotPrefix}-07-settings`);
+    await page.getByRole('button', { name: /^Graph/ }).first().click();
+  });
+
   await test.step('dark theme', async () => {
     await page.getByRole('button', { name: 'Toggle light or dark theme' }).click();
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
-    await shot(page, `${shotPrefix}-07-graph-dark`);
+    await shot(page, `${shotPrefix}-08-graph-dark`);
   });
   expect(pageErrors).toEqual([]);
 }

@@ -7,6 +7,7 @@ import { createDispatcher, validatedEmit } from '../contract/dispatcher.js';
 import { engineHandlers } from '../contract/engine-handlers.js';
 import { servePort, type PortLike, type PortMessage } from '../contract/transports/message-port.js';
 import { LociEngine } from '../engine/engine.js';
+import { modelHandlers } from '../server/models.js';
 
 interface ParentPort {
   on(event: 'message', listener: (e: { data: unknown }) => void): void;
@@ -28,12 +29,14 @@ const port: PortLike = {
 };
 let send: (event: string, payload: unknown) => void = () => {};
 const emit = validatedEmit((event, payload) => send(event, payload));
-const host = engineHandlers(engine, emit, { host: 'electron', canPickFolder: true, version: process.env.LOCI_VERSION ?? '0.0.0' });
+const models = modelHandlers(emit);
+const host = engineHandlers(engine, emit, { host: 'electron', canPickFolder: true, version: process.env.LOCI_VERSION ?? '0.0.0' }, models);
 send = servePort(port, createDispatcher(host.handlers));
 
 parentPort.on('message', (e) => {
   if ((e.data as ControlMessage)?.type !== 'shutdown') return;
   void (async () => {
+    models.stop();
     await host.stop();
     await engine.close();
     process.exit(0);

@@ -47,6 +47,27 @@ export const calls = {
   'chats.get': call(z.object({ id: z.number().int().positive() }).strict(), z.array(s.chatMessage), 'One conversation.'),
   'settings.get': call(none, s.settingsRecord, 'Engine settings.'),
   'settings.update': call(z.object({ patch: s.settingsRecord }).strict(), s.settingsRecord, 'Change settings; returns them all.'),
+  'models.list': call(
+    none,
+    z.object({
+      dir: z.string(),
+      catalogue: z.array(s.catalogueModel),
+      installed: z.array(z.object({ id: z.string(), file: z.string(), sizeBytes: z.number() })),
+      downloading: z.array(z.string()),
+    }),
+    'The model catalogue, the installed models and the downloads in progress.',
+  ),
+  'models.pull': call(
+    z.object({ id: z.string().regex(/^[A-Za-z0-9._-]+$/, 'not a catalogue id') }).strict(),
+    z.object({ id: z.string(), path: z.string(), verified: z.boolean(), resumed: z.boolean() }),
+    'Download a catalogue model (resumes a partial download; checksum checked); progress arrives as models.progress events.',
+  ),
+  'models.cancelPull': call(z.object({ id: z.string() }).strict(), z.object({ cancelled: z.boolean() }), 'Stop a download; the partial file is kept for resuming.'),
+  'models.import': call(
+    z.object({ file: z.string().min(1, 'a .gguf file path is required') }).strict(),
+    z.object({ id: z.string(), path: z.string() }),
+    'Copy a GGUF file the user already has into the models folder.',
+  ),
   'host.info': call(
     none,
     z.object({ host: z.enum(['electron', 'browser']), canPickFolder: z.boolean(), version: z.string() }),
@@ -60,6 +81,7 @@ export const events = {
   'index.report': z.object({ root: z.string(), report: s.indexReport }),
   'index.error': z.object({ root: z.string(), message: z.string() }),
   'answer.token': z.object({ streamId: z.string(), token: z.string() }),
+  'models.progress': z.object({ id: z.string(), file: z.string(), received: z.number(), total: z.number().nullable(), resumed: z.boolean() }),
   /** The host asks the UI to show a view (the Electron menu's View items). */
   'ui.show': z.object({ view: z.enum(['library', 'ask', 'mindmap', 'graph', 'settings']) }),
 } as const;

@@ -1,5 +1,6 @@
 // The contract's calls implemented over an engine. Owns what a long-lived host adds on top of the
 // engine: one index run per folder (cancellable), one watcher per folder, progress turned into events.
+import type { CallName } from './contract.js';
 import type { Handlers, Emit } from './dispatcher.js';
 import type { EnginePort } from './engine-port.js';
 
@@ -10,6 +11,10 @@ export interface HostInfo {
   pickFolder?: () => Promise<string | null>;
 }
 
+type ModelCall = Extract<CallName, `models.${string}`>;
+/** Model management lives beside the engine (main/server/models.ts); each host passes it in. */
+export type ModelHandlers = Pick<Handlers, ModelCall>;
+
 export interface EngineHandlers {
   handlers: Handlers;
   /** Start keeping a folder current (idempotent). */
@@ -18,7 +23,7 @@ export interface EngineHandlers {
   stop(): Promise<void>;
 }
 
-export function engineHandlers(engine: EnginePort, emit: Emit, host: HostInfo): EngineHandlers {
+export function engineHandlers(engine: EnginePort, emit: Emit, host: HostInfo, models: ModelHandlers): EngineHandlers {
   const running = new Map<string, AbortController>();
   const watchers = new Map<string, { close(): Promise<void> }>();
 
@@ -38,6 +43,7 @@ export function engineHandlers(engine: EnginePort, emit: Emit, host: HostInfo): 
   }
 
   const handlers: Handlers = {
+    ...models,
     'library.roots': () => engine.roots(),
     'library.documents': () => engine.documents(),
     'library.index': async ({ root, watch: keepWatching }) => {

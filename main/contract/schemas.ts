@@ -163,6 +163,20 @@ export const chatMessage = z.object({
   citations: z.array(citation),
 });
 
+export const catalogueModel = z.object({
+  id: z.string(),
+  kind: z.enum(['gguf', 'transformers.js']),
+  role: z.enum(['chat', 'embedding', 'test']),
+  name: z.string(),
+  description: z.string(),
+  languages: z.array(z.string()),
+  licence: z.string(),
+  sizeBytes: z.number().nullable(),
+  /** Shown when the exact size is not in the catalogue. */
+  sizeLabel: z.string().nullable(),
+  verified: z.boolean(),
+});
+
 export const settingsRecord = z.record(z.string(), z.unknown());
 
 // Compile-time drift checks: each schema's output must be assignable to the engine type and back.

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { createDispatcher, validatedEmit } from '../contract/dispatcher.js';
 import { engineHandlers } from '../contract/engine-handlers.js';
 import type { EnginePort } from '../contract/engine-port.js';
+import { modelHandlers } from './models.js';
 import { startServer, type RunningServer } from './server.js';
 
 export const DEFAULT_STATIC_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../out/renderer');
@@ -31,7 +32,8 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
   const log = opts.log ?? ((line) => console.log(line));
   let server: RunningServer | null = null;
   const emit = validatedEmit((event, payload) => server?.broadcast(event, payload));
-  const host = engineHandlers(opts.engine, emit, { host: 'browser', canPickFolder: false, version: opts.version ?? '0.0.0' });
+  const models = modelHandlers(emit);
+  const host = engineHandlers(opts.engine, emit, { host: 'browser', canPickFolder: false, version: opts.version ?? '0.0.0' }, models);
   const dispatcher = createDispatcher(host.handlers);
   server = await startServer({ dispatcher, staticDir: opts.staticDir ?? DEFAULT_STATIC_DIR, port: opts.port, token: opts.token });
 
@@ -47,6 +49,7 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
     server: running,
     initialIndex,
     async close() {
+      models.stop();
       await host.stop();
       await running.close();
       await opts.engine.close();

@@ -1,7 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { Button, EmptyState, ErrorBox, Notice, ui } from '../components/ui.js';
+import { Button, EmptyState, ErrorBox, ui } from '../components/ui.js';
 import { useApp } from '../lib/app-context.js';
 import { useCall } from '../lib/use-call.js';
+import { ModelsPanel } from './Models.js';
 import views from './views.module.css';
 
 type Value = string | number | boolean;
@@ -68,15 +69,7 @@ export function SettingsView() {
         )}
       </form>
 
-      <section className={`${ui.panel} ${ui.stack}`} aria-labelledby="models-title">
-        <h2 id="models-title" className={ui.subheading}>
-          Language model
-        </h2>
-        <Notice>
-          With no model installed, Loci indexes in fast mode and answers extractively (the best fact paths, cited). Set <code>llm</code> above to a GGUF file path or an
-          OpenAI-compatible server URL to get written answers; the in-app model catalogue (download with progress) is not wired into this build yet.
-        </Notice>
-      </section>
+      <ModelsPanel settings={settings.data} onSaved={settings.reload} />
 
       <section className={`${ui.panel} ${ui.stack}`} aria-labelledby="stats-title">
         <h2 id="stats-title" className={ui.subheading}>

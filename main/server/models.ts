@@ -1,0 +1,60 @@
+// The contract's models.* calls over the engine's model tools (catalogue, resumable checksum-checked
+// download, GGUF import). Shared by browser mode and the Electron engine process.
+import { findCatalogueEntry, loadCatalogue } from '../engine/llm/models/catalogue.js';
+import { importModel } from '../engine/llm/models/import.js';
+import { listInstalledModels } from '../engine/llm/models/installed.js';
+import { modelsDir } from '../engine/llm/models/paths.js';
+import { pullModel } from '../engine/llm/models/pull.js';
+import type { Emit } from '../contract/dispatcher.js';
+import type { ModelHandlers } from '../contract/engine-handlers.js';
+
+export function modelHandlers(emit: Emit, dir: () => string = modelsDir): ModelHandlers & { stop(): void } {
+  const downloads = new Map<string, AbortController>();
+  return {
+    'models.list': () => ({
+      dir: dir(),
+      catalogue: loadCatalogue().map((m) => ({
+        id: m.id,
+        kind: m.kind,
+        role: m.role,
+        name: m.name,
+        description: m.description,
+        languages: m.languages,
+        licence: m.licence,
+        sizeBytes: m.sizeBytes,
+        sizeLabel: m.sizeLabel ?? null,
+        verified: m.verified,
+      })),
+      installed: listInstalledModels(dir()),
+      downloading: [...downloads.keys()],
+    }),
+    'models.pull': async ({ id }) => {
+      const entry = findCatalogueEntry(id);
+      if (!entry) throw new Error(`${id} is not in the model catalogue`);
+      if (downloads.has(id)) throw new Error(`${id} is already downloading`);
+      const controller = new AbortController();
+      downloads.set(id, controller);
+      try {
+        const r = await pullModel(entry, dir(), {
+          signal: controller.signal,
+          onProgress: (p) => emit('models.progress', { id, file: p.file, received: p.received, total: p.total, resumed: p.resumed }),
+        });
+        return { id: r.id, path: r.path, verified: r.files.every((f) => f.verified), resumed: r.files.some((f) => f.resumed) };
+      } finally {
+        downloads.delete(id);
+      }
+    },
+    'models.cancelPull': ({ id }) => {
+      const c = downloads.get(id);
+      c?.abort();
+      return { cancelled: Boolean(c) };
+    },
+    'models.import': async ({ file }) => {
+      const r = await importModel(file, dir());
+      return { id: r.id, path: r.path };
+    },
+    stop() {
+      for (const c of downloads.values()) c.abort();
+    },
+  };
+}

@@ -1,0 +1,176 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import type { EventPayload } from '../../../main/contract/contract.js';
+import { Badge, Button, ErrorBox, Notice, ProgressBar, ui } from '../components/ui.js';
+import { useApp } from '../lib/app-context.js';
+import { useCall } from '../lib/use-call.js';
+import views from './views.module.css';
+
+type Progress = EventPayload<'models.progress'>;
+
+function size(bytes: number | null): string {
+  if (bytes === null) return '—';
+  return bytes > 1e9 ? `${(bytes / 1e9).toFixed(1)} GB` : `${(bytes / 1e6).toFixed(1)} MB`;
+}
+
+/** The model the engine answers with (settings key `model`), the catalogue with downloads, and import. */
+export function ModelsPanel({ settings, onSaved }: { settings: Record<string, unknown> | null; onSaved(): void }) {
+  const { client } = useApp();
+  const models = useCall('models.list', {});
+  const [progress, setProgress] = useState<Record<string, Progress>>({});
+  const [busy, setBusy] = useState<Set<string>>(new Set());
+  const [error, setError] = useState<unknown>(null);
+  const [spec, setSpec] = useState('');
+  const [threads, setThreads] = useState(1);
+  const [importPath, setImportPath] = useState('');
+
+  useEffect(() => {
+    if (!settings) return;
+    setSpec(typeof settings.model === 'string' ? settings.model : '');
+    setThreads(typeof settings.threads === 'number' ? settings.threads : 1);
+  }, [settings]);
+
+  useEffect(() => client.on('models.progress', (p) => setProgress((all) => ({ ...all, [p.id]: p }))), [client]);
+
+  const mark = (id: string, on: boolean) =>
+    setBusy((b) => {
+      const n = new Set(b);
+      if (on) n.add(id);
+      else n.delete(id);
+      return n;
+    });
+
+  async function pull(id: string) {
+    setError(null);
+    mark(id, true);
+    try {
+      await client.call('models.pull', { id });
+    } catch (err) {
+      setError(err);
+    } finally {
+      mark(id, false);
+      models.reload();
+    }
+  }
+
+  async function useModel(value: string) {
+    setError(null);
+    try {
+      await client.call('settings.update', { patch: { model: value, threads } });
+      setSpec(value);
+      onSaved();
+    } catch (err) {
+      setError(err);
+    }
+  }
+
+  async function importGguf(e: FormEvent) {
+    e.preventDefault();
+    setError(null);
+    try {
+      const r = await client.call('models.import', { file: importPath.trim() });
+      setImportPath('');
+      models.reload();
+      await useModel(r.id);
+    } catch (err) {
+      setError(err);
+    }
+  }
+
+  const installed = new Set((models.data?.installed ?? []).map((m) => m.id));
+  const downloading = new Set([...(models.data?.downloading ?? []), ...busy]);
+
+  return (
+    <section className={`${ui.panel} ${ui.stack}`} aria-labelledby="models-title">
+      <h2 id="models-title" className={ui.subheading}>
+        Language model
+      </h2>
+      <Notice>
+        With no model, Loci indexes in fast mode and answers extractively (the best fact paths, cited). A local GGUF model or an OpenAI-compatible server
+        (Ollama, llama.cpp server, LM Studio, vLLM) writes the answers instead.
+      </Notice>
+      <ErrorBox error={error ?? models.error} />
+      <form
+        className={ui.row}
+        onSubmit={(e) => {
+          e.preventDefault();
+          void useModel(spec.trim());
+        }}
+      >
+        <label htmlFor="model-spec" className={ui.muted}>
+          Model
+        </label>
+        <input id="model-spec" className={ui.input} placeholder="installed id, /path/model.gguf, or http://127.0.0.1:11434/v1#qwen2.5" value={spec} onChange={(e) => setSpec(e.target.value)} />
+        <label htmlFor="model-threads" className={ui.muted}>
+          Threads
+        </label>
+        <input id="model-threads" className={ui.select} type="number" min={1} max={64} value={threads} onChange={(e) => setThreads(Math.max(1, Number(e.target.value) || 1))} />
+        <Button type="submit" variant="primary">
+          Save
+        </Button>
+      </form>
+
+      <h3 className={ui.muted}>Catalogue {models.data && <span className={views.mono}>→ {models.data.dir}</span>}</h3>
+      <table className={ui.table}>
+        <thead>
+          <tr>
+            <th>Model</th>
+            <th>Role</th>
+            <th>Size</th>
+            <th>Languages</th>
+            <th>Licence</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {models.data?.catalogue.map((m) => {
+            const p = progress[m.id];
+            return (
+              <tr key={m.id}>
+                <td title={m.description}>
+                  {m.name} {m.verified ? <Badge title="Checksum confirmed against the publisher's listing">verified</Badge> : null}
+                </td>
+                <td>{m.role}</td>
+                <td>{m.sizeBytes !== null ? size(m.sizeBytes) : (m.sizeLabel ?? '—')}</td>
+                <td>{m.languages.join(', ')}</td>
+                <td>{m.licence}</td>
+                <td>
+                  {downloading.has(m.id) ? (
+                    <span className={ui.stack}>
+                      <ProgressBar value={p?.received ?? 0} max={p?.total ?? 0} label={`Downloading ${m.name}`} />
+                      <span className={ui.muted}>
+                        {p ? `${size(p.received)}${p.total ? ` of ${size(p.total)}` : ''}${p.resumed ? ' (resumed)' : ''}` : 'Starting…'}
+                      </span>
+                      <Button size="small" onClick={() => client.call('models.cancelPull', { id: m.id }).catch(setError)}>
+                        Cancel
+                      </Button>
+                    </span>
+                  ) : installed.has(m.id) || installed.has(m.id.replace(/\.gguf$/, '')) ? (
+                    <Button size="small" onClick={() => useModel(m.id)} disabled={spec === m.id}>
+                      {spec === m.id ? 'In use' : 'Use for answers'}
+                    </Button>
+                  ) : (
+                    <Button size="small" onClick={() => pull(m.id)} disabled={m.kind !== 'gguf' && m.role !== 'embedding'}>
+                      Download
+                    </Button>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      {models.data && models.data.installed.length > 0 && (
+        <span className={ui.muted}>Installed: {models.data.installed.map((m) => `${m.id} (${size(m.sizeBytes)})`).join(', ')}</span>
+      )}
+      <form className={ui.row} onSubmit={importGguf}>
+        <label htmlFor="import-gguf" className={ui.muted}>
+          Import a GGUF file
+        </label>
+        <input id="import-gguf" className={ui.input} placeholder="/path/to/model.gguf" value={importPath} onChange={(e) => setImportPath(e.target.value)} />
+        <Button type="submit" disabled={!importPath.trim()}>
+          Import
+        </Button>
+      </form>
+    </section>
+  );
+}
