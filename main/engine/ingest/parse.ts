@@ -13,6 +13,9 @@ import { LineIndex } from './line-index.js';
 import { findHashtags, findWikilinks, localNoteTarget, replaceWikilinks } from './links.js';
 
 const MARKDOWN_EXT = /\.(md|markdown)$/i;
+// Built once: micromark re-combines syntax extensions on every call it is handed new ones.
+const MICROMARK_EXTENSIONS = [frontmatter(['yaml'])];
+const MDAST_EXTENSIONS = [frontmatterFromMarkdown(['yaml'])];
 
 /** Parses one note. Never throws on odd content: a note that parses badly still yields its text. */
 export function parseNote(relPath: string, content: string): ParsedNote {
@@ -24,10 +27,7 @@ function fileTitle(relPath: string): string {
 }
 
 function parseMarkdown(relPath: string, content: string): ParsedNote {
-  const tree: Root = fromMarkdown(content, {
-    extensions: [frontmatter(['yaml'])],
-    mdastExtensions: [frontmatterFromMarkdown(['yaml'])],
-  });
+  const tree: Root = fromMarkdown(content, { extensions: MICROMARK_EXTENSIONS, mdastExtensions: MDAST_EXTENSIONS });
   const lines = new LineIndex(content);
   const frontMatter = readFrontMatter(tree);
   const fmTitle = typeof frontMatter.title === 'string' && frontMatter.title.trim() ? frontMatter.title.trim() : null;
