@@ -107,7 +107,7 @@ describe('extractWithModel on real notes with the real tiny model', () => {
   });
 
   it('pre-segments a long note into pieces and keeps each item inside its own chunk', async () => {
-    const full = note('field-journal.md');
+    const full = parseNote('field-journal.md', readFileSync(join(NOTES, '../long/field-journal.md'), 'utf8'));
     expect(segmentNote(full, 800).length).toBeGreaterThan(5);
     // The model pass runs on the first dozen sections only, to keep the test quick on two cores.
     const n = { ...full, chunks: full.chunks.slice(0, 12) };

@@ -20,8 +20,9 @@ export function registerBenchLlm(program: Command): void {
     .option('--notes <folder>', 'notes to extract', DEFAULT_NOTES)
     .option('--threads <n>', 'llama.cpp threads', '1')
     .option('--sequences <list>', 'parallel sequence counts to compare', '1,2,4')
+    .option('--rounds <n>', 'alternating measurement rounds (best of each kept)', '2')
     .option('--json', 'print machine-readable JSON')
-    .action(async (opts: { model: string; notes: string; threads: string; sequences: string; json?: boolean }) => {
+    .action(async (opts: { model: string; notes: string; threads: string; sequences: string; rounds: string; json?: boolean }) => {
       const modelPath = resolveModelFile(opts.model);
       const notes = listNotes(opts.notes).map((f) => parseNote(relative(opts.notes, f), readFileSync(f, 'utf8')));
       const report = await runLlmBench({
@@ -30,6 +31,7 @@ export function registerBenchLlm(program: Command): void {
         embedder: await createStaticEmbedder(),
         threads: Number(opts.threads),
         sequences: opts.sequences.split(',').map(Number),
+        rounds: Number(opts.rounds),
         onStep: opts.json ? undefined : (s) => process.stderr.write(`… ${s}\n`),
       });
       print(!!opts.json, report, () => formatBench(report));
@@ -48,7 +50,7 @@ const tps = (s: { tokensPerSecond: number; tokens: number; seconds: number }) =>
 
 export function formatBench(r: LlmBenchReport): string {
   return [
-    `bench:llm — model ${r.model}, threads ${r.threads}, ${r.notes} notes, ${r.requests} model requests`,
+    `bench:llm — model ${r.model}, threads ${r.threads}, ${r.notes} notes, ${r.requests} model requests, best of ${r.rounds} rounds`,
     `  raw, plain text (in-process)           ${tps(r.rawPlain)}`,
     `  raw, replaying the pipeline's requests ${tps(r.rawReplay)}`,
     `  pipeline (extractWithModel, 1 seq)     ${tps(r.pipeline)}  ${r.pipeline.calls} calls, ${r.pipeline.failures} output failures`,

@@ -6,6 +6,7 @@
 import type { Embedder } from '../../embed/embedder.js';
 import { embedMissing } from '../../embed/embed-missing.js';
 import { phaseProgress } from '../../jobs/progress.js';
+import { openLlm, type OpenLlmOptions } from '../../llm/open.js';
 import { isAbortError, type LlmProvider } from '../../llm/provider.js';
 import type { Db } from '../../store/db.js';
 import { loadParsedNote, writeExtraction } from '../../store/documents.js';
@@ -133,4 +134,19 @@ function jobRecorder(db: Db, extractor: string) {
     start: (docId: number) => (insert.get(docId, extractor) as { id: number }).id,
     finish: (id: number, status: 'done' | 'failed', error: string | null) => update.run(status, error, id),
   };
+}
+
+/** `--model <id|path|url#model>`: opens the model, refines the index with it, and always closes it. */
+export async function refineIndexWithModel(
+  db: Db,
+  embedder: Embedder,
+  modelSpec: string,
+  opts: RefineOptions & OpenLlmOptions = {},
+): Promise<RefineReport> {
+  const llm = await openLlm(modelSpec, opts);
+  try {
+    return await refineIndex(db, embedder, llm, opts);
+  } finally {
+    await llm.close();
+  }
 }
