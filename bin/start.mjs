@@ -41,13 +41,13 @@ function newestMtime(dir) {
 }
 
 /** Builds the renderer when its output is missing or older than its sources. */
-function ensureRendererBuilt() {
+async function ensureRendererBuilt() {
   const out = path.join(repo, 'out', 'renderer', 'index.html');
   const sources = Math.max(newestMtime(path.join(repo, 'renderer')), newestMtime(path.join(repo, 'main', 'contract')));
   if (existsSync(out) && statSync(out).mtimeMs >= sources) return;
   console.log('Building the UI (vite build)…');
-  const r = spawnSync(process.execPath, [require.resolve('vite/bin/vite.js'), 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'], { cwd: repo, stdio: 'inherit' });
-  if (r.status !== 0) process.exit(r.status ?? 1);
+  const { build } = await import('vite');
+  await build({ configFile: path.join(repo, 'renderer', 'vite.config.ts'), logLevel: 'warn' });
 }
 
 if (!existsSync(args.folder)) {
@@ -55,7 +55,7 @@ if (!existsSync(args.folder)) {
   process.exit(1);
 }
 
-ensureRendererBuilt();
+await ensureRendererBuilt();
 const electron = args.browser ? { reason: '--browser was given' } : electronBinary();
 
 if (electron.bin) {

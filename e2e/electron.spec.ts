@@ -26,7 +26,7 @@ test.skip(missing !== null, missing ?? '');
 let app: ElectronApplication;
 
 test.beforeAll(() => {
-  const r = spawnSync(process.execPath, [require.resolve('vite/bin/vite.js'), 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'], { stdio: 'inherit' });
+  const r = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'], { stdio: 'inherit' });
   expect(r.status).toBe(0);
   expect(spawnSync(process.execPath, ['main/app/build.mjs'], { stdio: 'inherit' }).status).toBe(0);
 });

@@ -12,6 +12,8 @@ const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHO
 
 export async function journey(page: Page, shotPrefix: string, open: () => Promise<unknown>): Promise<void> {
   const notes = copySampleNotes();
+  // One file the indexer must skip, to see the reason in the UI.
+  writeFileSync(path.join(notes, 'scan.md'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0x0d, 0xff, 0xfe, 0, 1]));
   const { question } = questionFor(notes);
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(e.stack ?? e.message));
@@ -29,6 +31,8 @@ export async function journey(page: Page, shotPrefix: string, open: () => Promis
     await expect(card.getByTestId('index-report')).toBeVisible({ timeout: 90_000 });
     await expect(card.getByText(/Indexed in [\d.]+ s: \d+ changed/)).toBeVisible();
     await expect(page.getByRole('heading', { name: /^Notes/ })).toBeVisible();
+    await card.getByText(/1 skipped file/).click();
+    await expect(card.getByRole('row', { name: /scan\.md/ })).toContainText(/binary|invalid-utf8/);
     await shot(page, `${shotPrefix}-02-indexed`);
   });
 
@@ -100,6 +104,13 @@ export async function journey(page: Page, shotPrefix: string, open: () => Promis
     await expect(page.getByRole('row', { name: /documents/ })).toBeVisible();
     await shot(page, `${shotPrefix}-07-settings`);
     await page.getByRole('button', { name: /^Graph/ }).first().click();
+  });
+
+  await test.step('keyboard: Ctrl+number switches views', async () => {
+    await page.keyboard.press('Control+2');
+    await expect(page.getByRole('heading', { name: 'Ask' })).toBeVisible();
+    await page.keyboard.press('Control+4');
+    await expect(page.getByRole('heading', { name: 'Graph' })).toBeVisible();
   });
 
   await test.step('dark theme', async () => {

@@ -42,7 +42,7 @@ export function originAllowed(req: IncomingMessage, port: number): boolean {
 export const CSP = [
   "default-src 'self'",
   "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
+  "style-src 'self'",
   "img-src 'self' data:",
   "connect-src 'self' ws://127.0.0.1:* ws://localhost:*",
   "object-src 'none'",

@@ -210,17 +210,23 @@ function DocumentsTable({ docs }: { docs: { id: number; relPath: string; title: 
             {shown.map((d) => (
               <tr key={d.id}>
                 <td>
-                  <button type="button" className={css.linkButton} onClick={() => openMindMap(d.relPath)}>
-                    {d.title}
-                  </button>
+                  {d.status === 'indexed' ? (
+                    <button type="button" className={css.linkButton} onClick={() => openMindMap(d.relPath)}>
+                      {d.title}
+                    </button>
+                  ) : (
+                    d.title
+                  )}
                 </td>
                 <td className={css.mono}>{d.relPath}</td>
                 <td title={d.error ?? undefined}>{d.status}</td>
                 <td>{d.fcis}</td>
                 <td>
-                  <button type="button" className={css.linkButton} onClick={() => openNote({ docPath: d.relPath })}>
-                    Open
-                  </button>
+                  {d.status === 'indexed' && (
+                    <button type="button" className={css.linkButton} onClick={() => openNote({ docPath: d.relPath })}>
+                      Open
+                    </button>
+                  )}
                 </td>
               </tr>
             ))}
