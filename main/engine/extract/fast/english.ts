@@ -187,9 +187,13 @@ function joinTokens(tokens: Token[]): string {
   return tokens.map((t, k) => (k === 0 ? t.value : (t.space ? ' ' : '') + t.value)).join('');
 }
 
+/** Function words inside a recognised entity ("over six weeks") still end a noun phrase. */
+const NEVER_IN_PHRASE_POS = new Set(['ADP', 'DET', 'CCONJ', 'SCONJ', 'PART', 'PRON', 'VERB', 'AUX', 'PUNCT']);
+
 function inPhrase(tokens: Token[], i: number): boolean {
   const t = tokens[i];
-  return t.ent !== null || (PHRASE_POS.has(t.pos) && /[\p{L}\p{N}]/u.test(t.value));
+  if (t.ent !== null && !NEVER_IN_PHRASE_POS.has(t.pos)) return true;
+  return PHRASE_POS.has(t.pos) && /[\p{L}\p{N}]/u.test(t.value);
 }
 
 /** "of" inside a name ("Bank of England") or a hyphen inside a compound ("note-taking"). */
@@ -256,10 +260,14 @@ function findTriples(tokens: Token[], phrases: Phrase[]): SentenceTriple[] {
   const triples: SentenceTriple[] = [];
   const phraseEndingAt = new Map(phrases.map((p) => [p.end, p]));
   const phraseStartingAt = new Map(phrases.map((p) => [p.runStart, p]));
+  // "X is a 2012 film directed by Y": the film of the copula *is* X, so the participle's triple is
+  // stated about X.
+  const copulaSubjectOf = new Map<Phrase, string>();
 
   for (let i = 0; i < tokens.length; i++) {
-    const subject = phraseEndingAt.get(i - 1);
-    if (!subject || !(tokens[i].pos === 'VERB' || tokens[i].pos === 'AUX')) continue;
+    const phrase = phraseEndingAt.get(i - 1);
+    if (!phrase || !(tokens[i].pos === 'VERB' || tokens[i].pos === 'AUX')) continue;
+    const subject = { ...phrase, text: copulaSubjectOf.get(phrase) ?? phrase.text };
     if (!subject.known && !subject.hasProper && !tokens.slice(subject.start, subject.end + 1).some((t) => t.pos === 'NOUN')) {
       continue;
     }
@@ -282,6 +290,7 @@ function findTriples(tokens: Token[], phrases: Phrase[]): SentenceTriple[] {
         relation: prep ? `${group.relation} ${prep}` : group.relation,
         object: object.fullText,
       });
+      if (group.relation === 'is' && !prep) copulaSubjectOf.set(object, subject.text);
       objects++;
       j = object.end + 1;
       // Only a further preposition continues the verb; "of" belongs to the noun before it.
@@ -318,7 +327,10 @@ function readVerbGroup(tokens: Token[], start: number): { end: number; relation:
     const verb = tokens[k];
     // A bare -ing form after a noun is a modifier ("note taking app"), not the sentence's verb.
     if (auxLemmas.length === 0 && /ing$/i.test(verb.value)) return null;
-    const passive = beAux && !/ing$/i.test(verb.value);
+    // Passive with "be", or a bare participle followed by "by" ("a film directed by …").
+    const passive =
+      (beAux && !/ing$/i.test(verb.value)) ||
+      (auxLemmas.length === 0 && /ed$/i.test(verb.value) && tokens[k + 1]?.value.toLowerCase() === 'by');
     relation = passive ? verb.value.toLowerCase() : verb.lemma.toLowerCase();
     end = k;
   } else if (auxLemmas.includes('be')) {

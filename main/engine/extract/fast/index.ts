@@ -37,8 +37,10 @@ export function extractFast(note: ParsedNote): Extraction {
       }
     }
   }
-  const knownNames = [note.title, ...note.links.map((l) => linkTargetName(l.target))];
-  const title = note.title.toLowerCase();
+  const knownNames = [note.title, ...note.links.map((l) => linkTargetName(l.target))].flatMap(withoutQualifier);
+  // The form running text uses: "The Lantern" for a note titled "The Lantern (film)".
+  const spokenTitle = withoutQualifier(note.title).pop()!;
+  const titleLower = spokenTitle.toLowerCase();
   let previous: { chunkOrd: number; aboutTitle: boolean } | null = null;
   for (const fci of fcis) {
     if (hasHan(fci.text) && detectLang(fci.text) === 'zh') {
@@ -50,10 +52,10 @@ export function extractFast(note: ParsedNote): Extraction {
     // the note's title refers to the title. Anything less certain stays unresolved.
     const followsTitle: boolean = previous !== null && previous.chunkOrd === fci.chunkOrd && previous.aboutTitle;
     const startsWithPronoun = /^(it|he|she|they)\b/i.test(fci.text);
-    previous = { chunkOrd: fci.chunkOrd, aboutTitle: fci.text.toLowerCase().startsWith(title) || (followsTitle && startsWithPronoun) };
+    previous = { chunkOrd: fci.chunkOrd, aboutTitle: fci.text.toLowerCase().startsWith(titleLower) || (followsTitle && startsWithPronoun) };
     const { entities, triples } = analyseSentence(fci.text, {
       knownNames,
-      pronounSubject: followsTitle ? note.title : null,
+      pronounSubject: followsTitle ? spokenTitle : null,
     });
     for (const e of entities) {
       const line = out.lineContaining(chunk, e.name, fci.lineFrom, fci.lineTo);
@@ -93,6 +95,12 @@ function addStructure(note: ParsedNote, out: ExtractionCollector): void {
       out.triple(parent, 'has section', heading, chunk.ord, chunk.lineFrom, chunk.lineTo);
     });
   }
+}
+
+/** "The Prestige (film)" is written "The Prestige" in running text; keep both forms. */
+function withoutQualifier(name: string): string[] {
+  const bare = name.replace(/\s*\([^)]*\)\s*$/, '').trim();
+  return bare && bare !== name ? [name, bare] : [name];
 }
 
 /** `folder/Some Note.md` → `Some Note`; a wikilink target is already a name. */
