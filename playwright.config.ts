@@ -16,7 +16,7 @@ export default defineConfig({
   projects: [
     {
       name: 'browser-mode',
-      testMatch: /browser-mode\.spec\.ts/,
+      testMatch: /(browser-mode|graph-scale)\.spec\.ts/,
       use: {
         browserName: 'chromium',
         launchOptions: {

@@ -7,6 +7,8 @@ type Graph = Res<'graph.view'>;
 export type GNode = Graph['nodes'][number] & d3.SimulationNodeDatum & { degree: number };
 export type GLink = d3.SimulationLinkDatum<GNode> & { kind: Graph['links'][number]['kind']; weight: number };
 
+const MAX_LABELS = 60;
+
 export interface GraphScene {
   setHighlight(query: string): GNode | null;
   focus(node: GNode): void;
@@ -31,6 +33,11 @@ export function createScene(
     canvas.height = canvas.clientHeight * dpr;
   };
   resize();
+
+  const toGraph = (px: number, py: number): [number, number] => {
+    const [x, y] = transform.invert([px - canvas.clientWidth / 2, py - canvas.clientHeight / 2]);
+    return [x, y];
+  };
 
   // The few best-connected nodes keep their labels at any zoom; the rest appear as you zoom in.
   const labelDegree = [...nodes].map((n) => n.degree).sort((a, b) => b - a)[Math.min(12, nodes.length - 1)] ?? 0;
@@ -72,9 +79,11 @@ export function createScene(
     ctx.stroke();
     ctx.globalAlpha = 1;
 
+    // Circles grow slower than the zoom, so zooming in separates crowded nodes.
+    const shrink = 1 / Math.sqrt(Math.max(1, k));
     for (const n of nodes) {
       ctx.beginPath();
-      ctx.arc(n.x!, n.y!, radius(n), 0, 2 * Math.PI);
+      ctx.arc(n.x!, n.y!, radius(n) * shrink, 0, 2 * Math.PI);
       ctx.fillStyle = n.kind === 'doc' ? c.doc : n.kind === 'entity' ? c.entity : c.super;
       ctx.globalAlpha = highlight.size && !highlight.has(n.id) ? 0.2 : 1;
       ctx.fill();
@@ -86,21 +95,28 @@ export function createScene(
     }
     ctx.globalAlpha = 1;
 
-    // Level of detail: documents get labels from moderate zoom, the rest only when close.
+    // Level of detail: labels by importance as you zoom in, only for nodes on screen, and never more
+    // than MAX_LABELS at once (the best-connected win); hovered and found nodes always get theirs.
+    const [x0, y0] = toGraph(0, 0);
+    const [x1, y1] = toGraph(canvas.clientWidth, canvas.clientHeight);
+    const candidates = nodes.filter(
+      (n) =>
+        n.x! >= x0 &&
+        n.x! <= x1 &&
+        n.y! >= y0 &&
+        n.y! <= y1 &&
+        ((n.degree > labelDegree && k > 0.6) || (n.kind === 'doc' ? k > 1.8 : k > 3 || (k > 2.2 && n.degree > 3))),
+    );
+    candidates.sort((a, b) => b.degree - a.degree);
+    const labelled = new Set([...candidates.slice(0, MAX_LABELS), ...nodes.filter((n) => n === hovered || highlight.has(n.id))]);
     ctx.fillStyle = c.text;
     ctx.strokeStyle = c.bg;
     ctx.lineWidth = 3 / k;
     ctx.lineJoin = 'round';
     ctx.font = `${12 / k}px system-ui, sans-serif`;
-    for (const n of nodes) {
-      const show =
-        n === hovered ||
-        highlight.has(n.id) ||
-        (n.degree > labelDegree && k > 0.6) ||
-        (n.kind === 'doc' ? k > 1.8 : k > 3 || (k > 2.2 && n.degree > 3));
-      if (!show) continue;
+    for (const n of labelled) {
       const label = n.label.length > 40 ? `${n.label.slice(0, 39)}…` : n.label;
-      const x = n.x! + radius(n) + 2;
+      const x = n.x! + radius(n) * shrink + 2 / k;
       const y = n.y! + 4 / k;
       ctx.strokeText(label, x, y);
       ctx.fillText(label, x, y);
@@ -108,14 +124,10 @@ export function createScene(
     ctx.restore();
   }
 
-  const toGraph = (px: number, py: number): [number, number] => {
-    const [x, y] = transform.invert([px - canvas.clientWidth / 2, py - canvas.clientHeight / 2]);
-    return [x, y];
-  };
   const nodeAt = (e: MouseEvent) => {
     const rect = canvas.getBoundingClientRect();
     const [x, y] = toGraph(e.clientX - rect.left, e.clientY - rect.top);
-    return sim.find(x, y, 12 / transform.k) ?? null;
+    return sim.find(x, y, 12 / Math.sqrt(transform.k)) ?? null;
   };
 
   const zoom = d3
