@@ -9,7 +9,7 @@ import { phaseProgress } from '../../jobs/progress.js';
 import { openLlm, type OpenLlmOptions } from '../../llm/open.js';
 import { isAbortError, type LlmProvider } from '../../llm/provider.js';
 import type { Db } from '../../store/db.js';
-import { loadParsedNote, writeExtraction } from '../../store/documents.js';
+import { loadParsedNote, pruneOrphanEntities, writeExtraction } from '../../store/documents.js';
 import type { IndexProgress } from '../../types.js';
 import { extractorFor, extractWithModel, type ExtractOptions } from './extract.js';
 
@@ -116,7 +116,12 @@ export async function refineIndex(db: Db, embedder: Embedder, llm: LlmProvider, 
   await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrentNotes ?? 1, todo.length)) }, work));
   progress.finish();
 
-  if ((opts.embed ?? true) && report.refined > 0) await embedMissing(db, embedder, undefined, opts.signal);
+  if (report.refined > 0) {
+    // Fast mode's entities that only the replaced rows mentioned go; the new rows get vectors. The
+    // document layer and fusion are rebuilt by the indexer's graph step from graph_pending.
+    pruneOrphanEntities(db);
+    if (opts.embed ?? true) await embedMissing(db, embedder, undefined, opts.signal);
+  }
   report.seconds = (performance.now() - t0) / 1000;
   return report;
 }

@@ -21,7 +21,7 @@ export interface LocalLlamaOptions {
   threads?: number;
   /** Parallel context sequences (requests generated at the same time). */
   sequences?: number;
-  /** Tokens per sequence; defaults to min(training context, 2048). */
+  /** Tokens per sequence; defaults to min(training context, 4096). */
   contextSize?: number;
   batchSize?: number;
   /** 'auto' uses the model's chat template when it has one, plain completion otherwise. */

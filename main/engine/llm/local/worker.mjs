@@ -21,7 +21,7 @@ async function init(opts) {
   model = await llama.loadModel({ modelPath: opts.modelPath, gpuLayers: 0 });
   context = await model.createContext({
     sequences: opts.sequences,
-    contextSize: opts.contextSize ?? Math.min(model.trainContextSize, 2048),
+    contextSize: opts.contextSize ?? Math.min(model.trainContextSize, 4096),
     threads: opts.threads,
     batchSize: opts.batchSize,
   });
