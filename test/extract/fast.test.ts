@@ -197,13 +197,15 @@ describe('extractFast on the fixture notes', () => {
     expect([spanning.lineFrom, spanning.lineTo]).toEqual([3, 4]);
   });
 
-  it('states facts about the title: qualifier dropped, copula + participle chained, pronoun resolved', async () => {
+  it('states facts about the title (qualifier dropped, copula + participle chained, pronoun resolved) and births in parentheses', async () => {
     const all = await extractFolder(FIXTURE_NOTES);
     const lantern = all.find((e) => e.note.title === 'The Lantern (film)')!;
     const triples = lantern.x.triples.map((t) => `${t.subject} | ${t.relation} | ${t.object}`);
     expect(triples).toContain('The Lantern | directed by | Sofie Brandt');
     expect(triples).toContain('The Lantern | shot in | Aarhus');
     expect(triples).toContain('score | composed by | Henrik Falk');
+    expect(triples).toContain('Sofie Brandt | born in | Odense');
+    expect(triples).toContain('Sofie Brandt | write | screenplay');
     const names = lantern.x.entities.map((e) => e.name);
     expect(names).toEqual(expect.arrayContaining(['The Lantern', 'Sofie Brandt', 'Aarhus', 'Henrik Falk']));
   });

@@ -264,17 +264,9 @@ function findTriples(tokens: Token[], phrases: Phrase[]): SentenceTriple[] {
   // stated about X.
   const copulaSubjectOf = new Map<Phrase, string>();
 
-  for (let i = 0; i < tokens.length; i++) {
-    const phrase = phraseEndingAt.get(i - 1);
-    if (!phrase || !(tokens[i].pos === 'VERB' || tokens[i].pos === 'AUX')) continue;
-    const subject = { ...phrase, text: copulaSubjectOf.get(phrase) ?? phrase.text };
-    if (!subject.known && !subject.hasProper && !tokens.slice(subject.start, subject.end + 1).some((t) => t.pos === 'NOUN')) {
-      continue;
-    }
-
-    const group = readVerbGroup(tokens, i);
-    if (!group) continue;
-    let j = group.end + 1;
+  /** Objects after a verb: a noun phrase, or one after a preposition, repeated for "… in A in 2002". */
+  const addObjects = (subject: string, relation: string, from: number): void => {
+    let j = from;
     let objects = 0;
     while (j < tokens.length && objects < MAX_OBJECTS_PER_VERB) {
       let prep = '';
@@ -285,21 +277,44 @@ function findTriples(tokens: Token[], phrases: Phrase[]): SentenceTriple[] {
       while (j < tokens.length && (tokens[j].pos === 'DET' || tokens[j].pos === 'ADV')) j++;
       const object = phraseStartingAt.get(j);
       if (!object) break;
-      triples.push({
-        subject: subject.text,
-        relation: prep ? `${group.relation} ${prep}` : group.relation,
-        object: object.fullText,
-      });
-      if (group.relation === 'is' && !prep) copulaSubjectOf.set(object, subject.text);
+      triples.push({ subject, relation: prep ? `${relation} ${prep}` : relation, object: object.fullText });
+      if (relation === 'is' && !prep) copulaSubjectOf.set(object, subject);
       objects++;
       j = object.end + 1;
       // Only a further preposition continues the verb; "of" belongs to the noun before it.
       if (j >= tokens.length || CLAUSE_END_POS.has(tokens[j].pos) || tokens[j].pos !== 'ADP') break;
       if (tokens[j].value.toLowerCase() === 'of') break;
     }
+  };
+
+  for (let i = 0; i < tokens.length; i++) {
+    // "Christopher Nolan (born 30 July 1970 in London)": the parenthesis states a birth.
+    if (tokens[i].value === '(' && tokens[i + 1]?.value.toLowerCase() === 'born') {
+      const person = phraseEndingAt.get(i - 1);
+      if (person?.hasProper) addObjects(person.text, 'born', i + 2);
+      continue;
+    }
+    if (!(tokens[i].pos === 'VERB' || tokens[i].pos === 'AUX')) continue;
+    let before = i - 1;
+    while (before >= 0 && tokens[before].pos === 'ADV') before--;
+    const phrase = phraseEndingAt.get(beforeParenthesis(tokens, before));
+    if (!phrase) continue;
+    if (!phrase.known && !phrase.hasProper && !tokens.slice(phrase.start, phrase.end + 1).some((t) => t.pos === 'NOUN')) {
+      continue;
+    }
+    const group = readVerbGroup(tokens, i);
+    if (!group) continue;
+    addObjects(copulaSubjectOf.get(phrase) ?? phrase.text, group.relation, group.end + 1);
     i = group.end;
   }
   return triples;
+}
+
+/** The index before a parenthesis that ends at `end` ("Nolan (born 1970) is …"), else `end`. */
+function beforeParenthesis(tokens: Token[], end: number): number {
+  if (tokens[end]?.value !== ')') return end;
+  for (let k = end - 1; k >= 0; k--) if (tokens[k].value === '(') return k - 1;
+  return end;
 }
 
 /**
