@@ -135,3 +135,20 @@ describe('local GGUF provider (real tiny model in a child process)', () => {
     }
   });
 });
+
+describe('local GGUF provider in chat mode (the chat-session path real chat models take)', () => {
+  it('generates, streams and follows a JSON schema through a chat session', async () => {
+    const llm = await LocalLlamaProvider.open({ modelPath: await tinyModelPath(), mode: 'chat', sequences: 2 });
+    try {
+      expect(llm.info?.mode).toBe('chat');
+      const pieces: string[] = [];
+      const r = await llm.generate({ system: 'Tell stories.', prompt: 'A story about a cat', maxTokens: 24, onToken: (t) => pieces.push(t) });
+      expect(r.tokens).toBeGreaterThan(0);
+      expect(pieces.join('')).toBe(r.text);
+      const both = await Promise.all([1, 2].map(() => llm.generate({ system: 'JSON only.', prompt: 'Names', maxTokens: 200, jsonSchema: schema })));
+      for (const b of both) expect(Array.isArray((JSON.parse(b.text) as { items: unknown }).items)).toBe(true);
+    } finally {
+      await llm.close();
+    }
+  });
+});
