@@ -14,7 +14,7 @@ import { embedMissing } from './embed/embed-missing.js';
 import { loadEmbeddings } from './store/embeddings.js';
 import { VectorMatrix } from './embed/vector-matrix.js';
 import { updateDocEdges } from './graph/doc-edges.js';
-import { DEFAULT_FUSION, rebuildFusion, type FusionThresholds } from './graph/fusion.js';
+import { DEFAULT_FUSION, updateFusion, type FusionThresholds } from './graph/fusion.js';
 import { phaseProgress } from './jobs/progress.js';
 import { createHash } from 'node:crypto';
 
@@ -174,9 +174,10 @@ async function finishIndex(db: Db, embedder: Embedder, opts: IndexerOptions): Pr
   const graph = phaseProgress('graph', 2, opts.onProgress);
   const docVectors = loadEmbeddings(db, 'doc', embedder.id);
   const docs = new VectorMatrix(embedder.dim, docVectors);
-  updateDocEdges(db, docs, sameModel ? new Set(pending) : 'all', opts.docNeighbours);
+  const changed = sameModel ? new Set(pending) : 'all';
+  updateDocEdges(db, docs, changed, opts.docNeighbours);
   graph.tick(1);
-  rebuildFusion(db, embedder.id, opts.fusion ?? DEFAULT_FUSION);
+  updateFusion(db, embedder.id, changed, opts.fusion ?? DEFAULT_FUSION);
   db.prepare('DELETE FROM graph_pending').run();
   setSetting(db, GRAPH_MODEL, embedder.id);
   setSetting(db, INDEX_GENERATION, getSetting(db, INDEX_GENERATION, 0) + 1);

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { VectorMatrix } from '../../main/engine/embed/vector-matrix.js';
 import { normalize } from '../../main/engine/embed/embedder.js';
 import { similarPairs } from '../../main/engine/graph/similar-pairs.js';
+import { lshPairs } from '../../main/engine/graph/lsh-pairs.js';
+import { updateFusion } from '../../main/engine/graph/fusion.js';
+import { writeEmbeddings } from '../../main/engine/store/embeddings.js';
 import { updateDocEdges } from '../../main/engine/graph/doc-edges.js';
 import { openDb } from '../../main/engine/store/db.js';
 import { reciprocalRankFusion } from '../../main/engine/retrieve/hybrid.js';
@@ -32,6 +35,63 @@ describe('similarPairs', () => {
       expect(expected.size).toBeGreaterThan(0);
       expect(found).toEqual(expected);
     }
+  });
+});
+
+describe('lshPairs', () => {
+  it('finds nearly all the pairs the exact query finds, and nothing below the threshold', () => {
+    const entries = clustered(1200, 64, 11);
+    const m = new VectorMatrix(64, entries);
+    for (const threshold of [0.92, 0.98]) {
+      const exact = similarPairs(m, threshold);
+      const approx = lshPairs(m, threshold);
+      const key = (p: { a: number; b: number }) => `${Math.min(p.a, p.b)}-${Math.max(p.a, p.b)}`;
+      const exactKeys = new Set(exact.map(key));
+      expect(approx.every((p) => p.sim >= threshold && exactKeys.has(key(p)))).toBe(true);
+      // Buckets are walked with a window, so connectivity (not every pair) is what must survive:
+      // every node the exact query pairs must be paired by LSH too.
+      const nodes = (pairs: typeof exact) => new Set(pairs.flatMap((p) => [p.a, p.b]));
+      const approxNodes = nodes(approx);
+      const covered = [...nodes(exact)].filter((n) => approxNodes.has(n)).length;
+      expect(covered / nodes(exact).size).toBeGreaterThan(0.97);
+    }
+  });
+});
+
+describe('updateFusion', () => {
+  it('merging a changed note gives the same super nodes as rebuilding them all', () => {
+    const db = openDb(':memory:');
+    const dim = 16;
+    const entries = clustered(120, dim, 5);
+    // 40 notes, each a topic with two facts; vectors from the clusters so cross-note groups exist.
+    const insertDoc = db.prepare("INSERT INTO documents (id, root, rel_path, status) VALUES (?, 'r', ?, 'indexed')");
+    const insertNode = db.prepare("INSERT INTO mm_nodes (id, document_id, parent_id, kind, text, path_text, depth, ord, extractor) VALUES (?, ?, ?, ?, ?, ?, ?, 0, 'fast')");
+    for (let d = 1; d <= 40; d++) {
+      insertDoc.run(d, `${d}.md`);
+      const [t, f1, f2] = entries.slice((d - 1) * 3, d * 3);
+      insertNode.run(t.id, d, null, 'topic', `t${t.id}`, `t${t.id}`, 0);
+      insertNode.run(f1.id, d, t.id, 'fact', `f${f1.id}`, `f${f1.id}`, 1);
+      insertNode.run(f2.id, d, t.id, 'fact', `f${f2.id}`, `f${f2.id}`, 1);
+    }
+    writeEmbeddings(db, 'mm', 'test', entries);
+    const thresholds = { topic: 0.9, fact: 0.9 };
+    const partition = () =>
+      (db.prepare('SELECT group_concat(node_id) AS g FROM (SELECT super_id, node_id FROM super_members ORDER BY node_id) GROUP BY super_id').pluck().all() as string[]).sort();
+    // Note 7 is edited: its old nodes go (as the indexer deletes them) and new ones arrive.
+    updateFusion(db, 'test', 'all', thresholds);
+    db.prepare('DELETE FROM mm_nodes WHERE document_id = 7 AND parent_id IS NOT NULL').run();
+    db.prepare('DELETE FROM mm_nodes WHERE document_id = 7').run();
+    const fresh = clustered(3, dim, 99).map((e, i) => ({ id: 1000 + i, vector: entries[i * 5].vector }));
+    insertNode.run(1000, 7, null, 'topic', 't1000', 't1000', 0);
+    insertNode.run(1001, 7, 1000, 'fact', 'f1001', 'f1001', 1);
+    insertNode.run(1002, 7, 1000, 'fact', 'f1002', 'f1002', 1);
+    writeEmbeddings(db, 'mm', 'test', fresh);
+    updateFusion(db, 'test', new Set([7]), thresholds);
+    const incremental = partition();
+    updateFusion(db, 'test', 'all', thresholds);
+    expect(incremental.length).toBeGreaterThan(0);
+    expect(incremental).toEqual(partition());
+    db.close();
   });
 });
 

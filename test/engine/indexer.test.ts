@@ -91,11 +91,11 @@ describe('indexFolder', () => {
 
   it('re-does nothing for an unchanged folder, and only the edited note after an edit', async () => {
     await indexFolder(db, embedder, join(dir, 'notes'));
-    const idsBefore = db.prepare('SELECT id, rel_path FROM fcis JOIN documents d ON d.id = fcis.document_id').all();
+    const idsBefore = db.prepare('SELECT fcis.id, d.rel_path FROM fcis JOIN documents d ON d.id = fcis.document_id').all();
     const again = await indexFolder(db, embedder, join(dir, 'notes'));
     expect(again.changed).toBe(0);
     expect(again.unchanged).toBe(3);
-    expect(db.prepare('SELECT id, rel_path FROM fcis JOIN documents d ON d.id = fcis.document_id').all()).toEqual(idsBefore);
+    expect(db.prepare('SELECT fcis.id, d.rel_path FROM fcis JOIN documents d ON d.id = fcis.document_id').all()).toEqual(idsBefore);
 
     const tomatoIdsBefore = db.prepare("SELECT f.id FROM fcis f JOIN documents d ON d.id = f.document_id WHERE d.rel_path <> 'garden/tomatoes.md'").pluck().all();
     await appendFile(join(dir, 'notes', 'garden/tomatoes.md'), '\nBasil grows well next to tomatoes.\n');

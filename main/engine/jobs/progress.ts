@@ -7,7 +7,8 @@ export function phaseProgress(phase: IndexPhase, total: number, emit?: (p: Index
   const send = (done: number, current?: string, force = false) => {
     if (!emit) return;
     const now = performance.now();
-    if (!force && now - last < minIntervalMs && done < total) return;
+    // Small runs report every item (each may be a visible file); large ones are throttled.
+    if (!force && total > 200 && now - last < minIntervalMs && done < total) return;
     last = now;
     const elapsed = (now - started) / 1000;
     const etaSeconds = done > 0 && total > done ? Math.round(((total - done) * elapsed) / done) : done >= total ? 0 : null;
