@@ -3,7 +3,7 @@
 // (CI, headless boxes, this project's build machines) it says so and starts browser mode instead.
 //   npm start -- [--browser] [--folder dir] [--db file] [--port n]
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,29 +25,10 @@ function electronBinary() {
   try {
     const bin = require('electron');
     if (typeof bin === 'string' && existsSync(bin)) return { bin };
-    return { reason: `the electron package points at ${bin}, which does not exist` };
+    return { reason: `the electron package points at ${bin}, which does not exist.` };
   } catch (err) {
-    return { reason: err instanceof Error ? err.message : String(err) };
+    return { reason: `it is not installed (the electron package says: ${err instanceof Error ? err.message : String(err)})` };
   }
-}
-
-function newestMtime(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
-/** Builds the renderer when its output is missing or older than its sources. */
-async function ensureRendererBuilt() {
-  const out = path.join(repo, 'out', 'renderer', 'index.html');
-  const sources = Math.max(newestMtime(path.join(repo, 'renderer')), newestMtime(path.join(repo, 'main', 'contract')));
-  if (existsSync(out) && statSync(out).mtimeMs >= sources) return;
-  console.log('Building the UI (vite build)…');
-  const { build } = await import('vite');
-  await build({ configFile: path.join(repo, 'renderer', 'vite.config.ts'), logLevel: 'warn' });
 }
 
 if (!existsSync(args.folder)) {
@@ -55,8 +36,11 @@ if (!existsSync(args.folder)) {
   process.exit(1);
 }
 
+const { register } = await import('tsx/esm/api');
+register();
+const { ensureRendererBuilt } = await import('../main/server/build-ui.ts');
 await ensureRendererBuilt();
-const electron = args.browser ? { reason: '--browser was given' } : electronBinary();
+const electron = args.browser ? { reason: '--browser was given.' } : electronBinary();
 
 if (electron.bin) {
   const r = spawnSync(process.execPath, [path.join(repo, 'main', 'app', 'build.mjs')], { cwd: repo, stdio: 'inherit' });
@@ -68,10 +52,8 @@ if (electron.bin) {
   });
   child.on('exit', (code) => process.exit(code ?? 0));
 } else {
-  console.log(`Electron is not available (${electron.reason.split('\n')[0]}).`);
+  console.log(`Electron is not available: the desktop app needs the Electron binary, and here ${electron.reason.split('\n')[0]}`);
   console.log('Starting browser mode instead: the same UI, served on 127.0.0.1.');
-  const { register } = await import('tsx/esm/api');
-  register();
   const { runServe } = await import('../main/cli/commands/serve.ts');
   await runServe({ folder: args.folder, db: args.db, port: args.port ? Number(args.port) : undefined });
 }

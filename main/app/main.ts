@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { BrowserWindow, Menu, app, dialog, ipcMain, protocol, session, shell } from 'electron';
 import type { CallName } from '../contract/contract.js';
+import { defaultDbPath } from '../engine/paths.js';
 import { createDispatcher, validatedEmit } from '../contract/dispatcher.js';
 import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from '../contract/transports/ipc.js';
 import { startEngineHost, type EngineHost } from './engine-host.js';
@@ -27,7 +28,8 @@ const appRoot = app.getAppPath();
 const rendererDir = path.join(appRoot, 'out', 'renderer');
 const preloadPath = path.join(appRoot, 'out', 'preload', 'preload.cjs');
 const engineEntry = path.join(appRoot, 'main', 'app', 'engine-process.mjs');
-const dbPath = process.env.LOCI_DB ?? path.join(app.getPath('userData'), 'loci.db');
+// The same index as the CLI and `loci serve` use, unless told otherwise.
+const dbPath = process.env.LOCI_DB ?? defaultDbPath();
 
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { defaultDbPath } from '../../main/engine/paths.js';
 
 // The Electron binary cannot run here, so this test MOCKS THE `electron` MODULE (and nothing else) to
 // check that main/app/main.ts wires the security rules, the IPC transport, the engine utilityProcess
@@ -100,7 +101,8 @@ describe('Electron shell wiring (electron mocked)', () => {
   it('hosts the engine in a utilityProcess, not the window', () => {
     expect(h.children).toHaveLength(1);
     expect(h.children[0]!.entry).toBe(path.join(h.appRoot, 'main', 'app', 'engine-process.mjs'));
-    expect(h.children[0]!.env.LOCI_DB).toMatch(/loci\.db$/);
+    // The desktop app shares the CLI's and browser mode's index by default.
+    expect(h.children[0]!.env.LOCI_DB).toBe(defaultDbPath());
   });
 
   it('serves the UI with the strict CSP', async () => {

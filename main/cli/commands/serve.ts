@@ -1,10 +1,11 @@
 // `loci serve`: browser mode — the desktop UI served on 127.0.0.1 with a per-run token.
 import { mkdirSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { LociEngine } from '../../engine/engine.js';
+import { defaultDbPath } from '../../engine/paths.js';
 import { startBrowserMode, type BrowserMode } from '../../server/browser-mode.js';
+import { ensureRendererBuilt } from '../../server/build-ui.js';
 
 export interface ServeOptions {
   db?: string;
@@ -14,13 +15,10 @@ export interface ServeOptions {
   embedder?: string;
 }
 
-export function defaultDbPath(): string {
-  return process.env.LOCI_DB ?? path.join(os.homedir(), '.loci', 'loci.db');
-}
-
 /** Opens the engine and serves the UI; used by `loci serve` and by `npm start` without Electron. */
 export async function runServe(opts: ServeOptions): Promise<BrowserMode> {
-  const dbPath = path.resolve(opts.db ?? defaultDbPath());
+  if (!opts.staticDir) await ensureRendererBuilt();
+  const dbPath = path.resolve(opts.db ?? process.env.LOCI_DB ?? defaultDbPath());
   mkdirSync(path.dirname(dbPath), { recursive: true });
   const engine = await LociEngine.open({ dbPath, embedder: opts.embedder });
   const mode = await startBrowserMode({
