@@ -1,0 +1,40 @@
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { AnswerText } from '../../renderer/src/components/AnswerText.js';
+import { formatEta, lineRange } from '../../renderer/src/lib/format.js';
+
+// How an answer's text becomes UI: citations become buttons only when the answer has that source, and
+// nothing in the text is ever treated as HTML.
+const render = (text: string, known: number[]) => renderToStaticMarkup(<AnswerText text={text} onCite={() => {}} known={new Set(known)} />);
+
+describe('AnswerText', () => {
+  it('turns known [n] into citation buttons and leaves unknown ones as text', () => {
+    const html = render('Roast to first crack [1] and rest [7].', [1]);
+    expect(html).toContain('aria-label="Open source 1"');
+    expect(html).not.toContain('Open source 7');
+    expect(html).toContain('[7]');
+  });
+
+  it('renders bullets and bold from the extractive answer format', () => {
+    const html = render('Intro line.\n\n- **A › B** [1]\n- **C** [2]', [1, 2]);
+    expect(html).toMatch(/<ul><li><strong>A › B<\/strong>/);
+    expect((html.match(/<li>/g) ?? []).length).toBe(2);
+  });
+
+  it('escapes HTML in answers', () => {
+    const html = render('<img src=x onerror=alert(1)> [1]', [1]);
+    expect(html).not.toContain('<img');
+    expect(html).toContain('&lt;img');
+  });
+});
+
+describe('formatting', () => {
+  it('describes line ranges and ETAs', () => {
+    expect(lineRange(3, 3)).toBe('line 3');
+    expect(lineRange(3, 9)).toBe('lines 3–9');
+    expect(lineRange(null, null)).toBe('');
+    expect(formatEta(42)).toBe('about 42 s left');
+    expect(formatEta(125)).toBe('about 2 min 5 s left');
+    expect(formatEta(null)).toBe('');
+  });
+});
