@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -145,6 +146,44 @@ describe('refineIndex: the background LLM pass over a real index', () => {
     expect(resumed.refined).toBe(SMALL_NOTES.length - finished.length);
     expect(perDoc(db, ex).every((d) => d.mm > 0)).toBe(true);
     db.close();
+  });
+
+  it('survives SIGKILL of the indexing process: no half-written note, the re-run redoes only unfinished notes', async () => {
+    const { db } = await freshIndex('sigkill');
+    const file = db.name;
+    const ex = extractorFor(llm);
+    db.close();
+    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'helpers/refine-script.ts'), file, await tinyModelPath()], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+    // Kill it as soon as the first note is committed.
+    await new Promise<void>((resolve, reject) => {
+      child.stdout!.on('data', (b: Buffer) => {
+        if (/progress 1\//.test(b.toString())) {
+          child.kill('SIGKILL');
+          resolve();
+        }
+      });
+      child.on('exit', () => reject(new Error('the refine process ended before it could be killed')));
+    });
+    expect(await exited).toBe('SIGKILL');
+    const reopened = openDb(file);
+    const after = perDoc(reopened, ex);
+    const finished = after.filter((d) => d.mm > 0).length;
+    expect(finished).toBeGreaterThanOrEqual(1);
+    for (const d of after) {
+      if (d.mm > 0) expect([d.fcis > 0, d.other]).toEqual([true, 0]);
+      else expect([d.fcis, d.other > 0]).toEqual([0, true]);
+    }
+    const resumed = await refineIndex(reopened, embedder, llm, OPTS);
+    expect(resumed.cached).toBe(finished);
+    expect(resumed.refined).toBe(SMALL_NOTES.length - finished);
+    expect(perDoc(reopened, ex).every((d) => d.mm > 0)).toBe(true);
+    // The killed run's job row is closed as interrupted, not left running.
+    const running = reopened.prepare(`SELECT count(*) AS n FROM jobs WHERE kind = 'llm-extract' AND status = 'running'`).get() as { n: number };
+    expect(running.n).toBe(0);
+    reopened.close();
   });
 
   it('writes nothing for a note whose content changed while the model worked', async () => {
