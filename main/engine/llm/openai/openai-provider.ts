@@ -77,7 +77,9 @@ export class OpenAiCompatibleProvider implements LlmProvider {
       stream: true,
       stream_options: { include_usage: true },
       ...(req.jsonSchema
-        ? { response_format: { type: 'json_schema', json_schema: { name: 'output', strict: true, schema: req.jsonSchema } } }
+        ? // Not `strict`: OpenAI's strict mode demands additionalProperties:false everywhere; local servers
+          // (llama.cpp, Ollama, vLLM, LM Studio) turn the schema into a grammar either way.
+          { response_format: { type: 'json_schema', json_schema: { name: 'output', schema: req.jsonSchema } } }
         : {}),
     };
     const res = await fetch(this.endpoint, {
