@@ -13,9 +13,15 @@ test.skip(!present, '../shared/data/notes is not on this machine');
 test('graph of thousands of nodes stays interactive', async ({ page }) => {
   test.setTimeout(300_000);
   await page.goto(process.env.LOCI_E2E_URL!);
-  for (const folder of FOLDERS) {
+  for (const [i, folder] of FOLDERS.entries()) {
     await page.getByLabel('Folder path').fill(folder);
     await page.getByRole('button', { name: 'Add folder' }).click();
+    if (i === 0) {
+      // A folder this size takes long enough to see live progress per phase.
+      await expect(page.getByTestId('index-progress')).toBeVisible();
+      await expect(page.getByTestId('index-progress').getByText(/\d+ \/ \d+/).first()).toBeVisible();
+      await page.screenshot({ path: path.resolve('e2e/screenshots/indexing-progress.png') });
+    }
     await expect(page.getByTestId('folder-card').filter({ hasText: folder }).getByTestId('index-report')).toBeVisible({ timeout: 240_000 });
   }
   await page.getByRole('button', { name: /^Graph/ }).first().click();

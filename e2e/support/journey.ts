@@ -86,6 +86,12 @@ export async function journey(page: Page, shotPrefix: string, open: () => Promis
     await folded.click();
     await expect.poll(() => nodes.count()).toBeGreaterThan(before);
     await expect(page.getByTestId('mm-details')).toContainText(/route|topic|fact/);
+    // Search finds a node inside a folded branch and unfolds the way to it.
+    const hidden = await page.evaluate(() => [...document.querySelectorAll('[data-testid="mm-node"][aria-expanded="false"]')].length);
+    expect(hidden).toBeGreaterThanOrEqual(0);
+    await page.getByLabel('Search this mind map').fill('the');
+    await expect(page.locator('[data-testid="mm-node"][data-match]').first()).toBeVisible();
+    await page.getByLabel('Search this mind map').fill('');
     await shot(page, `${shotPrefix}-05-mindmap`);
   });
 

@@ -97,7 +97,7 @@ function FolderCard({ root, activity, onReindex }: { root: string; activity?: Fo
             </>
           ) : (
             <>
-              {report && <Badge title="Changes on disk are indexed automatically">Up to date · watching</Badge>}
+              <Badge title="Changes on disk are indexed automatically">{report ? 'Up to date · watching' : 'Watching for changes'}</Badge>
               <Button size="small" onClick={onReindex}>
                 Re-index
               </Button>
@@ -114,7 +114,7 @@ function FolderCard({ root, activity, onReindex }: { root: string; activity?: Fo
             {progress?.current ? ` · ${progress.current}` : ''}
           </span>
           <ol className={css.phases} aria-label="Indexing phases">
-            {PHASES.filter((p) => activity.phases[p] || p !== 'llm').map((p) => {
+            {PHASES.filter((p, i) => activity.phases[p] || (p !== 'llm' && i > PHASES.indexOf(progress?.phase as (typeof PHASES)[number]))).map((p) => {
               const ph = activity.phases[p];
               return (
                 <li key={p} className={`${css.phase} ${progress?.phase === p ? css.phaseActive : ''}`}>

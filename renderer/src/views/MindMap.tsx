@@ -145,6 +145,7 @@ function MindMapTree({ root, docPath, query }: { root: MmNode; docPath: string; 
                   aria-label={n.data.text}
                   data-testid="mm-node"
                   data-kind={n.data.kind}
+                  data-match={matches.has(n.data.id) || undefined}
                   onClick={() => {
                     setSelected(n.data);
                     if (hasKids) toggle(n.data);
