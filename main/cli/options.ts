@@ -1,6 +1,6 @@
 import { Option } from 'commander';
 import { defaultDbPath } from '../engine/paths.js';
-import { LociEngine } from '../engine/engine.js';
+import type { LociEngine } from '../engine/engine.js';
 
 export const dbOption = () => new Option('--db <file>', 'index database file').default(defaultDbPath());
 export const jsonOption = () => new Option('--json', 'print machine-readable JSON');
@@ -13,6 +13,8 @@ export function print(json: boolean, value: unknown, human: () => string): void 
 
 /** Opens the engine for one command and always closes it, so the database is never left open. */
 export async function withEngine<T>(opts: { db: string; embedder?: string }, fn: (engine: LociEngine) => Promise<T>): Promise<T> {
+  // Loaded on use: `loci --help` and other commands should not pay for the NLP models.
+  const { LociEngine } = await import('../engine/engine.js');
   const engine = await LociEngine.open({ dbPath: opts.db, embedder: opts.embedder });
   try {
     return await fn(engine);

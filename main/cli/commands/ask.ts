@@ -25,7 +25,7 @@ export function registerAsk(program: Command): void {
 function jsonAnswer(a: Answer) {
   return {
     ...a,
-    contexts: a.contexts.map((c) => ({ text: c.text, docPath: c.docPath, lineFrom: c.lineFrom, lineTo: c.lineTo, factPath: c.factPath, score: c.score, kind: c.kind })),
+    contexts: a.contexts.map((c) => ({ text: c.text, docPath: c.docPath, docTitle: c.docTitle, lineFrom: c.lineFrom, lineTo: c.lineTo, factPath: c.factPath, score: c.score, kind: c.kind })),
   };
 }
 

@@ -4,8 +4,6 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { jsonOption, print } from '../options.js';
-import { LociEngine } from '../../engine/engine.js';
-import { scanFolder } from '../../engine/ingest/scan.js';
 
 const DEFAULT_FOLDER = resolve(import.meta.dirname, '../../../../shared/data/notes/silverbullet_docs');
 
@@ -18,6 +16,8 @@ export function registerBenchIndex(program: Command): void {
     .addOption(jsonOption())
     .action(async (folder: string, opts: { json?: boolean }) => {
       if (!existsSync(folder)) throw new Error(`No notes folder at ${folder}`);
+      const { LociEngine } = await import('../../engine/engine.js');
+      const { scanFolder } = await import('../../engine/ingest/scan.js');
       const work = await mkdtemp(join(tmpdir(), 'loci-bench-index-'));
       try {
         // A copy, so changing a note never touches the source folder.

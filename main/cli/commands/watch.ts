@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { dbOption, embedderOption, jsonOption } from '../options.js';
-import { LociEngine } from '../../engine/engine.js';
 import { formatReport } from './index-cmd.js';
 
 export function registerWatch(program: Command): void {
@@ -12,6 +11,7 @@ export function registerWatch(program: Command): void {
     .addOption(jsonOption())
     .addOption(embedderOption())
     .action(async (folder: string, opts: { db: string; json?: boolean; embedder?: string }) => {
+      const { LociEngine } = await import('../../engine/engine.js');
       const engine = await LociEngine.open({ dbPath: opts.db, embedder: opts.embedder });
       const report = (r: Parameters<typeof formatReport>[0]) =>
         console.log(opts.json ? JSON.stringify({ event: 'indexed', ...r }) : formatReport(r));
