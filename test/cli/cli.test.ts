@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const run = promisify(execFile);
+const repo = resolve(import.meta.dirname, '../..');
+const samples = join(repo, 'resources/sample-notes');
+let dir: string;
+let db: string;
+
+async function loci(...args: string[]): Promise<string> {
+  const { stdout } = await run(process.execPath, [join(repo, 'bin/loci.mjs'), ...args], { cwd: repo, maxBuffer: 64 * 1024 * 1024 });
+  return stdout;
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'loci-cli-'));
+  db = join(dir, 'index.db');
+});
+afterAll(async () => rm(dir, { recursive: true, force: true }));
+
+describe('loci CLI on the bundled sample notes', () => {
+  it('indexes, reports counts as JSON, and re-indexes nothing the second time', async () => {
+    const first = JSON.parse(await loci('index', samples, '--db', db, '--json'));
+    expect(first.counts.documents).toBeGreaterThan(5);
+    for (const k of ['chunks', 'fcis', 'mindMapNodes', 'entities', 'triples', 'docEdges']) expect(first.counts[k], k).toBeGreaterThan(0);
+    const second = JSON.parse(await loci('index', samples, '--db', db, '--json'));
+    expect(second.changed).toBe(0);
+    expect(second.unchanged).toBe(first.changed);
+  });
+
+  for (const method of ['bm25', 'dense', 'hybrid']) {
+    it(`answers with contexts whose cited lines contain the cited text (${method})`, async () => {
+      const stats = JSON.parse(await loci('stats', '--db', db, '--json'));
+      const question = 'What are the steps and what temperature is used?';
+      const answer = JSON.parse(await loci('ask', question, '--db', db, '--method', method, '--k', '5', '--json'));
+      expect(answer.mode).toBe('extractive');
+      expect(answer.method).toBe(method);
+      expect(answer.contexts.length).toBeGreaterThan(0);
+      expect(answer.citations.length).toBeGreaterThan(0);
+      for (const c of [...answer.contexts, ...answer.citations]) {
+        const file = (await readFile(join(stats.roots[0], c.docPath), 'utf8')).split('\n');
+        const cited = file.slice(c.lineFrom - 1, c.lineTo).join('\n');
+        // Words of the cited text (Markdown syntax aside) all stand in the cited lines.
+        const words = c.text.match(/[\p{L}\p{N}]{3,}/gu) ?? [];
+        expect(words.length).toBeGreaterThan(0);
+        for (const w of words) expect(cited, `${c.docPath}:${c.lineFrom}-${c.lineTo} should contain "${w}"`).toContain(w);
+      }
+      // Every [n] in the text refers to a citation.
+      const refs = [...answer.text.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
+      for (const n of refs) expect(answer.citations.some((c: { n: number }) => c.n === n)).toBe(true);
+    });
+  }
+
+  it('prints a mind map with the note title at the root', async () => {
+    const docs = JSON.parse(await loci('stats', '--db', db, '--json'));
+    expect(docs.counts.mindMapNodes).toBeGreaterThan(0);
+    const answer = JSON.parse(await loci('ask', 'coffee', '--db', db, '--json'));
+    const note = answer.contexts[0].docPath;
+    const map = JSON.parse(await loci('mindmap', note, '--db', db, '--json'));
+    expect(map.kind).toBe('topic');
+    expect(map.text).toBe(answer.contexts[0].docTitle);
+    expect(map.children.length).toBeGreaterThan(0);
+  });
+
+  it('fails clearly for a note that is not indexed', async () => {
+    await expect(loci('mindmap', 'no/such/note.md', '--db', db)).rejects.toMatchObject({ stderr: expect.stringContaining('No mind map') });
+  });
+});

@@ -1,0 +1,60 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtemp, rm, writeFile, unlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LociEngine } from '../../main/engine/engine.js';
+import type { IndexReport } from '../../main/engine/api.js';
+
+let dir: string;
+let engine: LociEngine;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'loci-watch-'));
+  await writeFile(join(dir, 'first.md'), '# First\n\nThe first note mentions lighthouses on the northern coast.\n');
+  engine = await LociEngine.open({ dbPath: join(dir, '.loci/index.db') });
+});
+
+afterEach(async () => {
+  await engine.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function nextReport(reports: IndexReport[], count: number, timeoutMs = 20_000): Promise<IndexReport> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const poll = setInterval(() => {
+      if (reports.length >= count) {
+        clearInterval(poll);
+        resolve(reports[count - 1]);
+      } else if (Date.now() - started > timeoutMs) {
+        clearInterval(poll);
+        reject(new Error(`no index report after ${timeoutMs} ms`));
+      }
+    }, 50);
+  });
+}
+
+describe('watch', () => {
+  it('indexes notes as they are added and removes them as they are deleted', async () => {
+    await engine.index(dir);
+    const reports: IndexReport[] = [];
+    const watch = engine.watch(dir, (r) => reports.push(r));
+    try {
+      // chokidar needs a moment to start watching before the first change counts.
+      await new Promise((r) => setTimeout(r, 500));
+      await writeFile(join(dir, 'second.md'), '# Second\n\nThe second note is about tide pools and anemones.\n');
+      const added = await nextReport(reports, 1);
+      expect(added.changed).toBe(1);
+      expect(engine.documents().map((d) => d.relPath)).toContain('second.md');
+      const hit = await engine.ask('anemones in tide pools', { method: 'bm25', k: 1 });
+      expect(hit.contexts[0].docPath).toBe('second.md');
+
+      await unlink(join(dir, 'second.md'));
+      const removed = await nextReport(reports, 2);
+      expect(removed.removed).toBe(1);
+      expect(engine.documents().map((d) => d.relPath)).not.toContain('second.md');
+    } finally {
+      await watch.close();
+    }
+  });
+});
