@@ -4,7 +4,8 @@
 import type { Db } from '../../store/db.js';
 import type { RetrievedContext } from '../../types.js';
 import type { RetrievalContext, RetrievalResult, Retriever } from '../retriever.js';
-import { VectorMatrix } from '../../embed/vector-matrix.js';
+import { VectorMatrix, topK } from '../../embed/vector-matrix.js';
+import { dot } from '../../embed/embedder.js';
 import { DEFAULT_PGR_PARAMS, aggregate, buildTemplate, topRows, type PgrParams } from './matrices.js';
 import { fastKeyPoints } from './key-points.js';
 
@@ -15,9 +16,11 @@ export interface PgrRetrieverParams extends PgrParams {
   maxTopics: number;
   /** When walking finds fewer topics, fill up with the next most similar ones. */
   fillBySimilarity: boolean;
+  /** Super nodes with more members are hubs (shared boilerplate), not walked through. */
+  maxSuperMembers: number;
 }
 
-export const DEFAULT_PGR_RETRIEVER_PARAMS: PgrRetrieverParams = { ...DEFAULT_PGR_PARAMS, seedTopics: 3, maxTopics: 6, fillBySimilarity: true };
+export const DEFAULT_PGR_RETRIEVER_PARAMS: PgrRetrieverParams = { ...DEFAULT_PGR_PARAMS, seedTopics: 3, maxTopics: 6, fillBySimilarity: true, maxSuperMembers: 50 };
 
 export interface PgrTopic {
   id: number;
@@ -90,33 +93,45 @@ function topicIndex(ctx: RetrievalContext): TopicIndex {
   });
 }
 
+/** Members per super node, for leaving out hubs (boilerplate lines shared by hundreds of notes say nothing). */
+function superSizes(ctx: RetrievalContext): Map<number, number> {
+  return ctx.cache.derived('pgr:super-sizes', () => {
+    const rows = ctx.db.prepare('SELECT super_id AS id, count(*) AS n FROM super_members GROUP BY super_id').all() as { id: number; n: number }[];
+    return new Map(rows.map((r) => [r.id, r.n]));
+  });
+}
+
 /** Topics sharing a super-topic node with a seed, and topics of facts sharing a super-fact node with a seed topic's fact. */
-function walk(db: Db, seedIds: number[]): { topicId: number; via: 'super-topic' | 'super-fact'; superId: number }[] {
-  const json = JSON.stringify(seedIds);
-  const viaTopics = db
+function walk(ctx: RetrievalContext, seedIds: number[], maxSuperMembers: number): { topicId: number; via: 'super-topic' | 'super-fact'; superId: number }[] {
+  const { db } = ctx;
+  const sizes = superSizes(ctx);
+  const supers = db
     .prepare(
-      `SELECT DISTINCT other.node_id AS topicId, s.id AS superId FROM super_members mine
-       JOIN super_nodes s ON s.id = mine.super_id AND s.kind = 'topic'
-       JOIN super_members other ON other.super_id = s.id AND other.node_id <> mine.node_id
-       WHERE mine.node_id IN (SELECT value FROM json_each(?))`,
-    )
-    .all(json) as { topicId: number; superId: number }[];
-  const viaFacts = db
-    .prepare(
-      `SELECT DISTINCT t.id AS topicId, s.id AS superId FROM mm_nodes seed
-       JOIN mm_nodes f ON f.document_id = seed.document_id AND f.extractor = seed.extractor AND f.kind = 'fact'
-       JOIN super_members mine ON mine.node_id = f.id
-       JOIN super_nodes s ON s.id = mine.super_id AND s.kind = 'fact'
-       JOIN super_members other ON other.super_id = s.id AND other.node_id <> f.id
-       JOIN mm_nodes of ON of.id = other.node_id
-       JOIN mm_nodes t ON t.document_id = of.document_id AND t.extractor = of.extractor AND t.kind = 'topic'
+      `SELECT s.id AS superId, s.kind FROM super_members m JOIN super_nodes s ON s.id = m.super_id AND s.kind = 'topic'
+       WHERE m.node_id IN (SELECT value FROM json_each(?))
+       UNION
+       SELECT s.id AS superId, s.kind FROM mm_nodes seed
+       JOIN mm_nodes f ON f.document_id = seed.document_id AND f.extractor = seed.extractor AND +f.kind = 'fact'
+       JOIN super_members m ON m.node_id = f.id
+       JOIN super_nodes s ON s.id = m.super_id AND s.kind = 'fact'
        WHERE seed.id IN (SELECT value FROM json_each(?))`,
     )
-    .all(json) as { topicId: number; superId: number }[];
-  return [
-    ...viaTopics.map((r) => ({ ...r, via: 'super-topic' as const })),
-    ...viaFacts.map((r) => ({ ...r, via: 'super-fact' as const })),
-  ];
+    .all(JSON.stringify(seedIds), JSON.stringify(seedIds)) as { superId: number; kind: 'topic' | 'fact' }[];
+  const usable = supers.filter((s) => (sizes.get(s.superId) ?? 0) <= maxSuperMembers);
+  if (usable.length === 0) return [];
+  const topics = db
+    .prepare(
+      `SELECT DISTINCT m.super_id AS superId, t.id AS topicId FROM super_members m
+       JOIN mm_nodes n ON n.id = m.node_id
+       JOIN mm_nodes t ON t.document_id = n.document_id AND t.extractor = n.extractor AND +t.kind = 'topic'
+       WHERE m.super_id IN (SELECT value FROM json_each(?))`,
+    )
+    .all(JSON.stringify(usable.map((s) => s.superId))) as { superId: number; topicId: number }[];
+  const kindOf = new Map(usable.map((s) => [s.superId, s.kind]));
+  const seeds = new Set(seedIds);
+  return topics
+    .filter((t) => !seeds.has(t.topicId))
+    .map((t) => ({ topicId: t.topicId, superId: t.superId, via: kindOf.get(t.superId) === 'topic' ? ('super-topic' as const) : ('super-fact' as const) }));
 }
 
 /** Root-to-leaf paths of the given topics' mind maps, in DFS order (rows sharing an ancestor stay consecutive). */
@@ -156,26 +171,30 @@ export function createPgrRetriever(overrides: Partial<PgrRetrieverParams> = {}):
     const q = await cache.embedQuery(question);
     const topics = topicIndex(ctx);
     const topicScores = topics.matrix.scores(q);
-    const simOf = new Map<number, number>();
-    topics.matrix.ids.forEach((id, r) => simOf.set(id, topicScores[r]));
+    const simOf = (id: number) => {
+      const v = topics.matrix.vector(id);
+      return v ? dot(v, q) : undefined;
+    };
 
     const topicOf = (id: number, via: PgrTopic['via'], superId?: number): PgrTopic => ({
       id,
       docId: topics.docOf.get(id) ?? -1,
       text: topics.textOf.get(id) ?? '',
-      similarity: simOf.get(id) ?? 0,
+      similarity: simOf(id) ?? 0,
       via,
       ...(superId !== undefined ? { superId } : {}),
     });
-    const seedTopics = topics.matrix.search(q, p.seedTopics).map((s) => topicOf(s.id, 'seed'));
+    const seedTopics = topK(topicScores, topics.matrix.ids, p.seedTopics).map((s) => topicOf(s.id, 'seed'));
     const chosen = new Set(seedTopics.map((t) => t.id));
     const walked: PgrTopic[] = [];
     const walkedCandidates = walk(
-      db,
+      ctx,
       seedTopics.map((t) => t.id),
+      p.maxSuperMembers,
     )
-      .filter((w) => simOf.has(w.topicId))
-      .sort((a, b) => (simOf.get(b.topicId) ?? 0) - (simOf.get(a.topicId) ?? 0));
+      .map((w) => ({ ...w, sim: simOf(w.topicId) }))
+      .filter((w) => w.sim !== undefined)
+      .sort((a, b) => b.sim! - a.sim!);
     for (const w of walkedCandidates) {
       if (chosen.size >= p.maxTopics) break;
       if (chosen.has(w.topicId)) continue;
@@ -183,7 +202,7 @@ export function createPgrRetriever(overrides: Partial<PgrRetrieverParams> = {}):
       walked.push(topicOf(w.topicId, w.via, w.superId));
     }
     if (p.fillBySimilarity && chosen.size < p.maxTopics) {
-      for (const s of topics.matrix.search(q, p.maxTopics + chosen.size)) {
+      for (const s of topK(topicScores, topics.matrix.ids, p.maxTopics + chosen.size)) {
         if (chosen.size >= p.maxTopics) break;
         if (chosen.has(s.id)) continue;
         chosen.add(s.id);
