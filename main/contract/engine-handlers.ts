@@ -1,5 +1,6 @@
-// The contract's calls implemented over an engine. Owns what a long-lived host adds on top of the
+// The contract's calls implemented over an engine (Node side only: hosts import this, the UI never does). Owns what a long-lived host adds on top of the
 // engine: one index run per folder (cancellable), one watcher per folder, progress turned into events.
+import path from 'node:path';
 import type { CallName } from './contract.js';
 import type { Handlers, Emit } from './dispatcher.js';
 import type { EnginePort } from './engine-port.js';
@@ -46,7 +47,9 @@ export function engineHandlers(engine: EnginePort, emit: Emit, host: HostInfo, m
     ...models,
     'library.roots': () => engine.roots(),
     'library.documents': () => engine.documents(),
-    'library.index': async ({ root, watch: keepWatching }) => {
+    'library.index': async ({ root: given, watch: keepWatching }) => {
+      // One spelling per folder, so events, watchers and the roots list agree.
+      const root = path.resolve(given);
       if (running.has(root)) throw new Error(`${root} is already being indexed`);
       const controller = new AbortController();
       running.set(root, controller);
@@ -56,7 +59,7 @@ export function engineHandlers(engine: EnginePort, emit: Emit, host: HostInfo, m
           onProgress: (progress) => emit('index.progress', { root, progress }),
         });
         emit('index.report', { root, report });
-        if (keepWatching) watch(report.root || root);
+        if (keepWatching) watch(root);
         return report;
       } catch (err) {
         emit('index.error', { root, message: err instanceof Error ? err.message : String(err) });
@@ -66,7 +69,7 @@ export function engineHandlers(engine: EnginePort, emit: Emit, host: HostInfo, m
       }
     },
     'library.cancelIndex': ({ root }) => {
-      const controller = running.get(root);
+      const controller = running.get(path.resolve(root));
       controller?.abort();
       return { cancelled: Boolean(controller) };
     },

@@ -105,7 +105,7 @@ function Connected({ client, theme, toggleTheme }: { client: AppContextValue['cl
         </nav>
         <main className={css.main}>
           <ErrorBox error={hostError} />
-          {view === 'library' && <LibraryView activity={library.activity} markStarted={library.markStarted} />}
+          {view === 'library' && <LibraryView activity={library.activity} markStarted={library.markStarted} forget={library.forget} />}
           {/* Kept mounted so a conversation (and a streaming answer) survives switching views. */}
           <div hidden={view !== 'ask'}>
             <AskView />

@@ -35,6 +35,11 @@ describe('browser mode over the real engine', () => {
       const report = await client.call('library.index', { root: notes, watch: true });
       expect(report.counts.documents).toBeGreaterThan(3);
       expect(await client.call('library.roots', {})).toEqual([notes]);
+      // Another spelling of the same folder is the same folder.
+      const again = await client.call('library.index', { root: `${notes}/sub/..//`, watch: true });
+      expect(again.root).toBe(notes);
+      expect(again.unchanged).toBe(report.counts.documents);
+      expect(await client.call('library.roots', {})).toEqual([notes]);
       await new Promise((r) => setTimeout(r, 100));
       const phases = new Set(events.filter((e) => e.event === 'index.progress').map((e) => e.payload.progress.phase));
       expect(phases.size).toBeGreaterThan(1);

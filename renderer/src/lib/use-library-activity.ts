@@ -20,7 +20,12 @@ export type LibraryActivity = Record<string, FolderActivity>;
 
 const idle: FolderActivity = { running: false, progress: null, phases: {}, report: null, error: null };
 
-export function useLibraryActivity(client: LociClient | null): { activity: LibraryActivity; version: number; markStarted(root: string): void } {
+export function useLibraryActivity(client: LociClient | null): {
+  activity: LibraryActivity;
+  version: number;
+  markStarted(root: string): void;
+  forget(root: string): void;
+} {
   const [activity, setActivity] = useState<LibraryActivity>({});
   const [version, setVersion] = useState(0);
 
@@ -57,5 +62,11 @@ export function useLibraryActivity(client: LociClient | null): { activity: Libra
   const markStarted = (root: string) =>
     setActivity((a) => ({ ...a, [root]: { ...(a[root] ?? idle), running: true, phases: {}, progress: null, error: null } }));
 
-  return { activity, version, markStarted };
+  const forget = (root: string) =>
+    setActivity((a) => {
+      const { [root]: _gone, ...rest } = a;
+      return rest;
+    });
+
+  return { activity, version, markStarted, forget };
 }

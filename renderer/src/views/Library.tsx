@@ -8,7 +8,7 @@ import css from './views.module.css';
 
 const PHASES = ['scan', 'parse', 'extract', 'embed', 'graph', 'llm'] as const;
 
-export function LibraryView({ activity, markStarted }: { activity: LibraryActivity; markStarted(root: string): void }) {
+export function LibraryView({ activity, markStarted, forget }: { activity: LibraryActivity; markStarted(root: string): void; forget(root: string): void }) {
   const { client, host, indexVersion } = useApp();
   const roots = useCall('library.roots', {}, [indexVersion]);
   const docs = useCall('library.documents', {}, [indexVersion]);
@@ -17,13 +17,17 @@ export function LibraryView({ activity, markStarted }: { activity: LibraryActivi
 
   function index(root: string) {
     setError(null);
+    // Until the engine answers with its own spelling of the folder, show the run under what was typed.
     markStarted(root);
-    client.call('library.index', { root, watch: true }).then(roots.reload, setError);
+    client.call('library.index', { root, watch: true }).then((report) => {
+      if (report.root !== root) forget(root);
+      roots.reload();
+    }, setError);
   }
 
   function submit(e: FormEvent) {
     e.preventDefault();
-    const root = folder.trim();
+    const root = folder.trim().replace(/(.)[\\/]+$/, '$1');
     if (root) index(root);
   }
 
