@@ -88,8 +88,8 @@ async function generate(id, req) {
       try {
         text = await session.prompt(req.prompt, options);
       } finally {
+        // The sequence keeps its tokens: the next chat on it reuses the shared system-prompt prefix.
         session.dispose({ disposeSequence: false });
-        await seq.clearHistory();
       }
     } else {
       const completion = new LlamaCompletion({ contextSequence: seq });
