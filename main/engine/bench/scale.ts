@@ -91,9 +91,9 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleRow[]> {
       const started = performance.now();
       await indexTexts(db, embedder, 'crud:', docs);
       indexSeconds += (performance.now() - started) / 1000;
+      log(`indexed ${size} in ${indexSeconds.toFixed(1)} s (cumulative)`);
       const cache = new IndexCache(db, embedder);
       for (const method of opts.methods) {
-        log(`  ${method} at ${size}…`);
         let search: (q: string) => Promise<unknown>;
         let built = indexSeconds;
         if ((PEER_NAMES as string[]).includes(method)) {
@@ -115,7 +115,9 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleRow[]> {
           await search(q);
           latencies.push(performance.now() - t0);
         }
-        rows.push({ size, method, indexSeconds: built, p50Ms: percentile(latencies, 50), p95Ms: percentile(latencies, 95), rssMb: rssMb() });
+        const row = { size, method, indexSeconds: built, p50Ms: percentile(latencies, 50), p95Ms: percentile(latencies, 95), rssMb: rssMb() };
+        rows.push(row);
+        log(`  ${method} at ${size}: index ${row.indexSeconds.toFixed(1)} s, p50 ${row.p50Ms.toFixed(2)} ms, p95 ${row.p95Ms.toFixed(2)} ms, RSS ${row.rssMb.toFixed(0)} MB`);
       }
     }
   } finally {
