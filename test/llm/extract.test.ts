@@ -133,6 +133,15 @@ describe('extractWithModel on real notes with the real tiny model', () => {
     expect(ex.fcis.every((f) => f.checkPassed === false)).toBe(true); // …and marked as failing
   });
 
+  it('asks the model nothing for a note without prose (code only), and still gives it a topic', async () => {
+    const n = parseNote('snippet.md', '# Snippet\n\n```js\nconsole.log(1);\n```\n');
+    const log: GenerateRequest[] = [];
+    const ex = await extractWithModel(n, recording(llm, log), embedder);
+    expect(log).toHaveLength(0);
+    expect(ex.fcis).toEqual([]);
+    expect(ex.mindMap).toMatchObject({ kind: 'topic', children: [] });
+  });
+
   it('never crashes on broken model output: failures are recorded and the structure stays valid', async () => {
     const n = note('automation.md');
     // The same real model, asked without its schema, writes prose instead of JSON.
