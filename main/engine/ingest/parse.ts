@@ -32,7 +32,10 @@ function parseMarkdown(relPath: string, content: string): ParsedNote {
   const frontMatter = readFrontMatter(tree);
   const fmTitle = typeof frontMatter.title === 'string' && frontMatter.title.trim() ? frontMatter.title.trim() : null;
 
-  const firstH1 = tree.children.find((n) => n.type === 'heading' && n.depth === 1);
+  // An H1 names the note only when it opens it; an H1 after body text is a section (SilverBullet and
+  // many wikis title pages by file name and use H1 for sections).
+  const firstContent = tree.children.find((n) => !isSilent(n) && n.type !== 'yaml');
+  const firstH1 = firstContent?.type === 'heading' && firstContent.depth === 1 ? firstContent : undefined;
   const h1Title = firstH1 ? headingText(firstH1) : null;
   const title = fmTitle ?? (h1Title || fileTitle(relPath));
 
