@@ -1,12 +1,10 @@
-/** The key under which names merge across notes: NFKC, lowercase, punctuation and whitespace collapsed. */
-export function normalizeName(name: string): string {
-  return name
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/[\p{P}\p{S}]+/gu, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
+import { normaliseEntity } from '../text/entity-norm.js';
+
+/**
+ * The one key under which names merge across notes and extractors: entities, wikilink targets,
+ * document titles (see normaliseEntity for the rules).
+ */
+export const normalizeName = normaliseEntity;
 
 /**
  * A link target's key: `[[Folder/Some Note.md#Heading|alias]]` meets the note titled "Some Note"
