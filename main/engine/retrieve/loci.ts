@@ -188,20 +188,20 @@ function mentionsOf(ctx: RetrievalContext, t: TitleIndex, docId: number, maxWord
   return found;
 }
 
-/** Chunk rankings turned into document rankings (a document ranks where its best chunk does). */
-function documentRanking(db: Db, chunks: Scored[]): number[] {
+/** Chunk rankings turned into document rankings (a document ranks where its best chunk does), with that chunk. */
+function documentRanking(db: Db, chunks: Scored[]): { docId: number; chunkId: number }[] {
   if (chunks.length === 0) return [];
   const rows = db
     .prepare('SELECT id, document_id AS docId FROM chunks WHERE id IN (SELECT value FROM json_each(?))')
     .all(JSON.stringify(chunks.map((c) => c.id))) as { id: number; docId: number }[];
   const docOf = new Map(rows.map((r) => [r.id, r.docId]));
   const seen = new Set<number>();
-  const out: number[] = [];
+  const out: { docId: number; chunkId: number }[] = [];
   for (const c of chunks) {
     const d = docOf.get(c.id);
     if (d === undefined || seen.has(d)) continue;
     seen.add(d);
-    out.push(d);
+    out.push({ docId: d, chunkId: c.id });
   }
   return out;
 }
@@ -224,15 +224,19 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
     const lexical = p.wBm25 ? documentRanking(ctx.db, bm25Chunks(ctx.db, question, p.depth)) : [];
     const dense = p.wDense ? documentRanking(ctx.db, await denseChunks(ctx, question, p.depth)) : [];
     const byTitle = p.wTitle ? titleRanking(titles, question).slice(0, p.depth) : [];
-    lexical.forEach((id, r) => {
-      const d = entry(id);
+    // The chunk a document is shown by: its best BM25 chunk, else its best dense chunk.
+    const shownChunk = new Map<number, number>();
+    lexical.forEach(({ docId, chunkId }, r) => {
+      const d = entry(docId);
       d.ranks.bm25 = r + 1;
       d.score += p.wBm25 * rrf(r);
+      shownChunk.set(docId, chunkId);
     });
-    dense.forEach((id, r) => {
-      const d = entry(id);
+    dense.forEach(({ docId, chunkId }, r) => {
+      const d = entry(docId);
       d.ranks.dense = r + 1;
       d.score += p.wDense * rrf(r);
+      if (!shownChunk.has(docId)) shownChunk.set(docId, chunkId);
     });
     byTitle.forEach((s, r) => {
       const d = entry(s.id);
@@ -268,7 +272,8 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
 
     const ranked = [...docs.values()].sort((a, b) => b.score - a.score || a.docId - b.docId).slice(0, k);
     const q = await ctx.cache.embedQuery(question);
-    const chunkOf = bestChunks(ctx, q, ranked.map((d) => d.docId));
+    const unshown = ranked.filter((d) => !shownChunk.has(d.docId)).map((d) => d.docId);
+    const chunkOf = new Map([...bestChunks(ctx, q, unshown), ...shownChunk]);
     const contexts: RetrievedContext[] = chunkContexts(
       ctx.db,
       ranked.flatMap((d) => {
