@@ -5,6 +5,8 @@ import { registerMindmap } from './mindmap.js';
 import { registerStats } from './stats.js';
 import { registerWatch } from './watch.js';
 import { registerBenchIndex } from './bench-index.js';
+import { registerBench } from './bench.js';
+import { registerBenchScale } from './bench-scale.js';
 
 /** Every `loci` subcommand registers itself here: one line per command file. */
 export function registerCommands(program: Command): void {
@@ -14,4 +16,6 @@ export function registerCommands(program: Command): void {
   registerStats(program);
   registerWatch(program);
   registerBenchIndex(program);
+  registerBench(program);
+  registerBenchScale(program);
 }

@@ -5,6 +5,7 @@ import { denseRetriever } from './dense.js';
 import { hybridRetriever } from './hybrid.js';
 import { higRetriever } from './hig/retriever.js';
 import { pgrRetriever } from './pgr/retriever.js';
+import { lociRetriever } from './loci.js';
 
 const retrievers: Partial<Record<RetrievalMethod, Retriever>> = {
   bm25: bm25Retriever,
@@ -12,6 +13,7 @@ const retrievers: Partial<Record<RetrievalMethod, Retriever>> = {
   hybrid: hybridRetriever,
   hig: higRetriever,
   pgr: pgrRetriever,
+  loci: lociRetriever,
 };
 
 export const DEFAULT_METHOD: RetrievalMethod = 'hybrid';
