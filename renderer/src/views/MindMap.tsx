@@ -94,10 +94,26 @@ function MindMapTree({ root, docPath, query }: { root: MmNode; docPath: string; 
       .on('zoom', (e) => gRef.current?.setAttribute('transform', e.transform.toString()));
     zoomRef.current = zoom;
     svg.call(zoom).on('dblclick.zoom', null);
-    const height = svgRef.current!.clientHeight || 500;
-    svg.call(zoom.transform, d3.zoomIdentity.translate(COL * 0.9, height / 2));
+    fit(false);
     return () => void svg.on('.zoom', null);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
+
+  /** Zooms so the whole visible tree fits the canvas (never above 100%; on first show, never so far
+   * out that labels become unreadable — the canvas may still be narrow while a note panel closes). */
+  function fit(animate = true, minScale = animate ? 0.2 : 0.8) {
+    const svg = svgRef.current;
+    const g = gRef.current;
+    if (!svg || !g || !zoomRef.current) return;
+    const box = g.getBBox();
+    const width = svg.clientWidth || 800;
+    const height = svg.clientHeight || 500;
+    const k = Math.max(minScale, Math.min(1, (width - 40) / Math.max(1, box.width), (height - 40) / Math.max(1, box.height)));
+    const t = d3.zoomIdentity.translate(20 - box.x * k + Math.max(0, (width - 40 - box.width * k) / 2), height / 2 - (box.y + box.height / 2) * k).scale(k);
+    const sel = d3.select(svg);
+    if (animate) sel.transition().duration(200).call(zoomRef.current.transform, t);
+    else sel.call(zoomRef.current.transform, t);
+  }
 
   const toggle = (n: MmNode) =>
     setExpanded((prev) => {
@@ -169,6 +185,9 @@ function MindMapTree({ root, docPath, query }: { root: MmNode; docPath: string; 
           </Button>
           <Button size="small" onClick={() => zoomBy(0.8)} aria-label="Zoom out">
             −
+          </Button>
+          <Button size="small" onClick={() => fit(true)} aria-label="Fit the map to the view">
+            Fit
           </Button>
         </div>
       </div>
