@@ -1,8 +1,12 @@
 // The JavaScript search libraries a user would otherwise reach for, run over the same paragraphs so the
-// bench compares side by side. Both are used with their documented defaults (title + text fields).
+// bench compares side by side. Both are used with their documented defaults (title + text fields); for
+// Chinese text, whose words no default tokenizer can split, both get the custom tokenizer their docs
+// prescribe for CJK — here the same jieba segmentation Loci's index uses.
 import MiniSearch from 'minisearch';
 import { create, insertMultiple, search } from '@orama/orama';
 import type { BenchParagraph } from './datasets.js';
+import { hasHan } from '../text/lang.js';
+import { segmentWords } from '../text/segment.js';
 
 export interface PeerIndex {
   readonly name: string;
@@ -14,11 +18,15 @@ export type PeerName = 'minisearch' | 'orama';
 export const PEER_NAMES: PeerName[] = ['minisearch', 'orama'];
 
 export async function buildPeer(name: PeerName, corpus: BenchParagraph[]): Promise<PeerIndex> {
-  return name === 'minisearch' ? buildMiniSearch(corpus) : buildOrama(corpus);
+  const cjk = corpus.slice(0, 50).some((p) => hasHan(p.text));
+  return name === 'minisearch' ? buildMiniSearch(corpus, cjk) : buildOrama(corpus, cjk);
 }
 
-function buildMiniSearch(corpus: BenchParagraph[]): PeerIndex {
-  const ms = new MiniSearch<{ id: number; title: string; text: string }>({ fields: ['title', 'text'] });
+function buildMiniSearch(corpus: BenchParagraph[], cjk: boolean): PeerIndex {
+  const ms = new MiniSearch<{ id: number; title: string; text: string }>({
+    fields: ['title', 'text'],
+    ...(cjk ? { tokenize: (text: string) => segmentWords(text) } : {}),
+  });
   ms.addAll(corpus.map((p, id) => ({ id, title: p.title, text: p.text })));
   return {
     name: 'minisearch',
@@ -28,8 +36,10 @@ function buildMiniSearch(corpus: BenchParagraph[]): PeerIndex {
   };
 }
 
-async function buildOrama(corpus: BenchParagraph[]): Promise<PeerIndex> {
-  const db = create({ schema: { n: 'number', title: 'string', text: 'string' } as const });
+async function buildOrama(corpus: BenchParagraph[], cjk: boolean): Promise<PeerIndex> {
+  const schema = { n: 'number', title: 'string', text: 'string' } as const;
+  const tokenizer = { language: 'english', normalizationCache: new Map<string, string>(), tokenize: (raw: string) => segmentWords(raw) };
+  const db = cjk ? create({ schema, components: { tokenizer } }) : create({ schema });
   await insertMultiple(db, corpus.map((p, n) => ({ n, title: p.title, text: p.text })), 1000);
   return {
     name: 'orama',
