@@ -59,6 +59,13 @@ export async function journey(page: Page, shotPrefix: string, open: () => Promis
     await shot(page, `${shotPrefix}-03-answer`);
   });
 
+  await test.step('the conversation is kept in history', async () => {
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await expect(page.getByTestId('answer')).toHaveCount(0);
+    await page.getByRole('complementary', { name: 'Conversation history' }).getByRole('button', { name: question.slice(0, 20) }).first().click();
+    await expect(page.getByTestId('answer').last().getByTestId('citation').first()).toBeVisible();
+  });
+
   await test.step('a citation opens the note at the cited lines', async () => {
     const first = page.getByTestId('answer').last().getByTestId('citation').first();
     const source = await first.locator('span span').last().textContent();
