@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,8 +9,7 @@ import { describe, expect, it } from 'vitest';
 // browser mode on the sample notes, print a tokened URL, and serve the real engine there.
 const electronInstalled = (() => {
   try {
-    require('electron');
-    return true;
+    return existsSync(createRequire(import.meta.url)('electron') as string);
   } catch {
     return false;
   }
