@@ -133,6 +133,16 @@ describe('extractWithModel on real notes with the real tiny model', () => {
     expect(ex.fcis.every((f) => f.checkPassed === false)).toBe(true); // …and marked as failing
   });
 
+  it('is reproducible: the same note and model give the same extraction (seeded sampling on regeneration)', async () => {
+    const n = note('automation.md');
+    const opts = { maxTries: 2, thresholds: { rouge: 1.01, sim: 1.01 } }; // forces a second, sampled try
+    const a = await extractWithModel(n, llm, embedder, opts);
+    const b = await extractWithModel(n, llm, embedder, opts);
+    expect(b.fcis).toEqual(a.fcis);
+    expect(b.mindMap).toEqual(a.mindMap);
+    expect(b.triples).toEqual(a.triples);
+  });
+
   it('asks the model nothing for a note without prose (code only), and still gives it a topic', async () => {
     const n = parseNote('snippet.md', '# Snippet\n\n```js\nconsole.log(1);\n```\n');
     const log: GenerateRequest[] = [];

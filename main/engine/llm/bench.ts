@@ -78,6 +78,7 @@ export async function runLlmBench(opts: LlmBenchOptions): Promise<LlmBenchReport
     await completion.generateCompletion(r.system ? `${r.system}\n\n${r.prompt}` : r.prompt, {
       maxTokens: r.maxTokens,
       temperature: r.temperature ?? 0,
+      seed: r.seed,
       grammar,
       onToken: (t) => {
         n += t.length;

@@ -7,6 +7,8 @@ export interface GenerateRequest {
   prompt: string;
   maxTokens: number;
   temperature?: number;
+  /** Sampling seed: with the same prompt and seed a local model writes the same text (reproducible extraction). */
+  seed?: number;
   /** A JSON schema the output must follow; local models enforce it with a grammar. */
   jsonSchema?: object;
   signal?: AbortSignal;

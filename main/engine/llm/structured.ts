@@ -10,6 +10,8 @@ export interface StructuredOptions {
   /** Extra attempts after the first when the output does not parse or validate. */
   retries?: number;
   temperature?: number;
+  /** Base sampling seed; each attempt uses the next one, so a run is reproducible. */
+  seed?: number;
   signal?: AbortSignal;
   timeoutMs?: number;
 }
@@ -35,6 +37,7 @@ export async function generateStructured<T>(
         jsonSchema: built.jsonSchema,
         maxTokens: opts.maxTokens,
         temperature: (opts.temperature ?? 0) + (attempt - 1) * 0.3,
+        seed: (opts.seed ?? 1) + attempt - 1,
         signal: opts.signal,
         timeoutMs: opts.timeoutMs,
       });

@@ -88,6 +88,7 @@ async function fcisForPiece(
       maxTokens: opts.maxTokens?.fci ?? 1200,
       retries: opts.jsonRetries ?? 1,
       temperature: t * 0.4,
+      seed: 1 + t * 10,
       signal: opts.signal,
       timeoutMs: opts.timeoutMs,
     });

@@ -59,6 +59,7 @@ interface WireRequest {
   prompt: string;
   maxTokens: number;
   temperature?: number;
+  seed?: number;
   jsonSchema?: object;
   stream: boolean;
 }
@@ -113,6 +114,7 @@ export class LocalLlamaProvider implements LlmProvider {
       prompt: req.prompt,
       maxTokens: req.maxTokens,
       temperature: req.temperature,
+      seed: req.seed,
       jsonSchema: req.jsonSchema,
       stream: Boolean(req.onToken),
     };

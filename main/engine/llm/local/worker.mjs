@@ -75,6 +75,7 @@ async function generate(id, req) {
     const options = {
       maxTokens: req.maxTokens,
       temperature: req.temperature ?? 0,
+      seed: req.seed,
       grammar,
       signal: controller.signal,
       onToken: (t) => {

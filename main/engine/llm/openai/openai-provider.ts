@@ -74,6 +74,7 @@ export class OpenAiCompatibleProvider implements LlmProvider {
       messages,
       max_tokens: req.maxTokens,
       temperature: req.temperature ?? 0,
+      ...(req.seed !== undefined ? { seed: req.seed } : {}),
       stream: true,
       stream_options: { include_usage: true },
       ...(req.jsonSchema
