@@ -77,7 +77,7 @@ export async function indexFolder(db: Db, embedder: Embedder, rootArg: string, o
   progress.finish();
 
   const removed = removeMissing(db, root, seen);
-  await finishIndex(db, embedder, opts);
+  await updateGraph(db, embedder, opts);
   return {
     root,
     counts: indexCounts(db),
@@ -120,7 +120,7 @@ export async function indexTexts(db: Db, embedder: Embedder, root: string, docs:
   }
   progress.finish();
   const removed = removeMissing(db, root, new Set(docs.map((d) => d.relPath)));
-  await finishIndex(db, embedder, opts);
+  await updateGraph(db, embedder, opts);
   return { root, counts: indexCounts(db), changed, unchanged, removed, skipped: [], seconds: (performance.now() - started) / 1000 };
 }
 
@@ -161,8 +161,11 @@ function removeMissing(db: Db, root: string, present: Set<string>): number {
   return gone.length;
 }
 
-/** Work that spans documents: vectors for new rows, the document layer, the pseudo-graph. */
-async function finishIndex(db: Db, embedder: Embedder, opts: IndexerOptions): Promise<void> {
+/**
+ * Work that spans documents: vectors for rows that lack them, the document layer and the pseudo-graph
+ * for documents listed in graph_pending. Any pass that rewrites documents' rows (fast or model) ends here.
+ */
+export async function updateGraph(db: Db, embedder: Embedder, opts: IndexerOptions): Promise<void> {
   const pruned = pruneOrphanEntities(db);
   const embedProgress = phaseProgress('embed', 1, opts.onProgress);
   const embedded = await embedMissing(db, embedder, (p) => embedProgress.tick(p.done / Math.max(1, p.total)), opts.signal);
