@@ -7,6 +7,7 @@ import { registerWatch } from './watch.js';
 import { registerBenchIndex } from './bench-index.js';
 import { registerBench } from './bench.js';
 import { registerBenchScale } from './bench-scale.js';
+import { registerServe } from './serve.js';
 
 /** Every `loci` subcommand registers itself here: one line per command file. */
 export function registerCommands(program: Command): void {
@@ -18,4 +19,5 @@ export function registerCommands(program: Command): void {
   registerBenchIndex(program);
   registerBench(program);
   registerBenchScale(program);
+  registerServe(program);
 }
