@@ -186,6 +186,19 @@ describe('refineIndex: the background LLM pass over a real index', () => {
     reopened.close();
   });
 
+  it('stores nothing when the model cannot answer at all, so the next run retries those notes', async () => {
+    const { db } = await freshIndex('down');
+    const gone = await LocalLlamaProvider.open({ modelPath: await tinyModelPath() });
+    await gone.close(); // a real provider whose model is no longer there
+    const failedRun = await refineIndex(db, embedder, gone, OPTS);
+    expect(failedRun.refined).toBe(0);
+    expect(failedRun.failed).toHaveLength(SMALL_NOTES.length);
+    expect(perDoc(db, extractorFor(gone)).every((d) => d.mm === 0 && d.other > 0)).toBe(true);
+    const retry = await refineIndex(db, embedder, llm, OPTS);
+    expect(retry.refined).toBe(SMALL_NOTES.length);
+    db.close();
+  });
+
   it('writes nothing for a note whose content changed while the model worked', async () => {
     const { db } = await freshIndex('stale');
     const model: LlmProvider = {

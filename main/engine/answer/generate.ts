@@ -100,7 +100,7 @@ class CitationFilter {
   }
 }
 
-/** PG-RAG's key points: what an answer needs, used by pgr as pseudo-answers. Empty when the model fails. */
+/** PG-RAG's key points: what an answer needs, used by pgr as pseudo-answers. Empty when the model's output never validates; throws when the model cannot answer. */
 export async function keyPoints(
   llm: LlmProvider,
   question: string,

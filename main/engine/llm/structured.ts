@@ -1,6 +1,6 @@
-// Structured output that never crashes the caller: the model is asked for JSON under a schema, the reply
-// is parsed and validated, a broken reply is retried (bounded, a little warmer each time), and a reply
-// that never validates comes back as a recorded failure instead of an exception.
+// Structured output: the model is asked for JSON under a schema, the reply is parsed and validated, a
+// broken reply is retried (bounded, a little warmer each time), and a reply that never validates comes
+// back as a recorded failure instead of an exception.
 import type { z } from 'zod';
 import type { BuiltPrompt } from './prompts/index.js';
 import { isAbortError, type LlmProvider } from './provider.js';
@@ -29,6 +29,7 @@ export async function generateStructured<T>(
   const retries = opts.retries ?? 2;
   let tokens = 0;
   let error = 'no attempt made';
+  let thrown: unknown;
   for (let attempt = 1; attempt <= retries + 1; attempt++) {
     try {
       const res = await llm.generate({
@@ -41,15 +42,20 @@ export async function generateStructured<T>(
         signal: opts.signal,
         timeoutMs: opts.timeoutMs,
       });
+      thrown = undefined;
       tokens += res.tokens;
       const parsed = schema.safeParse(parseJsonLoosely(res.text));
       if (parsed.success) return { ok: true, value: parsed.data, tokens, attempts: attempt };
       error = `invalid output: ${parsed.error.issues[0]?.message ?? 'schema mismatch'}`;
     } catch (err) {
       if (isAbortError(err)) throw err;
+      thrown = err;
       error = err instanceof Error ? err.message : String(err);
     }
   }
+  // A model that answers badly is recorded; a model that cannot answer at all (process gone, server
+  // down, every call timing out) is an error, so the caller does not store an empty result as done.
+  if (thrown) throw thrown;
   return { ok: false, error, tokens, attempts: retries + 1 };
 }
 
