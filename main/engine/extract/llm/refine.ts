@@ -18,7 +18,7 @@ export interface RefineOptions extends ExtractOptions {
   signal?: AbortSignal;
   /** Only these documents (default: all indexed ones). */
   docIds?: number[];
-  /** Notes extracted at the same time (each also runs its pieces in parallel). */
+  /** Notes extracted at the same time (default 2, so one-piece notes still fill two model sequences). */
   concurrentNotes?: number;
   /** Embed the new rows when done (default true). */
   embed?: boolean;
@@ -113,7 +113,7 @@ export async function refineIndex(db: Db, embedder: Embedder, llm: LlmProvider, 
       progress.tick(++done, row.rel_path);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrentNotes ?? 1, todo.length)) }, work));
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrentNotes ?? 2, todo.length)) }, work));
   progress.finish();
 
   if (report.refined > 0) {
