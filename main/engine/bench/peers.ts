@@ -5,7 +5,6 @@
 import MiniSearch from 'minisearch';
 import { create, insertMultiple, search } from '@orama/orama';
 import type { BenchParagraph } from './datasets.js';
-import { hasHan } from '../text/lang.js';
 import { segmentWords } from '../text/segment.js';
 
 export interface PeerIndex {
@@ -18,8 +17,15 @@ export type PeerName = 'minisearch' | 'orama';
 export const PEER_NAMES: PeerName[] = ['minisearch', 'orama'];
 
 export async function buildPeer(name: PeerName, corpus: BenchParagraph[]): Promise<PeerIndex> {
-  const cjk = corpus.slice(0, 50).some((p) => hasHan(p.text));
+  const cjk = mostlyHan(corpus.slice(0, 50).map((p) => p.text).join(''));
   return name === 'minisearch' ? buildMiniSearch(corpus, cjk) : buildOrama(corpus, cjk);
+}
+
+/** Chinese corpora, not English ones that quote a name in Chinese now and then. */
+function mostlyHan(sample: string): boolean {
+  const han = sample.match(/\p{Script=Han}/gu)?.length ?? 0;
+  const letters = sample.match(/\p{L}/gu)?.length ?? 0;
+  return letters > 0 && han / letters > 0.3;
 }
 
 function buildMiniSearch(corpus: BenchParagraph[], cjk: boolean): PeerIndex {
