@@ -7,6 +7,8 @@ import { registerWatch } from './watch.js';
 import { registerBenchIndex } from './bench-index.js';
 import { registerBench } from './bench.js';
 import { registerBenchScale } from './bench-scale.js';
+import { registerModels } from './models.js';
+import { registerBenchLlm } from './bench-llm.js';
 import { registerServe } from './serve.js';
 
 /** Every `loci` subcommand registers itself here: one line per command file. */
@@ -19,5 +21,7 @@ export function registerCommands(program: Command): void {
   registerBenchIndex(program);
   registerBench(program);
   registerBenchScale(program);
+  registerModels(program);
+  registerBenchLlm(program);
   registerServe(program);
 }
