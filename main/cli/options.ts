@@ -7,15 +7,18 @@ export const jsonOption = () => new Option('--json', 'print machine-readable JSO
 export const embedderOption = () =>
   new Option('--embedder <spec>', "embedding model: 'glove' (built in) or 'transformers:<model folder>'");
 
+export const modelOption = () =>
+  new Option('--model <model>', 'language model: a .gguf file, an installed model id, or http(s)://server/v1#model (OpenAI-compatible)');
+
 export function print(json: boolean, value: unknown, human: () => string): void {
   process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${human()}\n`);
 }
 
 /** Opens the engine for one command and always closes it, so the database is never left open. */
-export async function withEngine<T>(opts: { db: string; embedder?: string }, fn: (engine: LociEngine) => Promise<T>): Promise<T> {
+export async function withEngine<T>(opts: { db: string; embedder?: string; model?: string }, fn: (engine: LociEngine) => Promise<T>): Promise<T> {
   // Loaded on use: `loci --help` and other commands should not pay for the NLP models.
   const { LociEngine } = await import('../engine/engine.js');
-  const engine = await LociEngine.open({ dbPath: opts.db, embedder: opts.embedder });
+  const engine = await LociEngine.open({ dbPath: opts.db, embedder: opts.embedder, model: opts.model });
   try {
     return await fn(engine);
   } finally {

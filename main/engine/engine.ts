@@ -15,22 +15,32 @@ import { watchFolder, type FolderWatch } from './jobs/watch.js';
 import { addChatMessage, listChats, loadChat, newChat } from './store/chats.js';
 import type { Answer, AskOptions, DocumentSummary, GraphView, IndexReport, MindMapView, NoteText, Stats } from './api.js';
 import type { IndexProgress } from './types.js';
+import type { LlmProvider } from './llm/provider.js';
+import type { RefineReport } from './extract/llm/refine.js';
+import { updateGraph } from './indexer.js';
 
 export interface EngineOptions {
   dbPath: string;
   /** Embedder spec (see embed/registry.ts); default: the settings' choice, else the built-in GloVe embedder. */
   embedder?: string;
+  /**
+   * Language model: a GGUF path, an installed or catalogue model id, or `http(s)://server/v1#model` for an
+   * OpenAI-compatible server. Default: the 'model' setting; none means fast mode.
+   */
+  model?: string;
 }
 
 /** The engine as one object: what the CLI, the browser-mode server and the Electron engine host drive. */
 export class LociEngine {
   private readonly cache: IndexCache;
   private running: Promise<unknown> = Promise.resolve();
+  private llmOpening: Promise<LlmProvider> | null = null;
 
   private constructor(
     readonly db: Db,
     readonly dbPath: string,
     readonly embedder: Embedder,
+    private readonly modelOverride: string | undefined,
   ) {
     this.cache = new IndexCache(db, embedder);
   }
@@ -39,7 +49,7 @@ export class LociEngine {
     const db = openDb(opts.dbPath);
     try {
       const spec = opts.embedder ?? getSetting<string | undefined>(db, 'embedder', undefined);
-      return new LociEngine(db, opts.dbPath, await createEmbedder(spec));
+      return new LociEngine(db, opts.dbPath, await createEmbedder(spec), opts.model);
     } catch (err) {
       db.close();
       throw err;
@@ -57,11 +67,49 @@ export class LociEngine {
   /** Indexes a folder (and remembers it as a library root). Runs are serialised: one writer at a time. */
   index(root: string, opts: IndexerOptions = {}): Promise<IndexReport> {
     const abs = resolve(root);
-    const run = this.running.then(async () => {
+    return this.serialised(async () => {
       const roots = this.roots();
       if (!roots.includes(abs)) setSetting(this.db, 'roots', [...roots, abs]);
       return indexFolder(this.db, this.embedder, abs, { ...this.indexDefaults(), ...opts });
     });
+  }
+
+  /** The model spec in force ('--model', else the 'model' setting), or null in fast mode. */
+  modelSpec(): string | null {
+    return this.modelOverride ?? getSetting<string | null>(this.db, 'model', null);
+  }
+
+  /**
+   * The model pass: notes that fast mode made searchable are rewritten by the model (FCIs, mind map,
+   * triples), cached by content hash + model + prompt version, then re-embedded and re-fused.
+   * Returns null in fast mode.
+   */
+  refine(opts: { onProgress?: (p: IndexProgress) => void; signal?: AbortSignal } = {}): Promise<RefineReport | null> {
+    return this.serialised(async () => {
+      const llm = await this.llm();
+      if (!llm) return null;
+      const { refineIndex } = await import('./extract/llm/refine.js');
+      const report = await refineIndex(this.db, this.embedder, llm, opts);
+      await updateGraph(this.db, this.embedder, { ...this.indexDefaults(), ...opts });
+      return report;
+    });
+  }
+
+  /** The language model, opened on first use and kept: loading a model is the slow part. */
+  async llm(): Promise<LlmProvider | null> {
+    const spec = this.modelSpec();
+    if (!spec) return null;
+    if (!this.llmOpening) {
+      const threads = getSetting<number | undefined>(this.db, 'threads', undefined);
+      const sequences = getSetting<number | undefined>(this.db, 'sequences', undefined);
+      this.llmOpening = import('./llm/open.js').then(({ openLlm }) => openLlm(spec, { threads, sequences }));
+      this.llmOpening.catch(() => (this.llmOpening = null));
+    }
+    return this.llmOpening;
+  }
+
+  private serialised<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.running.then(work);
     this.running = run.catch(() => undefined);
     return run;
   }
@@ -75,21 +123,38 @@ export class LociEngine {
     const started = performance.now();
     const method = opts.method ?? getSetting(this.db, 'method', DEFAULT_METHOD);
     const k = opts.k ?? 8;
+    const llm = await this.llm();
     const ctx = this.retrievalContext;
+    if (llm && (method === 'pgr' || method === 'loci')) {
+      const { keyPoints } = await import('./answer/generate.js');
+      ctx.keyPoints = await keyPoints(llm, question, { signal: opts.signal });
+    }
     const result = await retrieve(ctx, question, method, k);
-    const { text, citations } = await extractiveAnswer(ctx, question, result.contexts);
+    let answer: Pick<Answer, 'text' | 'citations' | 'droppedCitations' | 'mode' | 'model'>;
+    if (llm) {
+      const { generateAnswer } = await import('./answer/generate.js');
+      const g = await generateAnswer(llm, question, result.contexts, { onToken: opts.onToken, signal: opts.signal });
+      answer = {
+        text: g.text,
+        mode: 'generated',
+        model: llm.id,
+        droppedCitations: g.dropped,
+        citations: g.citations.map((n) => {
+          const c = result.contexts[n - 1];
+          return { n, docPath: c.docPath, docTitle: c.docTitle, lineFrom: c.lineFrom, lineTo: c.lineTo, factPath: c.factPath, text: c.text };
+        }),
+      };
+    } else {
+      answer = { ...(await extractiveAnswer(ctx, question, result.contexts)), mode: 'extractive', model: null, droppedCitations: 0 };
+    }
     const chatId = opts.chatId ?? newChat(this.db, question);
     addChatMessage(this.db, chatId, { role: 'user', text: question, citations: [], method, model: null });
-    addChatMessage(this.db, chatId, { role: 'assistant', text, citations, method, model: null });
+    addChatMessage(this.db, chatId, { role: 'assistant', text: answer.text, citations: answer.citations, method, model: answer.model });
     return {
       question,
-      text,
-      mode: 'extractive',
-      model: null,
+      ...answer,
       method,
       contexts: result.contexts,
-      citations,
-      droppedCitations: 0,
       explanation: opts.explain ? result.explanation : undefined,
       chatId,
       ms: performance.now() - started,
@@ -165,6 +230,7 @@ export class LociEngine {
 
   async close(): Promise<void> {
     await this.running;
+    if (this.llmOpening) await (await this.llmOpening.catch(() => null))?.close();
     await this.embedder.dispose?.();
     this.db.close();
   }

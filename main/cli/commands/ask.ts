@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { dbOption, embedderOption, jsonOption, print, withEngine } from '../options.js';
+import { dbOption, embedderOption, jsonOption, modelOption, print, withEngine } from '../options.js';
 import type { Answer } from '../../engine/api.js';
 import type { RetrievalMethod } from '../../engine/types.js';
 
@@ -14,10 +14,19 @@ export function registerAsk(program: Command): void {
     .addOption(new Option('--method <method>', 'retrieval method').choices(['bm25', 'dense', 'hybrid', 'hig', 'pgr', 'loci']))
     .addOption(new Option('--k <n>', 'how many contexts to retrieve').default(8).argParser((v) => Number.parseInt(v, 10)))
     .addOption(new Option('--explain', 'show how the retrieval reached each context'))
-    .action(async (question: string, opts: { db: string; json?: boolean; embedder?: string; method?: RetrievalMethod; k: number; explain?: boolean }) => {
+    .addOption(modelOption())
+    .action(async (question: string, opts: { db: string; json?: boolean; embedder?: string; model?: string; method?: RetrievalMethod; k: number; explain?: boolean }) => {
       await withEngine(opts, async (engine) => {
-        const answer = await engine.ask(question, { method: opts.method, k: opts.k, explain: opts.explain });
-        print(!!opts.json, jsonAnswer(answer), () => formatAnswer(answer, !!opts.explain));
+        // A generated answer streams to the terminal as the model writes it; the sources follow.
+        const streaming = !opts.json;
+        const answer = await engine.ask(question, {
+          method: opts.method,
+          k: opts.k,
+          explain: opts.explain,
+          onToken: streaming ? (t) => process.stdout.write(t) : undefined,
+        });
+        if (streaming && answer.mode === 'generated') process.stdout.write('\n\n');
+        print(!!opts.json, jsonAnswer(answer), () => formatAnswer(answer, !!opts.explain, streaming && answer.mode === 'generated'));
       });
     });
 }
@@ -29,9 +38,10 @@ function jsonAnswer(a: Answer) {
   };
 }
 
-function formatAnswer(a: Answer, explain: boolean): string {
-  const out = [a.text, ''];
+function formatAnswer(a: Answer, explain: boolean, textAlreadyShown: boolean): string {
+  const out = textAlreadyShown ? [] : [a.text, ''];
   for (const c of a.citations) out.push(`[${c.n}] ${c.docPath}:${c.lineFrom}-${c.lineTo}${c.factPath ? `  ${c.factPath}` : ''}`);
+  if (a.droppedCitations) out.push(`(${a.droppedCitations} citation(s) to sources that were not given were removed)`);
   out.push('', `(${a.mode}, method ${a.method}${a.model ? `, model ${a.model}` : ''}, ${a.ms.toFixed(0)} ms)`);
   if (explain) out.push('', 'Explanation:', JSON.stringify(a.explanation ?? null, null, 2));
   return out.join('\n');

@@ -2,10 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { createStaticEmbedder } from '../../engine/embed/static-embedder.js';
-import { parseNote } from '../../engine/ingest/parse.js';
-import { runLlmBench, type LlmBenchReport } from '../../engine/llm/bench.js';
-import { resolveModelFile } from '../../engine/llm/models/installed.js';
+import type { LlmBenchReport } from '../../engine/llm/bench.js';
 import { print } from '../options.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
@@ -23,6 +20,11 @@ export function registerBenchLlm(program: Command): void {
     .option('--rounds <n>', 'alternating measurement rounds (best of each kept)', '2')
     .option('--json', 'print machine-readable JSON')
     .action(async (opts: { model: string; notes: string; threads: string; sequences: string; rounds: string; json?: boolean }) => {
+      // Loaded on use: registering the command must not load the model runtime.
+      const { createStaticEmbedder } = await import('../../engine/embed/static-embedder.js');
+      const { parseNote } = await import('../../engine/ingest/parse.js');
+      const { runLlmBench } = await import('../../engine/llm/bench.js');
+      const { resolveModelFile } = await import('../../engine/llm/models/installed.js');
       const modelPath = resolveModelFile(opts.model);
       const notes = listNotes(opts.notes).map((f) => parseNote(relative(opts.notes, f), readFileSync(f, 'utf8')));
       const report = await runLlmBench({

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
-import { dbOption, embedderOption, jsonOption, print, withEngine } from '../options.js';
+import { dbOption, embedderOption, jsonOption, modelOption, print, withEngine } from '../options.js';
 import { progressReporter } from '../progress.js';
 import type { IndexReport } from '../../engine/api.js';
+import type { RefineReport } from '../../engine/extract/llm/refine.js';
 
 export function registerIndex(program: Command): void {
   program
@@ -11,7 +12,8 @@ export function registerIndex(program: Command): void {
     .addOption(dbOption())
     .addOption(jsonOption())
     .addOption(embedderOption())
-    .action(async (folder: string, opts: { db: string; json?: boolean; embedder?: string }) => {
+    .addOption(modelOption())
+    .action(async (folder: string, opts: { db: string; json?: boolean; embedder?: string; model?: string }) => {
       await withEngine(opts, async (engine) => {
         if (opts.embedder) engine.updateSettings({ embedder: opts.embedder });
         const progress = progressReporter(!opts.json);
@@ -21,8 +23,11 @@ export function registerIndex(program: Command): void {
         process.once('SIGINT', onSigint);
         try {
           const report = await engine.index(folder, { onProgress: progress.onProgress, signal: controller.signal });
+          // Fast mode made every note searchable; with a model, it now rewrites them (cached per note).
+          const refined = await engine.refine({ onProgress: progress.onProgress, signal: controller.signal });
           progress.stop();
-          print(!!opts.json, report, () => formatReport(report));
+          const final = refined ? { ...report, counts: engine.stats().counts, model: refined } : report;
+          print(!!opts.json, final, () => formatReport(final) + (refined ? `\n${formatRefine(refined)}` : ''));
         } finally {
           process.off('SIGINT', onSigint);
           progress.stop();
@@ -39,5 +44,14 @@ export function formatReport(r: IndexReport): string {
     `  entities ${c.entities}  triples ${c.triples}  document edges ${c.docEdges}  super nodes ${c.superNodes}  skipped ${c.skipped}`,
   ];
   for (const s of r.skipped) lines.push(`  skipped ${s.relPath}: ${s.reason} (${s.detail})`);
+  return lines.join('\n');
+}
+
+function formatRefine(r: RefineReport): string {
+  const lines = [
+    `Model pass (${r.extractor}) in ${r.seconds.toFixed(1)} s — ${r.refined} notes refined, ${r.cached} already done, ${r.stale} changed meanwhile; ${r.calls} calls, ${r.tokens} tokens.`,
+  ];
+  if (r.outputFailures) lines.push(`  ${r.outputFailures} model replies never validated (the rest of those notes was kept)`);
+  for (const f of r.failed) lines.push(`  failed ${f.relPath}: ${f.error}`);
   return lines.join('\n');
 }

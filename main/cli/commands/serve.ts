@@ -2,10 +2,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { LociEngine } from '../../engine/engine.js';
 import { defaultDbPath } from '../../engine/paths.js';
-import { startBrowserMode, type BrowserMode } from '../../server/browser-mode.js';
-import { ensureRendererBuilt } from '../../server/build-ui.js';
+import type { BrowserMode } from '../../server/browser-mode.js';
 
 export interface ServeOptions {
   db?: string;
@@ -17,6 +15,12 @@ export interface ServeOptions {
 
 /** Opens the engine and serves the UI; used by `loci serve` and by `npm start` without Electron. */
 export async function runServe(opts: ServeOptions): Promise<BrowserMode> {
+  // Loaded on use, so `loci --help` and other commands do not pay for the engine and the server.
+  const [{ LociEngine }, { startBrowserMode }, { ensureRendererBuilt }] = await Promise.all([
+    import('../../engine/engine.js'),
+    import('../../server/browser-mode.js'),
+    import('../../server/build-ui.js'),
+  ]);
   if (!opts.staticDir) await ensureRendererBuilt();
   const dbPath = path.resolve(opts.db ?? process.env.LOCI_DB ?? defaultDbPath());
   mkdirSync(path.dirname(dbPath), { recursive: true });
