@@ -100,9 +100,14 @@ export class LociEngine {
     const spec = this.modelSpec();
     if (!spec) return null;
     if (!this.llmOpening) {
-      const threads = getSetting<number | undefined>(this.db, 'threads', undefined);
-      const sequences = getSetting<number | undefined>(this.db, 'sequences', undefined);
-      this.llmOpening = import('./llm/open.js').then(({ openLlm }) => openLlm(spec, { threads, sequences }));
+      // Only settings the user made: an explicit undefined would override the provider's safe defaults.
+      const tuning = Object.fromEntries(
+        (['threads', 'sequences'] as const).flatMap((key) => {
+          const v = getSetting<number | null>(this.db, key, null);
+          return typeof v === 'number' && v > 0 ? [[key, v]] : [];
+        }),
+      );
+      this.llmOpening = import('./llm/open.js').then(({ openLlm }) => openLlm(spec, tuning));
       this.llmOpening.catch(() => (this.llmOpening = null));
     }
     return this.llmOpening;

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { LociEngine } from '../../main/engine/engine.js';
+import { tinyModelPath } from '../llm/helpers/tiny-model.js';
+
+// The real tiny GGUF writes nonsense: these tests check structure, provenance and caching, never content.
+const samples = resolve(import.meta.dirname, '../../resources/sample-notes');
+let dir: string;
+let engine: LociEngine;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'loci-llm-engine-'));
+  await cp(samples, join(dir, 'notes'), { recursive: true });
+  engine = await LociEngine.open({ dbPath: join(dir, 'index.db'), model: await tinyModelPath() });
+});
+afterAll(async () => {
+  await engine.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('the engine with a local model', () => {
+  it('refines every note with the model after fast mode, then re-runs the graph step', async () => {
+    await engine.index(join(dir, 'notes'));
+    expect(engine.stats().extractors).toEqual([{ extractor: 'fast', documents: 12 }]);
+    const phases = new Set<string>();
+    const report = await engine.refine({ onProgress: (p) => phases.add(p.phase) });
+    expect(report?.refined).toBe(12);
+    expect(report?.extractor).toMatch(/^llm:stories260K@p\d+$/);
+    const stats = engine.stats();
+    expect(stats.extractors).toEqual([{ extractor: report!.extractor, documents: 12 }]);
+    expect(phases.has('llm')).toBe(true);
+    // Every row the model made is embedded, and no document waits for the graph step.
+    const db = engine.db;
+    expect(db.prepare("SELECT count(*) FROM mm_nodes m WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.owner_kind = 'mm' AND e.owner_id = m.id)").pluck().get()).toBe(0);
+    expect(db.prepare('SELECT count(*) FROM graph_pending').pluck().get()).toBe(0);
+    // Cached: a second pass does no model work.
+    const again = await engine.refine();
+    expect(again?.refined).toBe(0);
+    expect(again?.calls).toBe(0);
+  });
+
+  it('streams a generated answer whose citations all resolve to given sources', async () => {
+    const tokens: string[] = [];
+    const a = await engine.ask('Where was the founder of Kestrel Coffee Works born?', { method: 'hybrid', k: 5, onToken: (t) => tokens.push(t) });
+    expect(a.mode).toBe('generated');
+    expect(a.model).toBe('stories260K');
+    expect(tokens.length).toBeGreaterThan(1);
+    expect(a.text.length).toBeGreaterThan(0);
+    for (const m of a.text.matchAll(/\[(\d+)\]/g)) expect(Number(m[1])).toBeLessThanOrEqual(a.contexts.length);
+    for (const c of a.citations) {
+      const source = a.contexts[c.n - 1];
+      expect(source).toBeDefined();
+      expect([c.docPath, c.lineFrom, c.lineTo]).toEqual([source.docPath, source.lineFrom, source.lineTo]);
+    }
+    const stored = engine.chat(a.chatId!);
+    expect(stored[1].text).toBe(a.text);
+  });
+});
