@@ -28,12 +28,23 @@ export function engineHandlers(engine: EnginePort, emit: Emit, host: HostInfo, m
   const running = new Map<string, AbortController>();
   const watchers = new Map<string, { close(): Promise<void> }>();
 
+  // With a model configured, fast mode has made the notes searchable and the model pass follows in the
+  // background (phase 'llm' in the progress events); in fast mode refine resolves at once.
+  function refineInBackground(root: string): void {
+    engine.refine({ onProgress: (progress) => emit('index.progress', { root, progress }) }).catch((err) =>
+      emit('index.error', { root, message: `model pass: ${err instanceof Error ? err.message : String(err)}` }),
+    );
+  }
+
   function watch(root: string): void {
     if (watchers.has(root)) return;
     try {
       const w = engine.watch(
         root,
-        (report) => emit('index.report', { root, report }),
+        (report) => {
+          emit('index.report', { root, report });
+          refineInBackground(root);
+        },
         (progress) => emit('index.progress', { root, progress }),
         (err) => emit('index.error', { root, message: err.message }),
       );
@@ -59,6 +70,7 @@ export function engineHandlers(engine: EnginePort, emit: Emit, host: HostInfo, m
           onProgress: (progress) => emit('index.progress', { root, progress }),
         });
         emit('index.report', { root, report });
+        refineInBackground(root);
         if (keepWatching) watch(root);
         return report;
       } catch (err) {

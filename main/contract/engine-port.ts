@@ -13,6 +13,8 @@ export interface EnginePort {
     onProgress?: (p: IndexProgress) => void,
     onError?: (e: Error) => void,
   ): { close(): Promise<void> };
+  /** The model pass after fast indexing; resolves null in fast mode (no model configured). */
+  refine(opts?: { onProgress?: (p: IndexProgress) => void; signal?: AbortSignal }): Promise<unknown>;
   ask(question: string, opts?: AskOptions): Promise<Answer>;
   documents(): DocumentSummary[];
   mindMap(docPath: string): MindMapView | null;
