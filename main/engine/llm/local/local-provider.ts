@@ -54,15 +54,8 @@ interface Pending {
   cleanup: () => void;
 }
 
-interface WireRequest {
-  system?: string;
-  prompt: string;
-  maxTokens: number;
-  temperature?: number;
-  seed?: number;
-  jsonSchema?: object;
-  stream: boolean;
-}
+/** What crosses to the model process: the request minus what stays in this process (signal, timer, callback). */
+type WireRequest = Omit<GenerateRequest, 'signal' | 'timeoutMs' | 'onToken'> & { stream: boolean };
 
 type WorkerMessage =
   | { type: 'ready'; info: LocalModelInfo }
