@@ -26,7 +26,9 @@ export function registerAsk(program: Command): void {
           onToken: streaming ? (t) => process.stdout.write(t) : undefined,
         });
         if (streaming && answer.mode === 'generated') process.stdout.write('\n\n');
-        print(!!opts.json, jsonAnswer(answer), () => formatAnswer(answer, !!opts.explain, streaming && answer.mode === 'generated'));
+        const { formatExplanation } = await import('../../engine/retrieve/explain.js');
+        const explanation = opts.explain ? formatExplanation(answer.explanation) : null;
+        print(!!opts.json, jsonAnswer(answer), () => formatAnswer(answer, explanation, streaming && answer.mode === 'generated'));
       });
     });
 }
@@ -38,11 +40,11 @@ function jsonAnswer(a: Answer) {
   };
 }
 
-function formatAnswer(a: Answer, explain: boolean, textAlreadyShown: boolean): string {
+function formatAnswer(a: Answer, explanation: string | null, textAlreadyShown: boolean): string {
   const out = textAlreadyShown ? [] : [a.text, ''];
   for (const c of a.citations) out.push(`[${c.n}] ${c.docPath}:${c.lineFrom}-${c.lineTo}${c.factPath ? `  ${c.factPath}` : ''}`);
   if (a.droppedCitations) out.push(`(${a.droppedCitations} citation(s) to sources that were not given were removed)`);
   out.push('', `(${a.mode}, method ${a.method}${a.model ? `, model ${a.model}` : ''}, ${a.ms.toFixed(0)} ms)`);
-  if (explain) out.push('', 'Explanation:', JSON.stringify(a.explanation ?? null, null, 2));
+  if (explanation) out.push('', explanation);
   return out.join('\n');
 }

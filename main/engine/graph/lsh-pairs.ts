@@ -19,7 +19,7 @@ export function lshPairs(m: VectorMatrix, threshold: number, allow?: (a: number,
     seed ^= seed << 5;
     return ((seed >>> 0) / 4294967296) * 2 - 1;
   };
-  const seen = new Set<number>();
+  const found = new Set<number>();
   const out: SimilarPair[] = [];
   // A bucket of many near-identical rows (boilerplate) needs no all-pairs: a window keeps it connected.
   const WINDOW = 64;
@@ -40,14 +40,16 @@ export function lshPairs(m: VectorMatrix, threshold: number, allow?: (a: number,
     for (const rows of buckets.values()) {
       for (let i = 0; i < rows.length; i++) {
         for (let j = i + 1; j < rows.length && j <= i + WINDOW; j++) {
-          const ri = rows[i];
-          const rj = rows[j];
-          const key = ri * size + rj;
-          if (seen.has(key)) continue;
-          seen.add(key);
+          const ri = Math.min(rows[i], rows[j]);
+          const rj = Math.max(rows[i], rows[j]);
           let s = 0;
           for (let d = 0; d < dim; d++) s += data[ri * dim + d] * data[rj * dim + d];
           if (s < threshold) continue;
+          // Only pairs above the threshold are remembered (a pair may meet again in another table):
+          // recording every candidate would outgrow a Set at 10k documents.
+          const key = ri * size + rj;
+          if (found.has(key)) continue;
+          found.add(key);
           if (allow && !allow(ids[ri], ids[rj])) continue;
           out.push({ a: ids[ri], b: ids[rj], sim: s });
         }
