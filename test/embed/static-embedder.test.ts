@@ -117,7 +117,7 @@ describe('static GloVe SIF embedder', () => {
       const file = join(dir, 'small.bin');
       convert(source!, file, { maxWords: 20_000 });
       const small = await createEmbedder(`glove:${file}`);
-      expect(small.id).toBe('glove-100d-20000w-sif@1');
+      expect(small.id).toBe('glove-100d-20000w-sif@2');
       expect(small.dim).toBe(100);
       // Every word here is among the 20k most frequent: same vectors and SIF weights in both tables.
       const text = 'The river flooded the town after heavy rain.';

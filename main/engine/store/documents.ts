@@ -1,4 +1,5 @@
 import type { Db } from './db.js';
+import { stmt } from './statements.js';
 import type { DocumentStatus, Extraction, Lang, MindMapNode, ParsedChunk, ParsedNote } from '../types.js';
 import { segmentForIndex } from '../text/segment.js';
 import { normalizeLinkTarget, normalizeName } from './names.js';
@@ -19,15 +20,15 @@ export interface DocumentRow {
 }
 
 export function findDocument(db: Db, root: string, relPath: string): DocumentRow | undefined {
-  return db.prepare('SELECT * FROM documents WHERE root = ? AND rel_path = ?').get(root, relPath) as DocumentRow | undefined;
+  return stmt(db, 'SELECT * FROM documents WHERE root = ? AND rel_path = ?').get(root, relPath) as DocumentRow | undefined;
 }
 
 export function documentsUnder(db: Db, root: string): DocumentRow[] {
-  return db.prepare('SELECT * FROM documents WHERE root = ?').all(root) as DocumentRow[];
+  return stmt(db, 'SELECT * FROM documents WHERE root = ?').all(root) as DocumentRow[];
 }
 
 export function getDocument(db: Db, id: number): DocumentRow | undefined {
-  return db.prepare('SELECT * FROM documents WHERE id = ?').get(id) as DocumentRow | undefined;
+  return stmt(db, 'SELECT * FROM documents WHERE id = ?').get(id) as DocumentRow | undefined;
 }
 
 export interface DocumentMeta {
@@ -68,13 +69,13 @@ export function upsertDocument(
 /** Replaces the document's chunks and links (and with them every row derived from the old chunks). */
 export function writeParsedNote(db: Db, docId: number, note: ParsedNote): number[] {
   clearDerived(db, docId);
-  db.prepare('DELETE FROM chunks WHERE document_id = ?').run(docId);
-  db.prepare('DELETE FROM links WHERE document_id = ?').run(docId);
-  const insertChunk = db.prepare(
+  stmt(db, 'DELETE FROM chunks WHERE document_id = ?').run(docId);
+  stmt(db, 'DELETE FROM links WHERE document_id = ?').run(docId);
+  const insertChunk = stmt(db, 
     `INSERT INTO chunks (document_id, ord, heading_path, text, line_from, line_to, is_code)
      VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
   );
-  const insertFts = db.prepare('INSERT INTO chunks_fts (rowid, seg) VALUES (?, ?)');
+  const insertFts = stmt(db, 'INSERT INTO chunks_fts (rowid, seg) VALUES (?, ?)');
   const ids = note.chunks.map((c) => {
     const { id } = insertChunk.get(docId, c.ord, JSON.stringify(c.headingPath), c.text, c.lineFrom, c.lineTo, c.isCode ? 1 : 0) as {
       id: number;
@@ -82,7 +83,7 @@ export function writeParsedNote(db: Db, docId: number, note: ParsedNote): number
     insertFts.run(id, segmentForIndex(`${note.title} ${c.headingPath.join(' ')} ${c.text}`));
     return id;
   });
-  const insertLink = db.prepare('INSERT INTO links (document_id, target, target_norm, line) VALUES (?, ?, ?, ?)');
+  const insertLink = stmt(db, 'INSERT INTO links (document_id, target, target_norm, line) VALUES (?, ?, ?, ?)');
   for (const l of note.links) insertLink.run(docId, l.target, normalizeLinkTarget(l.target), l.line);
   return ids;
 }
@@ -94,18 +95,18 @@ export function writeParsedNote(db: Db, docId: number, note: ParsedNote): number
 export function writeExtraction(db: Db, docId: number, extraction: Extraction): void {
   clearDerived(db, docId);
   const chunkIdByOrd = new Map<number, number>(
-    (db.prepare('SELECT ord, id FROM chunks WHERE document_id = ?').all(docId) as { ord: number; id: number }[]).map((r) => [
+    (stmt(db, 'SELECT ord, id FROM chunks WHERE document_id = ?').all(docId) as { ord: number; id: number }[]).map((r) => [
       r.ord,
       r.id,
     ]),
   );
   const ex = extraction.extractor;
 
-  const insertFci = db.prepare(
+  const insertFci = stmt(db, 
     `INSERT INTO fcis (document_id, chunk_id, text, line_from, line_to, extractor, check_rouge, check_sim, check_passed)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
   );
-  const insertFciFts = db.prepare('INSERT INTO fcis_fts (rowid, seg) VALUES (?, ?)');
+  const insertFciFts = stmt(db, 'INSERT INTO fcis_fts (rowid, seg) VALUES (?, ?)');
   const fciIds = extraction.fcis.map((f) => {
     const passed = f.checkPassed === undefined || f.checkPassed === null ? null : f.checkPassed ? 1 : 0;
     const { id } = insertFci.get(
@@ -126,7 +127,7 @@ export function writeExtraction(db: Db, docId: number, extraction: Extraction): 
   writeMindMap(db, docId, extraction.mindMap, fciIds, ex);
 
   const entityIds = new Map<string, number>();
-  const mention = db.prepare(
+  const mention = stmt(db, 
     'INSERT INTO entity_mentions (entity_id, document_id, chunk_id, line_from, line_to, extractor) VALUES (?, ?, ?, ?, ?, ?)',
   );
   for (const e of extraction.entities) {
@@ -134,7 +135,7 @@ export function writeExtraction(db: Db, docId: number, extraction: Extraction): 
     entityIds.set(e.norm, id);
     mention.run(id, docId, chunkIdByOrd.get(e.chunkOrd) ?? null, e.lineFrom, e.lineTo, ex);
   }
-  const insertTriple = db.prepare(
+  const insertTriple = stmt(db, 
     `INSERT INTO triples (document_id, chunk_id, subject_id, relation, object_id, line_from, line_to, extractor)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
@@ -149,7 +150,7 @@ export function writeExtraction(db: Db, docId: number, extraction: Extraction): 
 /** Removes a document and everything it contributed; shared entities stay while other notes mention them. */
 export function deleteDocument(db: Db, docId: number): void {
   clearDerived(db, docId);
-  db.prepare('DELETE FROM documents WHERE id = ?').run(docId);
+  stmt(db, 'DELETE FROM documents WHERE id = ?').run(docId);
 }
 
 /** Rebuilds a ParsedNote from the store (for passes that refine an indexed note without re-reading it). */
@@ -157,7 +158,7 @@ export function loadParsedNote(db: Db, docId: number): ParsedNote {
   const doc = getDocument(db, docId);
   if (!doc) throw new Error(`No document with id ${docId}`);
   const chunks = (
-    db.prepare('SELECT ord, heading_path, text, line_from, line_to, is_code FROM chunks WHERE document_id = ? ORDER BY ord').all(docId) as {
+    stmt(db, 'SELECT ord, heading_path, text, line_from, line_to, is_code FROM chunks WHERE document_id = ? ORDER BY ord').all(docId) as {
       ord: number;
       heading_path: string;
       text: string;
@@ -175,8 +176,8 @@ export function loadParsedNote(db: Db, docId: number): ParsedNote {
       isCode: c.is_code === 1,
     }),
   );
-  const links = db.prepare('SELECT target, line FROM links WHERE document_id = ?').all(docId) as { target: string; line: number }[];
-  const fm = db.prepare('SELECT front_matter FROM documents WHERE id = ?').get(docId) as { front_matter: string };
+  const links = stmt(db, 'SELECT target, line FROM links WHERE document_id = ?').all(docId) as { target: string; line: number }[];
+  const fm = stmt(db, 'SELECT front_matter FROM documents WHERE id = ?').get(docId) as { front_matter: string };
   const frontMatter = JSON.parse(fm.front_matter) as Record<string, unknown>;
   const tags = Array.isArray(frontMatter.tags) ? frontMatter.tags.map(String) : [];
   return { relPath: doc.rel_path, title: doc.title, lang: doc.lang, frontMatter, links, tags, chunks };
@@ -193,16 +194,16 @@ export function pruneOrphanEntities(db: Db): number {
 }
 
 function clearDerived(db: Db, docId: number): void {
-  db.prepare('DELETE FROM triples WHERE document_id = ?').run(docId);
-  db.prepare('DELETE FROM entity_mentions WHERE document_id = ?').run(docId);
+  stmt(db, 'DELETE FROM triples WHERE document_id = ?').run(docId);
+  stmt(db, 'DELETE FROM entity_mentions WHERE document_id = ?').run(docId);
   // Children before parents keeps the parent FK happy without relying on cascade order.
-  db.prepare('DELETE FROM mm_nodes WHERE document_id = ? AND parent_id IS NOT NULL').run(docId);
-  db.prepare('DELETE FROM mm_nodes WHERE document_id = ?').run(docId);
-  db.prepare('DELETE FROM fcis WHERE document_id = ?').run(docId);
+  stmt(db, 'DELETE FROM mm_nodes WHERE document_id = ? AND parent_id IS NOT NULL').run(docId);
+  stmt(db, 'DELETE FROM mm_nodes WHERE document_id = ?').run(docId);
+  stmt(db, 'DELETE FROM fcis WHERE document_id = ?').run(docId);
 }
 
 function writeMindMap(db: Db, docId: number, root: MindMapNode, fciIds: number[], extractor: string): void {
-  const insert = db.prepare(
+  const insert = stmt(db, 
     `INSERT INTO mm_nodes (document_id, parent_id, kind, text, path_text, depth, ord, fci_id, line_from, line_to, extractor)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
   );

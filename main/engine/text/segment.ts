@@ -38,7 +38,17 @@ export function segmentWords(text: string, mode: HanCutMode = 'precise'): string
   return words;
 }
 
+const ASCII = /^[\x00-\x7f]*$/;
+const ASCII_WORD = /[a-z0-9]+(?:['.][a-z0-9]+)*/g;
+
 function pushNonHanWords(text: string, out: string[]): void {
+  // Fast paths for the many short fragments between Chinese runs (punctuation, numbers, Latin words):
+  // starting ICU's segmenter per fragment costs more than the segmentation itself.
+  if (!HAS_LETTER_OR_DIGIT.test(text)) return;
+  if (ASCII.test(text)) {
+    for (const m of text.matchAll(ASCII_WORD)) out.push(m[0]);
+    return;
+  }
   for (const seg of wordSegmenter.segment(text)) {
     if (seg.isWordLike && HAS_LETTER_OR_DIGIT.test(seg.segment)) out.push(seg.segment);
   }
