@@ -17,7 +17,7 @@ import type { Answer, AskOptions, DocumentSummary, GraphView, IndexReport, MindM
 import type { IndexProgress } from './types.js';
 import type { LlmProvider } from './llm/provider.js';
 import type { RefineReport } from './extract/llm/refine.js';
-import { updateGraph } from './indexer.js';
+import { needsReembedding, updateGraph } from './indexer.js';
 
 export interface EngineOptions {
   dbPath: string;
@@ -49,7 +49,11 @@ export class LociEngine {
     const db = openDb(opts.dbPath);
     try {
       const spec = opts.embedder ?? getSetting<string | undefined>(db, 'embedder', undefined);
-      return new LociEngine(db, opts.dbPath, await createEmbedder(spec), opts.model);
+      const engine = new LociEngine(db, opts.dbPath, await createEmbedder(spec), opts.model);
+      // An index made with another embedder (a switch, or an upgrade of the built-in one) has no vectors
+      // this one can compare with: re-embed and rebuild the graph before anything is asked.
+      if (needsReembedding(db, engine.embedder)) await updateGraph(db, engine.embedder, engine.indexDefaults());
+      return engine;
     } catch (err) {
       db.close();
       throw err;

@@ -28,6 +28,12 @@ export interface IndexerOptions extends IndexOptions {
 /** Settings key: the embedder the graph was last built with; another one means rebuilding it whole. */
 const GRAPH_MODEL = 'graph_model';
 
+/** True when the index holds documents whose vectors (and graph) were made by another embedder. */
+export function needsReembedding(db: Db, embedder: Embedder): boolean {
+  const hasDocs = db.prepare("SELECT 1 FROM documents WHERE status = 'indexed' LIMIT 1").get() !== undefined;
+  return hasDocs && getSetting<string | null>(db, GRAPH_MODEL, null) !== embedder.id;
+}
+
 /** Indexes a notes folder: only new or changed notes are processed; deleted notes take their rows with them. */
 export async function indexFolder(db: Db, embedder: Embedder, rootArg: string, opts: IndexerOptions = {}): Promise<IndexReport> {
   const started = performance.now();

@@ -16,6 +16,8 @@ async function loci(...args: string[]): Promise<string> {
   return stdout;
 }
 
+const lociText = loci;
+
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'loci-cli-'));
   db = join(dir, 'index.db');
@@ -64,6 +66,20 @@ describe('loci CLI on the bundled sample notes', () => {
     expect(map.kind).toBe('topic');
     expect(map.text).toBe(answer.contexts[0].docTitle);
     expect(map.children.length).toBeGreaterThan(0);
+  });
+
+  it('explains how loci, hig and pgr reached their contexts (--explain)', async () => {
+    const q = 'Where was the founder of Kestrel Coffee Works born?';
+    const loci = await lociText('ask', q, '--db', db, '--method', 'loci', '--explain');
+    // loci shows each document's ranks and the bridge that led to the second hop.
+    expect(loci).toMatch(/loci \(ranks: bm25 \/ dense \/ title/);
+    expect(loci).toMatch(/Mara Lindqvist .*bridge: “Kestrel Coffee Works” mentions “mara lindqvist”/);
+    const hig = await lociText('ask', q, '--db', db, '--method', 'hig', '--explain');
+    expect(hig).toMatch(/\(Mara Lindqvist [^)]*\)/);
+    const pgr = await lociText('ask', q, '--db', db, '--method', 'pgr', '--explain');
+    expect(pgr).toMatch(/Mind map:/);
+    const plain = await lociText('ask', q, '--db', db, '--method', 'bm25', '--explain');
+    expect(plain).toMatch(/no graph walk to explain/);
   });
 
   it('fails clearly for a note that is not indexed', async () => {
