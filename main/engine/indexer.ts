@@ -7,7 +7,16 @@ import { scanFolder, type ScannedFile } from './ingest/scan.js';
 import { readNote } from './ingest/read.js';
 import { parseNote } from './ingest/parse.js';
 import { extractFast } from './extract/fast/index.js';
-import { deleteDocument, documentsUnder, findDocument, pruneOrphanEntities, upsertDocument, writeExtraction, writeParsedNote } from './store/documents.js';
+import {
+  deleteDocument,
+  documentsUnder,
+  findDocument,
+  markGraphPending,
+  pruneOrphanEntities,
+  upsertDocument,
+  writeExtraction,
+  writeParsedNote,
+} from './store/documents.js';
 import { indexCounts } from './store/counts.js';
 import { getSetting, INDEX_GENERATION, setSetting } from './store/settings.js';
 import { embedMissing } from './embed/embed-missing.js';
@@ -141,7 +150,7 @@ function indexNote(db: Db, root: string, note: ParsedNote, meta: { hash: string;
     );
     writeParsedNote(db, id, note);
     writeExtraction(db, id, extraction);
-    markPending(db, [id]);
+    markGraphPending(db, [id]);
     return id;
   })();
 }
@@ -162,7 +171,7 @@ function removeMissing(db: Db, root: string, present: Set<string>): number {
   const gone = documentsUnder(db, root).filter((d) => !present.has(d.rel_path));
   db.transaction(() => {
     for (const d of gone) deleteDocument(db, d.id);
-    if (gone.length) markPending(db, gone.map((d) => d.id));
+    if (gone.length) markGraphPending(db, gone.map((d) => d.id));
   })();
   return gone.length;
 }
@@ -194,10 +203,7 @@ export async function updateGraph(db: Db, embedder: Embedder, opts: IndexerOptio
   opts.onProgress?.({ phase: 'done', done: 1, total: 1, etaSeconds: 0 });
 }
 
-function markPending(db: Db, ids: number[]): void {
-  const insert = db.prepare('INSERT OR IGNORE INTO graph_pending (document_id) VALUES (?)');
-  for (const id of ids) insert.run(id);
-}
+
 
 function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

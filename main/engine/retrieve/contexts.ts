@@ -44,13 +44,3 @@ export function chunkContexts(db: Db, scored: Scored[]): RetrievedContext[] {
     ];
   });
 }
-
-/** Best chunk of each document, for retrievers that rank documents. */
-export function bestChunkPerDocument(db: Db, docIds: number[]): Map<number, number> {
-  const rows = db
-    .prepare(
-      `SELECT document_id, min(id) AS id FROM chunks WHERE is_code = 0 AND document_id IN (SELECT value FROM json_each(?)) GROUP BY document_id`,
-    )
-    .all(JSON.stringify(docIds)) as { document_id: number; id: number }[];
-  return new Map(rows.map((r) => [r.document_id, r.id]));
-}

@@ -183,6 +183,12 @@ export function loadParsedNote(db: Db, docId: number): ParsedNote {
   return { relPath: doc.rel_path, title: doc.title, lang: doc.lang, frontMatter, links, tags, chunks };
 }
 
+/** Lists documents whose graph neighbourhood must be rebuilt; written inside the note's transaction, so a killed run resumes. */
+export function markGraphPending(db: Db, ids: number[]): void {
+  const insert = stmt(db, 'INSERT OR IGNORE INTO graph_pending (document_id) VALUES (?)');
+  for (const id of ids) insert.run(id);
+}
+
 /** Entities no note mentions any more (their last supporting note changed or went away). */
 export function pruneOrphanEntities(db: Db): number {
   return db

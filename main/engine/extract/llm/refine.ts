@@ -9,7 +9,7 @@ import { phaseProgress } from '../../jobs/progress.js';
 import { openLlm, type OpenLlmOptions } from '../../llm/open.js';
 import { isAbortError, type LlmProvider } from '../../llm/provider.js';
 import type { Db } from '../../store/db.js';
-import { loadParsedNote, pruneOrphanEntities, writeExtraction } from '../../store/documents.js';
+import { loadParsedNote, markGraphPending, pruneOrphanEntities, writeExtraction } from '../../store/documents.js';
 import type { IndexProgress } from '../../types.js';
 import { extractorFor, extractWithModel, type ExtractOptions } from './extract.js';
 
@@ -71,7 +71,6 @@ export async function refineIndex(db: Db, embedder: Embedder, llm: LlmProvider, 
     seconds: 0,
   };
   const progress = phaseProgress('llm', todo.length, opts.onProgress);
-  const hasGraphPending = Boolean(db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'graph_pending'`).get());
   const job = jobRecorder(db, extractor);
   let done = 0;
   let next = 0;
@@ -92,7 +91,7 @@ export async function refineIndex(db: Db, embedder: Embedder, llm: LlmProvider, 
           const now = db.prepare('SELECT content_hash FROM documents WHERE id = ?').get(row.id) as { content_hash: string | null } | undefined;
           if (!now || now.content_hash !== row.content_hash) return false;
           writeExtraction(db, row.id, rows);
-          if (hasGraphPending) db.prepare('INSERT OR IGNORE INTO graph_pending (document_id) VALUES (?)').run(row.id);
+          markGraphPending(db, [row.id]);
           job.finish(jobId, 'done', stats.failures.length ? stats.failures.slice(0, 5).join('; ') : null);
           return true;
         })();
