@@ -34,7 +34,8 @@ export interface EngineOptions {
 export class LociEngine {
   private readonly cache: IndexCache;
   private running: Promise<unknown> = Promise.resolve();
-  private llmOpening: Promise<LlmProvider> | null = null;
+  /** The model provider and the spec it was opened for: a new spec in Settings replaces it. */
+  private llmOpening: { spec: string; provider: Promise<LlmProvider> } | null = null;
 
   private constructor(
     readonly db: Db,
@@ -99,9 +100,14 @@ export class LociEngine {
     });
   }
 
-  /** The language model, opened on first use and kept: loading a model is the slow part. */
+  /** The language model, opened on first use and kept while its spec stands: loading a model is the slow part. */
   async llm(): Promise<LlmProvider | null> {
     const spec = this.modelSpec();
+    if (this.llmOpening && this.llmOpening.spec !== spec) {
+      const previous = this.llmOpening.provider;
+      this.llmOpening = null;
+      await (await previous.catch(() => null))?.close();
+    }
     if (!spec) return null;
     if (!this.llmOpening) {
       // Only settings the user made: an explicit undefined would override the provider's safe defaults.
@@ -111,10 +117,14 @@ export class LociEngine {
           return typeof v === 'number' && v > 0 ? [[key, v]] : [];
         }),
       );
-      this.llmOpening = import('./llm/open.js').then(({ openLlm }) => openLlm(spec, tuning));
-      this.llmOpening.catch(() => (this.llmOpening = null));
+      const opening = { spec, provider: import('./llm/open.js').then(({ openLlm }) => openLlm(spec, tuning)) };
+      // A model that fails to open is tried again next time rather than remembered as broken.
+      opening.provider.catch(() => {
+        if (this.llmOpening === opening) this.llmOpening = null;
+      });
+      this.llmOpening = opening;
     }
-    return this.llmOpening;
+    return this.llmOpening.provider;
   }
 
   private serialised<T>(work: () => Promise<T>): Promise<T> {
@@ -239,7 +249,7 @@ export class LociEngine {
 
   async close(): Promise<void> {
     await this.running;
-    if (this.llmOpening) await (await this.llmOpening.catch(() => null))?.close();
+    if (this.llmOpening) await (await this.llmOpening.provider.catch(() => null))?.close();
     await this.embedder.dispose?.();
     this.db.close();
   }

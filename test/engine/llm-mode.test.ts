@@ -57,4 +57,19 @@ describe('the engine with a local model', () => {
     const stored = engine.chat(a.chatId!);
     expect(stored[1].text).toBe(a.text);
   });
+
+  it('follows the model setting: set, it answers with the model; cleared, it is back to extractive', async () => {
+    const other = await LociEngine.open({ dbPath: join(dir, 'index.db') });
+    try {
+      expect((await other.ask('What water hardness do I aim for?', { method: 'bm25' })).mode).toBe('extractive');
+      other.updateSettings({ model: await tinyModelPath() });
+      const generated = await other.ask('What water hardness do I aim for?', { method: 'bm25' });
+      expect(generated.mode).toBe('generated');
+      expect(generated.model).toBe('stories260K');
+      other.updateSettings({ model: null });
+      expect((await other.ask('What water hardness do I aim for?', { method: 'bm25' })).mode).toBe('extractive');
+    } finally {
+      await other.close();
+    }
+  });
 });
