@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
 import type { Db } from './store/db.js';
 import type { Embedder } from './embed/embedder.js';
 import type { IndexOptions, IndexReport } from './api.js';
@@ -47,6 +48,7 @@ export function needsReembedding(db: Db, embedder: Embedder): boolean {
 export async function indexFolder(db: Db, embedder: Embedder, rootArg: string, opts: IndexerOptions = {}): Promise<IndexReport> {
   const started = performance.now();
   const root = resolve(rootArg);
+  await assertFolder(root);
   const scan = phaseProgress('scan', 1, opts.onProgress);
   const { files, skipped: scanSkipped } = await scanFolder(root, { maxBytes: opts.maxBytes });
   scan.finish();
@@ -204,6 +206,12 @@ export async function updateGraph(db: Db, embedder: Embedder, opts: IndexerOptio
 }
 
 
+
+async function assertFolder(root: string): Promise<void> {
+  const info = await stat(root).catch(() => null);
+  if (!info) throw new Error(`No folder at ${root}.`);
+  if (!info.isDirectory()) throw new Error(`${root} is a file; point Loci at the folder that holds your notes.`);
+}
 
 function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

@@ -8,6 +8,8 @@ import { ftsQuery } from '../retrieve/bm25.js';
 export const EXTRACTIVE_NOTICE =
   'No language model is installed, so this answer is extractive: the facts in your notes that best match the question, each cited. A model would write a direct answer from them.';
 
+export const EMPTY_INDEX = 'The index is empty: add a notes folder first (`loci index <folder>`, or Library in the app).';
+
 interface FactRow {
   id: number;
   document_id: number;
@@ -107,7 +109,8 @@ export async function extractiveAnswer(
   }
   const citations: Citation[] = chosen.map(({ score: _s, key: _k, terms: _t, ...c }, i) => ({ n: i + 1, ...c }));
   if (citations.length === 0) {
-    return { text: 'Nothing in the indexed notes matches this question.', citations };
+    const empty = ctx.db.prepare("SELECT 1 FROM documents WHERE status = 'indexed' LIMIT 1").get() === undefined;
+    return { text: empty ? EMPTY_INDEX : 'Nothing in the indexed notes matches this question.', citations };
   }
   const bullets = citations.map((c) => `- ${c.factPath ? `**${c.factPath}**` : c.text}${c.factPath && !c.factPath.endsWith(c.text) ? ` — ${c.text}` : ''} [${c.n}]`);
   return { text: `${EXTRACTIVE_NOTICE}\n\n${bullets.join('\n')}`, citations };

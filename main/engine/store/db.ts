@@ -9,7 +9,12 @@ export type Db = Database.Database;
 export function openDb(file: string, options: { readonly?: boolean } = {}): Db {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file, { readonly: options.readonly ?? false });
-  if (!options.readonly) db.pragma('journal_mode = WAL');
+  try {
+    if (!options.readonly) db.pragma('journal_mode = WAL');
+  } catch (err) {
+    db.close();
+    throw new Error(`${file} is not a Loci index (SQLite: ${err instanceof Error ? err.message : String(err)}). Pick another --db file.`);
+  }
   db.pragma('foreign_keys = ON');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
