@@ -101,6 +101,9 @@ export function engineHandlers(engine: EnginePort, emit: Emit, host: HostInfo, m
     'settings.get': () => engine.settings(),
     'settings.update': ({ patch }) => {
       engine.updateSettings(patch);
+      // A newly chosen model starts on the notes that are already indexed.
+      const [root] = engine.roots();
+      if (patch.model && root) refineInBackground(root);
       return engine.settings();
     },
     'host.info': () => ({ host: host.host, canPickFolder: host.canPickFolder, version: host.version }),

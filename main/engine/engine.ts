@@ -34,6 +34,8 @@ export interface EngineOptions {
 export class LociEngine {
   private readonly cache: IndexCache;
   private running: Promise<unknown> = Promise.resolve();
+  /** Aborted by close(): index and model runs stop between notes (each note is written whole or not at all). */
+  private readonly closing = new AbortController();
   /** The model provider and the spec it was opened for: a new spec in Settings replaces it. */
   private llmOpening: { spec: string; provider: Promise<LlmProvider> } | null = null;
 
@@ -75,7 +77,7 @@ export class LociEngine {
     return this.serialised(async () => {
       const roots = this.roots();
       if (!roots.includes(abs)) setSetting(this.db, 'roots', [...roots, abs]);
-      return indexFolder(this.db, this.embedder, abs, { ...this.indexDefaults(), ...opts });
+      return indexFolder(this.db, this.embedder, abs, { ...this.indexDefaults(), ...opts, signal: this.untilClosed(opts.signal) });
     });
   }
 
@@ -94,8 +96,9 @@ export class LociEngine {
       const llm = await this.llm();
       if (!llm) return null;
       const { refineIndex } = await import('./extract/llm/refine.js');
-      const report = await refineIndex(this.db, this.embedder, llm, opts);
-      await updateGraph(this.db, this.embedder, { ...this.indexDefaults(), ...opts });
+      const signal = this.untilClosed(opts.signal);
+      const report = await refineIndex(this.db, this.embedder, llm, { ...opts, signal });
+      await updateGraph(this.db, this.embedder, { ...this.indexDefaults(), ...opts, signal });
       return report;
     });
   }
@@ -125,6 +128,10 @@ export class LociEngine {
       this.llmOpening = opening;
     }
     return this.llmOpening.provider;
+  }
+
+  private untilClosed(signal?: AbortSignal): AbortSignal {
+    return signal ? AbortSignal.any([signal, this.closing.signal]) : this.closing.signal;
   }
 
   private serialised<T>(work: () => Promise<T>): Promise<T> {
@@ -248,6 +255,7 @@ export class LociEngine {
   }
 
   async close(): Promise<void> {
+    this.closing.abort(new Error('Loci is closing'));
     await this.running;
     if (this.llmOpening) await (await this.llmOpening.provider.catch(() => null))?.close();
     await this.embedder.dispose?.();

@@ -111,6 +111,9 @@ async function generate(id, req) {
   }
 }
 
+/** Generations in progress, so closing can wait for them to stop. */
+const inflight = new Set();
+
 process.on('message', (msg) => {
   if (msg.type === 'init') {
     init(msg.opts).catch((err) => {
@@ -118,11 +121,17 @@ process.on('message', (msg) => {
       process.exit(1);
     });
   } else if (msg.type === 'generate') {
-    void generate(msg.id, msg.req);
+    const done = generate(msg.id, msg.req);
+    inflight.add(done);
+    void done.finally(() => inflight.delete(done));
   } else if (msg.type === 'abort') {
     running.get(msg.id)?.abort();
   } else if (msg.type === 'close') {
-    Promise.resolve(context?.dispose())
+    // Generations still running are aborted and allowed to settle first: disposing the context under a
+    // running completion makes node-llama-cpp throw where nothing can catch it.
+    for (const controller of running.values()) controller.abort();
+    Promise.allSettled([...inflight])
+      .then(() => context?.dispose())
       .then(() => model?.dispose())
       .then(() => llama?.dispose())
       .finally(() => process.exit(0));
