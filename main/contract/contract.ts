@@ -6,6 +6,8 @@ import * as s from './schemas.js';
 
 const none = z.object({}).strict();
 const docPath = z.string().min(1, 'a note path is required');
+/** Optional, and preferred when given: two library folders may hold notes with the same relative path. */
+const docId = z.number().int().positive().optional();
 const root = z.string().min(1, 'a folder path is required');
 
 function call<Req extends z.ZodType, Res extends z.ZodType>(request: Req, response: Res, doc: string) {
@@ -35,8 +37,8 @@ export const calls = {
     s.answer,
     'Answer a question from the index, with numbered citations.',
   ),
-  'notes.mindMap': call(z.object({ docPath }).strict(), s.mindMapView.nullable(), "A note's mind map tree."),
-  'notes.text': call(z.object({ docPath }).strict(), s.noteText, "A note's lines (only notes inside the library's folders)."),
+  'notes.mindMap': call(z.object({ docPath, docId }).strict(), s.mindMapView.nullable(), "A note's mind map tree."),
+  'notes.text': call(z.object({ docPath, docId }).strict(), s.noteText, "A note's lines (only notes inside the library's folders)."),
   'graph.view': call(
     z.object({ limit: z.number().int().min(1).max(20000).optional() }).strict(),
     s.graphView,

@@ -17,8 +17,8 @@ export interface EnginePort {
   refine(opts?: { onProgress?: (p: IndexProgress) => void; signal?: AbortSignal }): Promise<unknown>;
   ask(question: string, opts?: AskOptions): Promise<Answer>;
   documents(): DocumentSummary[];
-  mindMap(docPath: string): MindMapView | null;
-  noteText(docPath: string): NoteText | Promise<NoteText>;
+  mindMap(docPath: string, docId?: number): MindMapView | null;
+  noteText(docPath: string, docId?: number): NoteText | Promise<NoteText>;
   graph(opts?: { limit?: number }): GraphView;
   stats(): Stats;
   chats(): { id: number; title: string; createdAt: string }[];

@@ -66,6 +66,7 @@ export const retrievedContext = z.object({
 
 export const citation = z.object({
   n: z.number(),
+  docId: z.number().optional(),
   docPath: z.string(),
   docTitle: z.string(),
   lineFrom: z.number(),
@@ -101,6 +102,7 @@ export const mindMapView: z.ZodType<MindMapView> = z.lazy(() =>
         superId: z.number(),
         superKind: z.enum(['topic', 'fact']),
         nodeId: z.number(),
+        docId: z.number(),
         docPath: z.string(),
         text: z.string(),
         sim: z.number(),
@@ -133,6 +135,7 @@ export const graphView = z.object({
       id: z.string(),
       kind: z.enum(['doc', 'entity', 'super-topic']),
       label: z.string(),
+      docId: z.number().optional(),
       docPath: z.string().optional(),
       weight: z.number(),
     }),

@@ -39,6 +39,8 @@ export interface AskOptions {
 
 export interface Citation {
   n: number;
+  /** The document's id: tells apart notes with the same relative path in two library folders. */
+  docId?: number;
   docPath: string;
   docTitle: string;
   lineFrom: number;
@@ -72,7 +74,7 @@ export interface MindMapView {
   lineTo: number | null;
   extractor: string;
   /** Super-node siblings in other notes (cross-note links). */
-  related: { superId: number; superKind: 'topic' | 'fact'; nodeId: number; docPath: string; text: string; sim: number }[];
+  related: { superId: number; superKind: 'topic' | 'fact'; nodeId: number; docId: number; docPath: string; text: string; sim: number }[];
   children: MindMapView[];
 }
 
@@ -94,7 +96,7 @@ export interface NoteText {
 }
 
 export interface GraphView {
-  nodes: { id: string; kind: 'doc' | 'entity' | 'super-topic'; label: string; docPath?: string; weight: number }[];
+  nodes: { id: string; kind: 'doc' | 'entity' | 'super-topic'; label: string; docId?: number; docPath?: string; weight: number }[];
   links: { source: string; target: string; kind: 'similar' | 'mentions' | 'super-topic'; weight: number }[];
 }
 

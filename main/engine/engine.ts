@@ -130,6 +130,13 @@ export class LociEngine {
     return this.llmOpening.provider;
   }
 
+  private findIndexed(docPath: string, docId?: number): { id: number; root: string; rel_path: string; title: string } | undefined {
+    const sql = "SELECT id, root, rel_path, title FROM documents WHERE status = 'indexed' AND ";
+    return (docId !== undefined
+      ? this.db.prepare(`${sql} id = ?`).get(docId)
+      : this.db.prepare(`${sql} rel_path = ? ORDER BY id LIMIT 1`).get(docPath)) as { id: number; root: string; rel_path: string; title: string } | undefined;
+  }
+
   private untilClosed(signal?: AbortSignal): AbortSignal {
     return signal ? AbortSignal.any([signal, this.closing.signal]) : this.closing.signal;
   }
@@ -167,7 +174,7 @@ export class LociEngine {
         droppedCitations: g.dropped,
         citations: g.citations.map((n) => {
           const c = result.contexts[n - 1];
-          return { n, docPath: c.docPath, docTitle: c.docTitle, lineFrom: c.lineFrom, lineTo: c.lineTo, factPath: c.factPath, text: c.text };
+          return { n, docId: c.docId, docPath: c.docPath, docTitle: c.docTitle, lineFrom: c.lineFrom, lineTo: c.lineTo, factPath: c.factPath, text: c.text };
         }),
       };
     } else {
@@ -198,15 +205,15 @@ export class LociEngine {
       .all() as DocumentSummary[];
   }
 
-  mindMap(docPath: string): MindMapView | null {
-    return loadMindMap(this.db, docPath);
+  /** A note's mind map, by id when given (unambiguous across library folders), else by relative path. */
+  mindMap(docPath: string, docId?: number): MindMapView | null {
+    const doc = this.findIndexed(docPath, docId);
+    return doc ? loadMindMap(this.db, doc.id) : null;
   }
 
   /** A note's text, read from disk — only for notes of a library root, never an arbitrary path. */
-  async noteText(docPath: string): Promise<NoteText> {
-    const doc = this.db.prepare("SELECT root, rel_path, title FROM documents WHERE rel_path = ? AND status = 'indexed'").get(docPath) as
-      | { root: string; rel_path: string; title: string }
-      | undefined;
+  async noteText(docPath: string, docId?: number): Promise<NoteText> {
+    const doc = this.findIndexed(docPath, docId);
     if (!doc) throw new Error(`No indexed note '${docPath}'.`);
     const rootAbs = resolve(doc.root);
     const file = resolve(rootAbs, doc.rel_path);

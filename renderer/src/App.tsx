@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import css from './App.module.css';
 import { EmptyState, ErrorBox, Button } from './components/ui.js';
-import { AppContext, type AppContextValue, type NoteTarget, type ViewName } from './lib/app-context.js';
+import { AppContext, type AppContextValue, type NoteRef, type NoteTarget, type ViewName } from './lib/app-context.js';
 import { connect } from './lib/client.js';
 import { useLibraryActivity } from './lib/use-library-activity.js';
 import { useTheme } from './lib/theme.js';
@@ -41,7 +41,7 @@ export function App() {
 function Connected({ client, theme, toggleTheme }: { client: AppContextValue['client']; theme: string; toggleTheme(): void }) {
   const [view, setView] = useState<ViewName>('library');
   const [note, setNote] = useState<NoteTarget | null>(null);
-  const [mindMapDoc, setMindMapDoc] = useState<string | null>(null);
+  const [mindMapDoc, setMindMapDoc] = useState<NoteRef | null>(null);
   const [host, setHost] = useState<Res<'host.info'> | null>(null);
   const [hostError, setHostError] = useState<unknown>(null);
   const [online, setOnline] = useState(true);
@@ -53,8 +53,8 @@ function Connected({ client, theme, toggleTheme }: { client: AppContextValue['cl
     return client.on('ui.show', ({ view }) => setView(view));
   }, [client]);
 
-  const openMindMap = useCallback((docPath: string) => {
-    setMindMapDoc(docPath);
+  const openMindMap = useCallback((note: NoteRef) => {
+    setMindMapDoc(note);
     setView('mindmap');
   }, []);
 

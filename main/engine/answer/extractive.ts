@@ -60,6 +60,7 @@ export async function extractiveAnswer(
     const ctxOf = docOf.get(f.document_id)!;
     candidates.push({
       key: `fci:${f.id}`,
+      docId: f.document_id,
       score: (v ? dot(q, v) : 0) + (lexical.get(f.id) ?? 0) + prior,
       terms: termsIn(f.text, terms),
       docPath: ctxOf.docPath,
@@ -74,6 +75,7 @@ export async function extractiveAnswer(
     if (c.kind === 'chunk') return;
     candidates.push({
       key: `${c.kind}:${c.docId}:${c.lineFrom}:${c.text}`,
+      docId: c.docId,
       score: 1 / (i + 1) + 0.5,
       docPath: c.docPath,
       docTitle: c.docTitle,
@@ -91,13 +93,13 @@ export async function extractiveAnswer(
   // multi-hop answer gets the second hop's fact instead of a fourth restatement of the first.
   const chosen: Candidate[] = [];
   const covered = new Set<string>();
-  const perDoc = new Map<string, number>();
+  const perDoc = new Map<number | string, number>();
   const pool = candidates.filter((c) => c.docPath);
   while (chosen.length < maxFacts) {
     let best: Candidate | null = null;
     let bestScore = -Infinity;
     for (const c of pool) {
-      if ((perDoc.get(c.docPath) ?? 0) >= 2 || chosen.some((x) => x.key === c.key || x.text === c.text)) continue;
+      if ((perDoc.get(c.docId ?? c.docPath) ?? 0) >= 2 || chosen.some((x) => x.key === c.key || x.text === c.text)) continue;
       const fresh = [...c.terms].reduce((sum, t) => sum + (covered.has(t) ? 0 : (idf.get(t) ?? 0)), 0);
       const score = c.score + (COVERAGE_BONUS * fresh) / totalIdf;
       if (score > bestScore) [best, bestScore] = [c, score];
@@ -105,7 +107,7 @@ export async function extractiveAnswer(
     if (!best) break;
     chosen.push(best);
     for (const t of best.terms) covered.add(t);
-    perDoc.set(best.docPath, (perDoc.get(best.docPath) ?? 0) + 1);
+    perDoc.set(best.docId ?? best.docPath, (perDoc.get(best.docId ?? best.docPath) ?? 0) + 1);
   }
   const citations: Citation[] = chosen.map(({ score: _s, key: _k, terms: _t, ...c }, i) => ({ n: i + 1, ...c }));
   if (citations.length === 0) {

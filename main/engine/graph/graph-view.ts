@@ -13,7 +13,7 @@ export function buildGraphView(db: Db, limit: number): GraphView {
     )
     .all(Math.ceil(limit * 0.6)) as { id: number; title: string; rel_path: string; degree: number }[];
   const docIds = new Set(docs.map((d) => d.id));
-  const nodes: GraphView['nodes'] = docs.map((d) => ({ id: `d${d.id}`, kind: 'doc', label: d.title, docPath: d.rel_path, weight: d.degree }));
+  const nodes: GraphView['nodes'] = docs.map((d) => ({ id: `d${d.id}`, kind: 'doc', label: d.title, docId: d.id, docPath: d.rel_path, weight: d.degree }));
   const links: GraphView['links'] = [];
   for (const e of db.prepare('SELECT src, dst, weight FROM doc_edges').all() as { src: number; dst: number; weight: number }[]) {
     if (docIds.has(e.src) && docIds.has(e.dst)) links.push({ source: `d${e.src}`, target: `d${e.dst}`, kind: 'similar', weight: e.weight });

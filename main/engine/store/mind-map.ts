@@ -13,16 +13,15 @@ interface NodeRow {
 }
 
 /** A note's mind map as a tree, each node with its source lines and its super-node siblings in other notes. */
-export function loadMindMap(db: Db, docPath: string): MindMapView | null {
-  const doc = db.prepare("SELECT id FROM documents WHERE rel_path = ? AND status = 'indexed'").get(docPath) as { id: number } | undefined;
-  if (!doc) return null;
+export function loadMindMap(db: Db, docId: number): MindMapView | null {
+  const doc = { id: docId };
   const rows = db
     .prepare('SELECT id, parent_id, kind, text, line_from, line_to, extractor FROM mm_nodes WHERE document_id = ? ORDER BY depth, ord')
     .all(doc.id) as NodeRow[];
   if (rows.length === 0) return null;
   const related = db
     .prepare(
-      `SELECT mine.node_id AS mine, s.id AS superId, s.kind AS superKind, other.node_id AS nodeId, d.rel_path AS docPath, n.text, other.sim
+      `SELECT mine.node_id AS mine, s.id AS superId, s.kind AS superKind, other.node_id AS nodeId, d.id AS docId, d.rel_path AS docPath, n.text, other.sim
        FROM super_members mine
        JOIN super_nodes s ON s.id = mine.super_id
        JOIN super_members other ON other.super_id = s.id AND other.node_id <> mine.node_id

@@ -6,8 +6,13 @@ import type { Res } from '../../../main/contract/contract.js';
 
 export type ViewName = 'library' | 'ask' | 'mindmap' | 'graph' | 'settings';
 
-export interface NoteTarget {
+/** A note: its id when known (two library folders may share a relative path), and its path. */
+export interface NoteRef {
   docPath: string;
+  docId?: number;
+}
+
+export interface NoteTarget extends NoteRef {
   lineFrom?: number | null;
   lineTo?: number | null;
 }
@@ -18,8 +23,8 @@ export interface AppContextValue {
   view: ViewName;
   go(view: ViewName): void;
   openNote(target: NoteTarget): void;
-  openMindMap(docPath: string): void;
-  mindMapDoc: string | null;
+  openMindMap(note: NoteRef): void;
+  mindMapDoc: NoteRef | null;
   /** Bumped whenever an index run or a watched change lands, so views refetch. */
   indexVersion: number;
 }

@@ -164,7 +164,7 @@ function TurnView({ turn }: { turn: Turn }) {
   const a = turn.answer;
   const citations = a?.citations ?? [];
   const known = new Set(citations.map((c) => c.n));
-  const open = (c: Citation) => openNote({ docPath: c.docPath, lineFrom: c.lineFrom, lineTo: c.lineTo });
+  const open = (c: Citation) => openNote({ docPath: c.docPath, docId: c.docId, lineFrom: c.lineFrom, lineTo: c.lineTo });
   const openN = (n: number) => {
     const c = citations.find((x) => x.n === n);
     if (c) open(c);

@@ -45,7 +45,7 @@ export function GraphView() {
     if (!filtered || !canvasRef.current) return;
     const s = createScene(canvasRef.current, filtered.nodes, filtered.links, {
       onHover: setHovered,
-      onClick: (n) => n.docPath && openMindMap(n.docPath),
+      onClick: (n) => n.docPath && openMindMap({ docPath: n.docPath, docId: n.docId }),
     });
     scene.current = s;
     return () => s.destroy();

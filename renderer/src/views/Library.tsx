@@ -215,7 +215,7 @@ function DocumentsTable({ docs }: { docs: { id: number; relPath: string; title: 
               <tr key={d.id}>
                 <td>
                   {d.status === 'indexed' ? (
-                    <button type="button" className={css.linkButton} onClick={() => openMindMap(d.relPath)}>
+                    <button type="button" className={css.linkButton} onClick={() => openMindMap({ docPath: d.relPath, docId: d.id })}>
                       {d.title}
                     </button>
                   ) : (
@@ -227,7 +227,7 @@ function DocumentsTable({ docs }: { docs: { id: number; relPath: string; title: 
                 <td>{d.fcis}</td>
                 <td>
                   {d.status === 'indexed' && (
-                    <button type="button" className={css.linkButton} onClick={() => openNote({ docPath: d.relPath })}>
+                    <button type="button" className={css.linkButton} onClick={() => openNote({ docPath: d.relPath, docId: d.id })}>
                       Open
                     </button>
                   )}

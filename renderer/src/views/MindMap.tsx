@@ -2,7 +2,7 @@ import * as d3 from 'd3';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { Res } from '../../../main/contract/contract.js';
 import { Badge, Button, EmptyState, ErrorBox, ui } from '../components/ui.js';
-import { useApp } from '../lib/app-context.js';
+import { useApp, type NoteRef } from '../lib/app-context.js';
 import { lineRange } from '../lib/format.js';
 import { useCall } from '../lib/use-call.js';
 import views from './views.module.css';
@@ -18,8 +18,11 @@ export function MindMapView() {
   const { mindMapDoc, openMindMap, indexVersion } = useApp();
   const docs = useCall('library.documents', {}, [indexVersion]);
   const indexed = (docs.data ?? []).filter((d) => d.status === 'indexed');
-  const docPath = mindMapDoc ?? indexed[0]?.relPath ?? null;
-  const map = useCall('notes.mindMap', docPath ? { docPath } : null, [indexVersion]);
+  const first = indexed[0];
+  const note = mindMapDoc ?? (first ? { docPath: first.relPath, docId: first.id } : null);
+  const docPath = note?.docPath ?? null;
+  const selectedId = note?.docId ?? indexed.find((d) => d.relPath === docPath)?.id;
+  const map = useCall('notes.mindMap', note ? { docPath: note.docPath, docId: note.docId } : null, [indexVersion]);
   const [query, setQuery] = useState('');
 
   return (
@@ -32,9 +35,18 @@ export function MindMapView() {
           <label htmlFor="mm-doc" className="sr-only">
             Note
           </label>
-          <select id="mm-doc" className={ui.select} value={docPath ?? ''} onChange={(e) => openMindMap(e.target.value)} disabled={!indexed.length}>
+          <select
+            id="mm-doc"
+            className={ui.select}
+            value={selectedId ?? ''}
+            onChange={(e) => {
+              const d = indexed.find((x) => x.id === Number(e.target.value));
+              if (d) openMindMap({ docPath: d.relPath, docId: d.id });
+            }}
+            disabled={!indexed.length}
+          >
             {indexed.map((d) => (
-              <option key={d.id} value={d.relPath}>
+              <option key={d.id} value={d.id}>
                 {d.title} — {d.relPath}
               </option>
             ))}
@@ -49,12 +61,13 @@ export function MindMapView() {
         </EmptyState>
       )}
       {docPath && map.data === null && !map.loading && !map.error && <EmptyState title="This note has no mind map" />}
-      {map.data && <MindMapTree key={docPath} root={map.data} docPath={docPath!} query={query} />}
+      {map.data && note && <MindMapTree key={`${note.docId ?? ''}:${note.docPath}`} root={map.data} note={note} query={query} />}
     </section>
   );
 }
 
-function MindMapTree({ root, docPath, query }: { root: MmNode; docPath: string; query: string }) {
+function MindMapTree({ root, note, query }: { root: MmNode; note: NoteRef; query: string }) {
+  const { docPath } = note;
   const { openNote, openMindMap } = useApp();
   const svgRef = useRef<SVGSVGElement>(null);
   const gRef = useRef<SVGGElement>(null);
@@ -198,7 +211,7 @@ function MindMapTree({ root, docPath, query }: { root: MmNode; docPath: string; 
         </span>
         <p className={css.nodeText}>{selected.text}</p>
         {selected.lineFrom !== null && (
-          <Button size="small" onClick={() => openNote({ docPath, lineFrom: selected.lineFrom, lineTo: selected.lineTo })}>
+          <Button size="small" onClick={() => openNote({ ...note, lineFrom: selected.lineFrom, lineTo: selected.lineTo })}>
             Source: {lineRange(selected.lineFrom, selected.lineTo)}
           </Button>
         )}
@@ -208,7 +221,7 @@ function MindMapTree({ root, docPath, query }: { root: MmNode; docPath: string; 
             <ul className={css.related}>
               {selected.related.map((r) => (
                 <li key={`${r.superId}-${r.nodeId}`}>
-                  <button type="button" className={views.linkButton} onClick={() => openMindMap(r.docPath)} title={`similarity ${r.sim.toFixed(2)}`}>
+                  <button type="button" className={views.linkButton} onClick={() => openMindMap({ docPath: r.docPath, docId: r.docId })} title={`similarity ${r.sim.toFixed(2)}`}>
                     {r.text}
                   </button>{' '}
                   <span className={ui.muted}>{r.docPath}</span>

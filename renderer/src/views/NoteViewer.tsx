@@ -7,7 +7,7 @@ import css from './NoteViewer.module.css';
 
 export function NoteViewer({ target, onClose }: { target: NoteTarget; onClose(): void }) {
   const { openMindMap, indexVersion } = useApp();
-  const note = useCall('notes.text', { docPath: target.docPath }, [indexVersion]);
+  const note = useCall('notes.text', { docPath: target.docPath, docId: target.docId }, [indexVersion]);
   const first = useRef<HTMLDivElement>(null);
   const from = target.lineFrom ?? null;
   const to = target.lineTo ?? from;
@@ -24,7 +24,7 @@ export function NoteViewer({ target, onClose }: { target: NoteTarget; onClose():
     <aside className={css.panel} aria-label="Note" data-testid="note-viewer">
       <div className={css.bar}>
         <h2 className={css.title}>{note.data?.title ?? target.docPath}</h2>
-        <Button size="small" onClick={() => openMindMap(target.docPath)}>
+        <Button size="small" onClick={() => openMindMap({ docPath: target.docPath, docId: target.docId })}>
           Mind map
         </Button>
         <Button size="small" onClick={onClose} aria-label="Close note (Escape)" ref={closeRef}>
