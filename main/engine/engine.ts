@@ -36,8 +36,8 @@ export class LociEngine {
   private running: Promise<unknown> = Promise.resolve();
   /** Aborted by close(): index and model runs stop between notes (each note is written whole or not at all). */
   private readonly closing = new AbortController();
-  /** The model provider and the spec it was opened for: a new spec in Settings replaces it. */
-  private llmOpening: { spec: string; provider: Promise<LlmProvider> } | null = null;
+  /** The model provider and the settings it was opened with: changing them in Settings replaces it. */
+  private llmOpening: { key: string; provider: Promise<LlmProvider> } | null = null;
 
   private constructor(
     readonly db: Db,
@@ -103,24 +103,25 @@ export class LociEngine {
     });
   }
 
-  /** The language model, opened on first use and kept while its spec stands: loading a model is the slow part. */
+  /** The language model, opened on first use and kept while its settings stand: loading a model is the slow part. */
   async llm(): Promise<LlmProvider | null> {
     const spec = this.modelSpec();
-    if (this.llmOpening && this.llmOpening.spec !== spec) {
+    // Only settings the user made: an explicit undefined would override the provider's safe defaults.
+    const tuning = Object.fromEntries(
+      (['threads', 'sequences'] as const).flatMap((key) => {
+        const v = getSetting<number | null>(this.db, key, null);
+        return typeof v === 'number' && v > 0 ? [[key, v]] : [];
+      }),
+    );
+    const key = spec ? JSON.stringify([spec, tuning]) : null;
+    if (this.llmOpening && this.llmOpening.key !== key) {
       const previous = this.llmOpening.provider;
       this.llmOpening = null;
       await (await previous.catch(() => null))?.close();
     }
-    if (!spec) return null;
+    if (!spec || !key) return null;
     if (!this.llmOpening) {
-      // Only settings the user made: an explicit undefined would override the provider's safe defaults.
-      const tuning = Object.fromEntries(
-        (['threads', 'sequences'] as const).flatMap((key) => {
-          const v = getSetting<number | null>(this.db, key, null);
-          return typeof v === 'number' && v > 0 ? [[key, v]] : [];
-        }),
-      );
-      const opening = { spec, provider: import('./llm/open.js').then(({ openLlm }) => openLlm(spec, tuning)) };
+      const opening = { key, provider: import('./llm/open.js').then(({ openLlm }) => openLlm(spec, tuning)) };
       // A model that fails to open is tried again next time rather than remembered as broken.
       opening.provider.catch(() => {
         if (this.llmOpening === opening) this.llmOpening = null;
