@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtemp, rm, writeFile, unlink, mkdir, appendFile, readFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile, unlink, mkdir, appendFile, readFile, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDb, type Db } from '../../main/engine/store/db.js';
@@ -149,13 +149,11 @@ describe('indexFolder', () => {
     await writeFile(join(root, 'binary.md'), Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00, 0xff, 0x00, 0x01]));
     await writeFile(join(root, 'huge.md'), Buffer.alloc(50 * 1024 * 1024, 'a'));
     await writeFile(join(root, 'latin1.md'), Buffer.from([0x43, 0x61, 0x66, 0xe9, 0x20, 0x6e, 0x6f, 0x74, 0x65, 0x0a]));
-    // As root, permissions cannot make a file unreadable; a directory named like a note cannot be read as one.
-    await mkdir(join(root, 'folder.md'));
+    // As root (CI runs as root) permissions cannot make a file unreadable; a note whose target is gone can't be read.
+    await symlink(join(root, 'vanished.md'), join(root, 'dangling.md'));
     const r = await indexFolder(db, embedder, root);
     const reasons = Object.fromEntries(r.skipped.map((s) => [s.relPath, s.reason]));
-    expect(reasons['binary.md']).toBe('binary');
-    expect(reasons['huge.md']).toBe('too-large');
-    expect(reasons['latin1.md']).toBe('invalid-utf8');
+    expect(reasons).toEqual({ 'binary.md': 'binary', 'huge.md': 'too-large', 'latin1.md': 'invalid-utf8', 'dangling.md': 'unreadable' });
     expect(r.counts.documents).toBe(3);
     expect(count("SELECT count(*) FROM documents WHERE status = 'skipped'")).toBe(r.skipped.length);
   });
