@@ -5,16 +5,17 @@ import { createEmbedder } from './embed/registry.js';
 import type { Embedder } from './embed/embedder.js';
 import { indexFolder, type IndexerOptions } from './indexer.js';
 import { IndexCache, type RetrievalContext } from './retrieve/retriever.js';
-import { DEFAULT_METHOD, retrieve } from './retrieve/index.js';
+import { retrieve } from './retrieve/index.js';
 import { extractiveAnswer } from './answer/extractive.js';
 import { getSetting, setSetting } from './store/settings.js';
+import { readSettings, writeSettings, type Settings } from './settings.js';
 import { indexCounts } from './store/counts.js';
 import { loadMindMap } from './store/mind-map.js';
 import { buildGraphView } from './graph/graph-view.js';
 import { watchFolder, type FolderWatch } from './jobs/watch.js';
 import { addChatMessage, listChats, loadChat, newChat } from './store/chats.js';
 import type { Answer, AskOptions, DocumentSummary, GraphView, IndexReport, MindMapView, NoteText, Stats } from './api.js';
-import type { IndexProgress } from './types.js';
+import type { IndexProgress, RetrievalMethod } from './types.js';
 import type { LlmProvider } from './llm/provider.js';
 import type { RefineReport } from './extract/llm/refine.js';
 import { needsReembedding, updateGraph } from './indexer.js';
@@ -32,7 +33,7 @@ export interface EngineOptions {
 
 /** The engine as one object: what the CLI, the browser-mode server and the Electron engine host drive. */
 export class LociEngine {
-  private readonly cache: IndexCache;
+  private cache: IndexCache;
   private running: Promise<unknown> = Promise.resolve();
   /** Aborted by close(): index and model runs stop between notes (each note is written whole or not at all). */
   private readonly closing = new AbortController();
@@ -42,17 +43,28 @@ export class LociEngine {
   private constructor(
     readonly db: Db,
     readonly dbPath: string,
-    readonly embedder: Embedder,
+    private currentEmbedder: Embedder,
+    /** The spec the embedder was made from, so Settings can tell when it changes. */
+    private embedderSpec: string,
     private readonly modelOverride: string | undefined,
   ) {
-    this.cache = new IndexCache(db, embedder);
+    this.cache = new IndexCache(db, currentEmbedder);
+  }
+
+  /** The embedder in force; Settings may replace it (see switchEmbedder). */
+  get embedder(): Embedder {
+    return this.currentEmbedder;
+  }
+
+  private set embedder(e: Embedder) {
+    this.currentEmbedder = e;
   }
 
   static async open(opts: EngineOptions): Promise<LociEngine> {
     const db = openDb(opts.dbPath);
     try {
-      const spec = opts.embedder ?? getSetting<string | undefined>(db, 'embedder', undefined);
-      const engine = new LociEngine(db, opts.dbPath, await createEmbedder(spec), opts.model);
+      const spec = opts.embedder ?? readSettings(db).embedder;
+      const engine = new LociEngine(db, opts.dbPath, await createEmbedder(spec), spec, opts.model);
       // An index made with another embedder (a switch, or an upgrade of the built-in one) has no vectors
       // this one can compare with: re-embed and rebuild the graph before anything is asked.
       if (needsReembedding(db, engine.embedder)) await updateGraph(db, engine.embedder, engine.indexDefaults());
@@ -83,7 +95,7 @@ export class LociEngine {
 
   /** The model spec in force ('--model', else the 'model' setting), or null in fast mode. */
   modelSpec(): string | null {
-    return this.modelOverride ?? getSetting<string | null>(this.db, 'model', null);
+    return this.modelOverride ?? (this.settings().model || null);
   }
 
   /**
@@ -106,13 +118,8 @@ export class LociEngine {
   /** The language model, opened on first use and kept while its settings stand: loading a model is the slow part. */
   async llm(): Promise<LlmProvider | null> {
     const spec = this.modelSpec();
-    // Only settings the user made: an explicit undefined would override the provider's safe defaults.
-    const tuning = Object.fromEntries(
-      (['threads', 'sequences'] as const).flatMap((key) => {
-        const v = getSetting<number | null>(this.db, key, null);
-        return typeof v === 'number' && v > 0 ? [[key, v]] : [];
-      }),
-    );
+    const { threads, sequences } = this.settings();
+    const tuning = { threads, sequences };
     const key = spec ? JSON.stringify([spec, tuning]) : null;
     if (this.llmOpening && this.llmOpening.key !== key) {
       const previous = this.llmOpening.provider;
@@ -155,7 +162,7 @@ export class LociEngine {
 
   async ask(question: string, opts: AskOptions = {}): Promise<Answer> {
     const started = performance.now();
-    const method = opts.method ?? getSetting(this.db, 'method', DEFAULT_METHOD);
+    const method = opts.method ?? (this.settings().method as RetrievalMethod);
     const k = opts.k ?? 8;
     const llm = await this.llm();
     const ctx = this.retrievalContext;
@@ -248,18 +255,30 @@ export class LociEngine {
     return loadChat(this.db, id);
   }
 
-  settings(): Record<string, unknown> {
-    const rows = this.db.prepare('SELECT key, value FROM settings').all() as { key: string; value: string }[];
-    return Object.fromEntries(rows.filter((r) => !INTERNAL_SETTINGS.has(r.key)).map((r) => [r.key, JSON.parse(r.value)]));
+  /** Every user setting with the value in force (stored, else its default). */
+  settings(): Settings {
+    return readSettings(this.db);
   }
 
+  /** Validates and stores settings; a new embedder is loaded and the index re-embedded in the background. */
   updateSettings(patch: Record<string, unknown>): void {
-    this.db.transaction(() => {
-      for (const [key, value] of Object.entries(patch)) {
-        if (INTERNAL_SETTINGS.has(key)) throw new Error(`Setting '${key}' is managed by Loci itself.`);
-        setSetting(this.db, key, value);
-      }
-    })();
+    writeSettings(this.db, patch);
+    const spec = this.settings().embedder;
+    if (spec !== this.embedderSpec) void this.switchEmbedder(spec).catch((err) => console.error(`loci: embedder '${spec}': ${err instanceof Error ? err.message : err}`));
+  }
+
+  /** Replaces the embedder (after running work finishes) and re-embeds the index for it. */
+  switchEmbedder(spec: string): Promise<void> {
+    return this.serialised(async () => {
+      if (spec === this.embedderSpec) return;
+      const next = await createEmbedder(spec);
+      const previous = this.embedder;
+      this.embedderSpec = spec;
+      this.embedder = next;
+      this.cache = new IndexCache(this.db, next);
+      await previous.dispose?.();
+      if (needsReembedding(this.db, next)) await updateGraph(this.db, next, this.indexDefaults());
+    });
   }
 
   async close(): Promise<void> {
@@ -271,12 +290,7 @@ export class LociEngine {
   }
 
   private indexDefaults(): IndexerOptions {
-    return {
-      fusion: getSetting(this.db, 'fusion', undefined),
-      docNeighbours: getSetting(this.db, 'docNeighbours', undefined),
-      maxBytes: getSetting(this.db, 'maxBytes', undefined),
-    };
+    const s = this.settings();
+    return { fusion: { topic: s.fusionTopic, fact: s.fusionFact }, docNeighbours: s.docNeighbours, maxBytes: s.maxBytes };
   }
 }
-
-const INTERNAL_SETTINGS = new Set(['index_generation', 'graph_model', 'roots']);

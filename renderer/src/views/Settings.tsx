@@ -116,9 +116,15 @@ export function SettingsView() {
   );
 }
 
+/** Edited in the Language model panel below, with its catalogue and import. */
+const MODEL_PANEL_KEYS = new Set(['model', 'threads']);
+
 function editable(record: Record<string, unknown>): Record<string, Value> {
   const out: Record<string, Value> = {};
-  for (const [k, v] of Object.entries(record)) if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') out[k] = v;
+  for (const [k, v] of Object.entries(record)) {
+    if (MODEL_PANEL_KEYS.has(k)) continue;
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') out[k] = v;
+  }
   return out;
 }
 
