@@ -6,6 +6,7 @@ import type {
   Answer,
   Citation,
   DocumentSummary,
+  FolderSummary,
   GraphView,
   IndexReport,
   MindMapView,
@@ -50,6 +51,17 @@ export const indexReport = z.object({
   removed: z.number(),
   skipped: z.array(skippedFile),
   seconds: z.number(),
+  cancelled: z.boolean().optional(),
+  model: z
+    .object({
+      extractor: z.string().nullable(),
+      refined: z.number(),
+      cached: z.number(),
+      failed: z.number(),
+      seconds: z.number(),
+      error: z.string().nullable(),
+    })
+    .optional(),
 });
 
 export const retrievedContext = z.object({
@@ -112,8 +124,11 @@ export const mindMapView: z.ZodType<MindMapView> = z.lazy(() =>
   }),
 );
 
+export const noteState = z.enum(['fast', 'model', 'skipped', 'failed']);
+
 export const documentSummary = z.object({
   id: z.number(),
+  root: z.string(),
   relPath: z.string(),
   title: z.string(),
   lang: z.string(),
@@ -121,6 +136,18 @@ export const documentSummary = z.object({
   error: z.string().nullable(),
   chunks: z.number(),
   fcis: z.number(),
+  state: noteState,
+  reason: z.string().nullable(),
+});
+
+export const folderSummary = z.object({
+  root: z.string(),
+  include: z.array(z.string()),
+  exclude: z.array(z.string()),
+  noteCount: z.number(),
+  watching: z.boolean(),
+  job: z.enum(['idle', 'fast', 'model', 'graph']),
+  problem: z.string().nullable(),
 });
 
 export const noteText = z.object({
@@ -191,8 +218,9 @@ const drift: {
   citation: Same<z.infer<typeof citation>, Citation>;
   answer: Same<z.infer<typeof answer>, Answer>;
   doc: Same<z.infer<typeof documentSummary>, DocumentSummary>;
+  folder: Same<z.infer<typeof folderSummary>, FolderSummary>;
   note: Same<z.infer<typeof noteText>, NoteText>;
   graph: Same<z.infer<typeof graphView>, GraphView>;
   stats: Same<z.infer<typeof stats>, Stats>;
-} = { progress: true, report: true, context: true, citation: true, answer: true, doc: true, note: true, graph: true, stats: true };
+} = { progress: true, report: true, context: true, citation: true, answer: true, doc: true, folder: true, note: true, graph: true, stats: true };
 void drift;

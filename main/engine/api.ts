@@ -24,6 +24,36 @@ export interface IndexReport {
   removed: number;
   skipped: SkippedFile[];
   seconds: number;
+  /** The job was cancelled: what finished is kept, the rest waits for the next run. */
+  cancelled?: boolean;
+  /** The model pass of this job (absent in fast mode). */
+  model?: ModelPassSummary;
+}
+
+/** What the model pass of one folder job did. */
+export interface ModelPassSummary {
+  extractor: string | null;
+  refined: number;
+  cached: number;
+  failed: number;
+  seconds: number;
+  /** Set when the pass could not run at all (e.g. the model failed to load). */
+  error: string | null;
+}
+
+/** Per-note state in the Library: fast rows, model rows, skipped or failed (with the reason). */
+export type NoteState = 'fast' | 'model' | 'skipped' | 'failed';
+
+/** A library folder with its scope and what is happening to it. */
+export interface FolderSummary {
+  root: string;
+  include: string[];
+  exclude: string[];
+  noteCount: number;
+  watching: boolean;
+  job: 'idle' | 'fast' | 'model' | 'graph';
+  /** Why the folder is not indexed or watched (e.g. a system tree saved by an older Loci). */
+  problem: string | null;
 }
 
 export interface AskOptions {
@@ -80,6 +110,7 @@ export interface MindMapView {
 
 export interface DocumentSummary {
   id: number;
+  root: string;
   relPath: string;
   title: string;
   lang: string;
@@ -87,6 +118,9 @@ export interface DocumentSummary {
   error: string | null;
   chunks: number;
   fcis: number;
+  state: NoteState;
+  /** Why a note is skipped or failed. */
+  reason: string | null;
 }
 
 export interface NoteText {

@@ -33,6 +33,8 @@ export interface IndexerOptions extends IndexOptions {
   maxBytes?: number;
   fusion?: FusionThresholds;
   docNeighbours?: number;
+  /** The folder's scope (include/exclude globs): true when a path is left out. */
+  excluded?: (relPath: string, isDir: boolean) => boolean;
 }
 
 /** Settings key: the embedder the graph was last built with; another one means rebuilding it whole. */
@@ -50,7 +52,7 @@ export async function indexFolder(db: Db, embedder: Embedder, rootArg: string, o
   const root = resolve(rootArg);
   await assertFolder(root);
   const scan = phaseProgress('scan', 1, opts.onProgress);
-  const { files, skipped: scanSkipped } = await scanFolder(root, { maxBytes: opts.maxBytes });
+  const { files, skipped: scanSkipped } = await scanFolder(root, { maxBytes: opts.maxBytes, signal: opts.signal, excluded: opts.excluded });
   scan.finish();
 
   const skipped: SkippedFile[] = [...scanSkipped];
@@ -69,7 +71,7 @@ export async function indexFolder(db: Db, embedder: Embedder, rootArg: string, o
       unchanged++;
       continue;
     }
-    const read = await readNote(file.absPath);
+    const read = await readNote(file.absPath, { root });
     if (!read.ok) {
       const skip = { relPath: file.relPath, reason: read.reason, detail: read.detail };
       skipped.push(skip);

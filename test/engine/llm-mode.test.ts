@@ -62,11 +62,11 @@ describe('the engine with a local model', () => {
     const other = await LociEngine.open({ dbPath: join(dir, 'index.db') });
     try {
       expect((await other.ask('What water hardness do I aim for?', { method: 'bm25' })).mode).toBe('extractive');
-      other.updateSettings({ model: await tinyModelPath() });
+      await other.updateSettings({ model: await tinyModelPath() });
       const generated = await other.ask('What water hardness do I aim for?', { method: 'bm25' });
       expect(generated.mode).toBe('generated');
       expect(generated.model).toBe('stories260K');
-      other.updateSettings({ model: null });
+      await other.updateSettings({ model: null });
       expect((await other.ask('What water hardness do I aim for?', { method: 'bm25' })).mode).toBe('extractive');
     } finally {
       await other.close();
