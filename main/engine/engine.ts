@@ -451,6 +451,8 @@ export class LociEngine {
     set.add(w);
     this.watches.set(abs, set);
     return {
+      ready: w.ready,
+      watchedDirectories: w.watchedDirectories,
       close: async () => {
         set.delete(w);
         await w.close();

@@ -21,16 +21,22 @@ afterAll(async () => {
 });
 
 describe('the engine with a local model', () => {
-  it('refines every note with the model after fast mode, then re-runs the graph step', async () => {
-    await engine.index(join(dir, 'notes'));
-    expect(engine.stats().extractors).toEqual([{ extractor: 'fast', documents: 12 }]);
-    const phases = new Set<string>();
-    const report = await engine.refine({ onProgress: (p) => phases.add(p.phase) });
+  it('one folder job: fast mode, then the model rewrites every note, then the graph step', async () => {
+    const phases: string[] = [];
+    const job = engine.startJob(join(dir, 'notes'), { onProgress: (p) => phases.push(p.phase) });
+    const searchable = await job.searchable;
+    expect(searchable.model).toBeUndefined();
+    const final = await job.done;
+    const report = final.model;
     expect(report?.refined).toBe(12);
+    expect(report?.error).toBeNull();
     expect(report?.extractor).toMatch(/^llm:stories260K@p\d+$/);
     const stats = engine.stats();
     expect(stats.extractors).toEqual([{ extractor: report!.extractor, documents: 12 }]);
-    expect(phases.has('llm')).toBe(true);
+    // Fast pass before the model pass, the graph after it; every note now shows its model rows.
+    expect(phases.indexOf('extract')).toBeLessThan(phases.indexOf('llm'));
+    expect(phases.lastIndexOf('graph')).toBeGreaterThan(phases.indexOf('llm'));
+    expect(new Set(engine.documents().map((d) => d.state))).toEqual(new Set(['model']));
     // Every row the model made is embedded, and no document waits for the graph step.
     const db = engine.db;
     expect(db.prepare("SELECT count(*) FROM mm_nodes m WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.owner_kind = 'mm' AND e.owner_id = m.id)").pluck().get()).toBe(0);

@@ -5,6 +5,10 @@ import type { IndexReport } from '../api.js';
 
 export interface FolderWatch {
   close(): Promise<void>;
+  /** Resolves once the initial walk is done and changes are seen. */
+  ready?: Promise<void>;
+  /** How many directories are being watched (bounded by the folder: links are not followed). */
+  watchedDirectories?(): number;
 }
 
 const NOTE_FILE = /\.(md|markdown|txt)$/i;
@@ -82,7 +86,10 @@ export function watchFolder(
   });
   watcher.on('error', (e) => onError(e instanceof Error ? e : new Error(String(e))));
 
+  const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
   return {
+    ready,
+    watchedDirectories: () => Object.keys(watcher.getWatched()).length,
     close: async () => {
       if (timer) clearTimeout(timer);
       await watcher.close();
