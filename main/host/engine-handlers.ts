@@ -56,7 +56,14 @@ export function engineHandlers(engine: EnginePort, emit: Emit, host: HostInfo, m
     'library.folders': () => engine.folders(),
     'library.documents': () => engine.documents(),
     'library.index': async ({ root, watch: keepWatching }) => {
-      const job = engine.startJob(root);
+      let job;
+      try {
+        job = engine.startJob(root);
+      } catch (err) {
+        // A refused folder never became a job, so the engine has no job event to send: say it here.
+        emit('index.error', { root, message: err instanceof Error ? err.message : String(err) });
+        throw err;
+      }
       const report = await job.searchable;
       if (keepWatching && !report.cancelled) watch(job.root);
       return report;
