@@ -197,14 +197,21 @@ export class LociEngine {
 
   folders(): FolderSummary[] {
     const counts = noteCounts(this.db);
-    return listFolders(this.db).map((f) => ({
+    const saved = listFolders(this.db);
+    // A folder whose first run was interrupted (Loci closed or was killed) has notes but is not saved yet.
+    const interrupted = documentRoots(this.db)
+      .filter((root) => !saved.some((f) => f.root === root))
+      .map((root) => ({ root, include: [], exclude: [], interrupted: true }));
+    return [...saved.map((f) => ({ ...f, interrupted: false })), ...interrupted].map((f) => ({
       root: f.root,
       include: f.include,
       exclude: f.exclude,
       noteCount: counts.get(f.root) ?? 0,
       watching: (this.watches.get(f.root)?.size ?? 0) > 0,
       job: this.jobs.phase(f.root),
-      problem: this.refused.get(f.root) ?? null,
+      problem:
+        this.refused.get(f.root) ??
+        (f.interrupted && this.jobs.phase(f.root) === 'idle' ? 'its first index run did not finish: index it again to finish, or remove it' : null),
     }));
   }
 
@@ -265,8 +272,9 @@ export class LociEngine {
         this.publish({ type: 'error', root, message: errorText(err) });
         throw err;
       }
-      // Cancelled in the fast pass: a folder that was not in the library leaves nothing behind.
-      if (!wasSaved) await this.forgetUnsaved(root);
+      // Cancelled by the user in the fast pass: a folder that was not in the library leaves nothing
+      // behind. Stopped because Loci is closing: what was written stays, so the next run resumes it.
+      if (!wasSaved && !this.closing.signal.aborted) await this.forgetUnsaved(root);
       const report: IndexReport = {
         root,
         counts: indexCounts(this.db),

@@ -21,6 +21,7 @@ afterAll(async () => {
 });
 
 describe('the engine with a local model', () => {
+  // The tiny model's pass over 12 notes takes 1–4 minutes on a shared 2-core machine.
   it('one folder job: fast mode, then the model rewrites every note, then the graph step', async () => {
     const phases: string[] = [];
     const job = engine.startJob(join(dir, 'notes'), { onProgress: (p) => phases.push(p.phase) });
@@ -45,7 +46,7 @@ describe('the engine with a local model', () => {
     const again = await engine.refine();
     expect(again?.refined).toBe(0);
     expect(again?.calls).toBe(0);
-  });
+  }, 600_000);
 
   it('streams a generated answer whose citations all resolve to given sources', async () => {
     const tokens: string[] = [];
@@ -77,5 +78,5 @@ describe('the engine with a local model', () => {
     } finally {
       await other.close();
     }
-  });
+  }, 600_000);
 });
