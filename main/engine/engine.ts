@@ -384,8 +384,8 @@ export class LociEngine {
     this.assertWritable('remove a folder');
     const abs = resolve(root);
     if (!getFolder(this.db, abs) && !documentRoots(this.db).includes(abs)) throw new Error(`${abs} is not a library folder.`);
-    await this.jobs.stop(abs);
     await this.unwatch(abs);
+    await this.jobs.stop(abs);
     return this.serialised(async () => {
       const removed = removeDocumentsUnder(this.db, abs);
       deleteFolder(this.db, abs);
@@ -403,6 +403,8 @@ export class LociEngine {
     const checked = checkScope(scope);
     await this.jobs.stop(abs);
     setFolderScope(this.db, abs, checked);
+    // A watcher may have started a run in between (with the new scope or not): restart it with this one.
+    if (await this.jobs.stop(abs)) await this.jobs.get(abs)?.done.catch(() => undefined);
     return this.startJob(abs);
   }
 
@@ -454,7 +456,15 @@ export class LociEngine {
       if (JSON.stringify(now) !== JSON.stringify(filter.scope)) filter = { scope: now, fn: scopeFilter(now) };
       return filter.fn?.(rel, isDir) ?? false;
     };
-    const w = watchFolder(abs, () => this.index(abs, { onProgress }), onReport ?? (() => undefined), onError, { excluded });
+    let closed = false;
+    // A change seen while the folder's job runs waits for it; a watch closed meanwhile (the folder was
+    // removed) starts nothing, so a removed folder is never indexed back in.
+    const runIndex = async () => {
+      await this.jobs.get(abs)?.done.catch(() => undefined);
+      if (closed) throw new Error(`${abs} is no longer watched`);
+      return this.startJob(abs, { onProgress }).done;
+    };
+    const w = watchFolder(abs, runIndex, onReport ?? (() => undefined), onError, { excluded });
     const set = this.watches.get(abs) ?? new Set<FolderWatch>();
     set.add(w);
     this.watches.set(abs, set);
@@ -462,6 +472,7 @@ export class LociEngine {
       ready: w.ready,
       watchedDirectories: w.watchedDirectories,
       close: async () => {
+        closed = true;
         set.delete(w);
         await w.close();
       },
