@@ -65,6 +65,11 @@ export interface JobOptions {
   signal?: AbortSignal;
   /** Re-extract this note (or, with `all`, every note of the folder) even though it did not change. */
   redo?: { docId: number } | 'all';
+  /**
+   * A cancelled first run of a folder normally leaves nothing behind (Cancel means "do not add it");
+   * with this, the notes written so far stay (not in the library yet) so the next run resumes (the CLI's Ctrl-C).
+   */
+  keepPartial?: boolean;
 }
 
 export class ReadOnlyIndexError extends Error {
@@ -274,7 +279,7 @@ export class LociEngine {
       }
       // Cancelled by the user in the fast pass: a folder that was not in the library leaves nothing
       // behind. Stopped because Loci is closing: what was written stays, so the next run resumes it.
-      if (!wasSaved && !this.closing.signal.aborted) await this.forgetUnsaved(root);
+      if (!wasSaved && !this.closing.signal.aborted && !opts.keepPartial) await this.forgetUnsaved(root);
       const report: IndexReport = {
         root,
         counts: indexCounts(this.db),
@@ -299,6 +304,9 @@ export class LociEngine {
   ): Promise<{ summary: ModelPassSummary; cancelled: boolean } | null> {
     if (!this.modelSpec()) return null;
     const t0 = performance.now();
+    const docIds = indexedIdsUnder(this.db, root);
+    // Loading a model takes seconds: say so before the first note's progress.
+    onProgress({ phase: 'llm', done: 0, total: docIds.length, etaSeconds: null, current: 'loading the model' });
     let llm: LlmProvider | null;
     try {
       llm = await this.llm();
@@ -308,7 +316,6 @@ export class LociEngine {
       return { summary, cancelled: false };
     }
     if (!llm) return null;
-    const docIds = indexedIdsUnder(this.db, root);
     try {
       const report = await this.serialised(() => this.refineWith(llm, { onProgress, signal, docIds }, control));
       return { summary: summarise(report, t0, null), cancelled: false };
