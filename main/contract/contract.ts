@@ -49,6 +49,7 @@ export const calls = {
   'chats.get': call(z.object({ id: z.number().int().positive() }).strict(), z.array(s.chatMessage), 'One conversation.'),
   'settings.get': call(none, s.settingsRecord, 'Engine settings.'),
   'settings.update': call(z.object({ patch: s.settingsRecord }).strict(), s.settingsRecord, 'Change settings; returns them all.'),
+  'settings.describe': call(none, s.settingsDescription, 'Every setting with its label, description, group, control, bounds and default, for a settings form.'),
   'models.list': call(
     none,
     z.object({

@@ -99,6 +99,7 @@ export function engineHandlers(engine: EnginePort, emit: Emit, host: HostInfo, m
     'chats.list': () => engine.chats(),
     'chats.get': ({ id }) => engine.chat(id),
     'settings.get': () => engine.settings(),
+    'settings.describe': () => engine.describeSettings(),
     'settings.update': ({ patch }) => {
       engine.updateSettings(patch);
       // A newly chosen model starts on the notes that are already indexed.

@@ -3,6 +3,7 @@
 import type { Answer, AskOptions, DocumentSummary, GraphView, IndexOptions, IndexReport, MindMapView, NoteText, Stats } from '../engine/api.js';
 import type { Citation } from '../engine/api.js';
 import type { IndexProgress } from '../engine/types.js';
+import type { SettingDescriptor } from '../engine/shapes/settings.js';
 
 export interface EnginePort {
   roots(): string[];
@@ -25,5 +26,6 @@ export interface EnginePort {
   chat(id: number): { role: 'user' | 'assistant'; text: string; citations: Citation[] }[];
   settings(): Record<string, unknown>;
   updateSettings(patch: Record<string, unknown>): void;
+  describeSettings(): SettingDescriptor[];
   close(): Promise<void>;
 }

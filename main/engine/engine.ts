@@ -8,7 +8,7 @@ import { IndexCache, type RetrievalContext } from './retrieve/retriever.js';
 import { retrieve } from './retrieve/index.js';
 import { extractiveAnswer } from './answer/extractive.js';
 import { getSetting, setSetting } from './store/settings.js';
-import { readSettings, writeSettings, type Settings } from './settings.js';
+import { describeSettings, readSettings, writeSettings, type Settings } from './settings.js';
 import { indexCounts } from './store/counts.js';
 import { loadMindMap } from './store/mind-map.js';
 import { buildGraphView } from './graph/graph-view.js';
@@ -258,6 +258,11 @@ export class LociEngine {
   /** Every user setting with the value in force (stored, else its default). */
   settings(): Settings {
     return readSettings(this.db);
+  }
+
+  /** Each setting's label, control, bounds and default (for a settings form). */
+  describeSettings() {
+    return describeSettings();
   }
 
   /** Validates and stores settings; a new embedder is loaded and the index re-embedded in the background. */
