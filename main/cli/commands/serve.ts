@@ -11,6 +11,8 @@ export interface ServeOptions {
   port?: number;
   staticDir?: string;
   embedder?: string;
+  /** How many browser contexts one printed URL may open (the e2e setup opens several); default 1. */
+  openUrlUses?: number;
 }
 
 /** Opens the engine and serves the UI; used by `loci serve` and by `npm start` without Electron. */
@@ -30,11 +32,18 @@ export async function runServe(opts: ServeOptions): Promise<BrowserMode> {
     port: opts.port,
     folder: opts.folder,
     staticDir: opts.staticDir,
+    openUrlUses: opts.openUrlUses,
     version: '0.1.0',
   });
   console.log(`Loci is serving ${dbPath}`);
   if (opts.folder) console.log(`Indexing ${path.resolve(opts.folder)} in the background (watching for changes).`);
-  console.log(`Open this URL (it carries this run's access token):\n  ${mode.server.openUrl}`);
+  console.log(`Open this URL (it opens Loci once; press Enter here for another):\n  ${mode.server.openUrl}`);
+  // Each printed URL is spent when a page loads it, so the one in the browser history opens nothing.
+  const onLine = () => console.log(`  ${mode.server.newOpenUrl()}`);
+  if (process.stdin.isTTY) {
+    process.stdin.on('data', onLine);
+    process.stdin.unref();
+  }
 
   let closing = false;
   const shutdown = (signal: string) => {
