@@ -116,7 +116,8 @@ describe('browser mode over the real engine', () => {
       expect(err.code).toBe('not_found');
       // A real chat still works.
       const first = await client.call('ask', { question: 'first question' });
-      expect((await client.call('chats.get', { id: first.chatId })).length).toBe(2);
+      expect(first.chatId).toBeTypeOf('number');
+      expect((await client.call('chats.get', { id: first.chatId! })).length).toBe(2);
     } finally {
       client.close();
       await mode.close();
