@@ -96,4 +96,34 @@ describe('browser mode over the real engine', () => {
     expect(report.unchanged).toBe(partial);
     expect(report.counts.documents).toBeGreaterThan(partial);
   }, 120_000);
+
+  // Probe 8: a missing chat or note came back as a 500 carrying SQLite's "FOREIGN KEY constraint failed".
+  it('answers a missing chat or note as 404 with a clear message, over HTTP', async () => {
+    const { mode, client } = await open('c');
+    try {
+      const call = async (name: string, body: unknown) => {
+        const r = await fetch(`${mode.server.url}/api/call/${name}`, { method: 'POST', headers: { 'x-loci-token': mode.server.token, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        return { status: r.status, body: (await r.json()) as { error: { message: string; code?: string } } };
+      };
+      const ask = await call('ask', { question: 'anything', chatId: 424242 });
+      expect(ask.status).toBe(404);
+      expect(ask.body.error.message).toBe('loci call "ask" failed: No chat 424242.');
+      expect(ask.body.error.message).not.toMatch(/FOREIGN KEY/);
+      const chat = await call('chats.get', { id: 424242 });
+      expect(chat.status).toBe(404);
+      const note = await call('notes.text', { docPath: 'nowhere.md' });
+      expect(note.status).toBe(404);
+      expect(note.body.error.message).toMatch(/No indexed note 'nowhere.md'/);
+      // Through the client the code survives, so the UI can tell "gone" from "broken".
+      const err = await client.call('chats.get', { id: 424242 }).catch((e) => e);
+      expect(err.code).toBe('not_found');
+      // A real chat still works.
+      const first = await client.call('ask', { question: 'first question' });
+      expect(first.chatId).toBeTypeOf('number');
+      expect((await client.call('chats.get', { id: first.chatId! })).length).toBe(2);
+    } finally {
+      client.close();
+      await mode.close();
+    }
+  }, 60_000);
 });
