@@ -52,8 +52,9 @@ export function useLibraryActivity(client: LociClient | null): {
         setActivity((a) => ({ ...a, [root]: { ...(a[root] ?? idle), running: false, report, error: null } }));
         setVersion((v) => v + 1);
       }),
-      client.on('index.error', ({ root, message }) =>
-        setActivity((a) => ({ ...a, [root]: { ...(a[root] ?? idle), running: false, error: message } })),
+      // A run the user stopped is not an error: it just ends (no red message).
+      client.on('index.error', ({ root, message, cancelled }) =>
+        setActivity((a) => ({ ...a, [root]: { ...(a[root] ?? idle), running: false, error: cancelled ? null : message } })),
       ),
     ];
     return () => offs.forEach((off) => off());
