@@ -82,7 +82,10 @@ export const calls = {
 export const events = {
   'index.progress': z.object({ root: z.string(), progress: s.indexProgress }),
   'index.report': z.object({ root: z.string(), report: s.indexReport }),
-  'index.error': z.object({ root: z.string(), message: z.string() }),
+  /** A run that failed; a run the user stopped carries cancelled: true (shown as stopped, not as an error). */
+  'index.error': z.object({ root: z.string(), message: z.string(), cancelled: z.boolean().optional() }),
+  /** A background failure nothing else reports (an embedder switch, a model load); also in the log file. */
+  'engine.error': z.object({ source: z.string(), message: z.string() }),
   'answer.token': z.object({ streamId: z.string(), token: z.string() }),
   'models.progress': z.object({ id: z.string(), file: z.string(), received: z.number(), total: z.number().nullable(), resumed: z.boolean() }),
   /** The host asks the UI to show a view (the Electron menu's View items). */

@@ -74,7 +74,7 @@ export function engineHandlers(engine: EnginePort, emit: Emit, host: HostInfo, m
         if (keepWatching) watch(root);
         return report;
       } catch (err) {
-        emit('index.error', { root, message: err instanceof Error ? err.message : String(err) });
+        emit('index.error', { root, message: err instanceof Error ? err.message : String(err), cancelled: controller.signal.aborted });
         throw err;
       } finally {
         running.delete(root);

@@ -15,6 +15,7 @@ import { buildGraphView } from './graph/graph-view.js';
 import { watchFolder, type FolderWatch } from './jobs/watch.js';
 import { addChatMessage, assertChat, listChats, loadChat, newChat } from './store/chats.js';
 import { NotFoundError } from './errors.js';
+import { reportEngineError } from './log.js';
 import type { Answer, AskOptions, DocumentSummary, GraphView, IndexReport, MindMapView, NoteText, Stats } from './api.js';
 import type { IndexProgress, RetrievalMethod } from './types.js';
 import type { LlmProvider } from './llm/provider.js';
@@ -272,7 +273,7 @@ export class LociEngine {
   updateSettings(patch: Record<string, unknown>): void {
     writeSettings(this.db, patch);
     const spec = this.settings().embedder;
-    if (spec !== this.embedderSpec) void this.switchEmbedder(spec).catch((err) => console.error(`loci: embedder '${spec}': ${err instanceof Error ? err.message : err}`));
+    if (spec !== this.embedderSpec) void this.switchEmbedder(spec).catch((err) => reportEngineError('embedder', new Error(`embedder '${spec}': ${err instanceof Error ? err.message : err}`)));
   }
 
   /** Replaces the embedder (after running work finishes) and re-embeds the index for it. */
