@@ -49,7 +49,7 @@ export class IndexCache {
   async embedQuery(text: string): Promise<Float32Array> {
     let v = this.queries.get(text);
     if (!v) {
-      [v] = await this.embedder.embed([text]);
+      [v] = await (this.embedder.embedQueries ?? this.embedder.embed).call(this.embedder, [text]);
       if (this.queries.size > 256) this.queries.clear();
       this.queries.set(text, v);
     }
