@@ -14,7 +14,7 @@ import type {
 } from '../engine/api.js';
 import type { IndexProgress, RetrievedContext } from '../engine/types.js';
 
-export const retrievalMethod = z.enum(['bm25', 'dense', 'hybrid', 'hig', 'pgr', 'loci']);
+export const retrievalMethod = z.enum(['bm25', 'dense', 'hybrid', 'hig', 'pgr', 'ppr', 'loci']);
 
 export const indexCounts = z.object({
   documents: z.number(),

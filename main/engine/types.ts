@@ -85,7 +85,7 @@ export interface Extraction {
   triples: ExtractedTriple[];
 }
 
-export type RetrievalMethod = 'bm25' | 'dense' | 'hybrid' | 'hig' | 'pgr' | 'loci';
+export type RetrievalMethod = 'bm25' | 'dense' | 'hybrid' | 'hig' | 'pgr' | 'ppr' | 'loci';
 
 /** One retrieved context with its provenance. */
 export interface RetrievedContext {

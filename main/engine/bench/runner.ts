@@ -51,7 +51,7 @@ export interface BenchOptions {
   onProgress?: (message: string) => void;
 }
 
-export const LOCI_METHODS: RetrievalMethod[] = ['bm25', 'dense', 'hybrid', 'hig', 'pgr', 'loci'];
+export const LOCI_METHODS: RetrievalMethod[] = ['bm25', 'dense', 'hybrid', 'hig', 'pgr', 'ppr', 'loci'];
 export const ALL_BENCH_METHODS: string[] = [...LOCI_METHODS, ...PEER_NAMES];
 
 export const relPathOf = (i: number) => `p${i}.txt`;
