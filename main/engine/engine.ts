@@ -13,7 +13,8 @@ import { indexCounts } from './store/counts.js';
 import { loadMindMap } from './store/mind-map.js';
 import { buildGraphView } from './graph/graph-view.js';
 import { watchFolder, type FolderWatch } from './jobs/watch.js';
-import { addChatMessage, listChats, loadChat, newChat } from './store/chats.js';
+import { addChatMessage, assertChat, listChats, loadChat, newChat } from './store/chats.js';
+import { NotFoundError } from './errors.js';
 import type { Answer, AskOptions, DocumentSummary, GraphView, IndexReport, MindMapView, NoteText, Stats } from './api.js';
 import type { IndexProgress, RetrievalMethod } from './types.js';
 import type { LlmProvider } from './llm/provider.js';
@@ -162,6 +163,7 @@ export class LociEngine {
 
   async ask(question: string, opts: AskOptions = {}): Promise<Answer> {
     const started = performance.now();
+    if (opts.chatId !== undefined) assertChat(this.db, opts.chatId);
     const method = opts.method ?? (this.settings().method as RetrievalMethod);
     const k = opts.k ?? 8;
     const llm = await this.llm();
@@ -222,7 +224,7 @@ export class LociEngine {
   /** A note's text, read from disk — only for notes of a library root, never an arbitrary path. */
   async noteText(docPath: string, docId?: number): Promise<NoteText> {
     const doc = this.findIndexed(docPath, docId);
-    if (!doc) throw new Error(`No indexed note '${docPath}'.`);
+    if (!doc) throw new NotFoundError(`No indexed note '${docPath}'.`);
     const rootAbs = resolve(doc.root);
     const file = resolve(rootAbs, doc.rel_path);
     if (!file.startsWith(rootAbs + sep)) throw new Error(`'${docPath}' is outside its library folder.`);
@@ -252,6 +254,7 @@ export class LociEngine {
   }
 
   chat(id: number) {
+    assertChat(this.db, id);
     return loadChat(this.db, id);
   }
 

@@ -17,6 +17,8 @@ export interface BrowserModeOptions {
   /** Index this folder in the background once the server is up, then keep watching it. */
   folder?: string;
   token?: string;
+  /** How many browser contexts one printed URL may open (tests); default 1. */
+  openUrlUses?: number;
   version?: string;
   log?: (line: string) => void;
 }
@@ -35,7 +37,7 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
   const models = modelHandlers(emit);
   const host = engineHandlers(opts.engine, emit, { host: 'browser', canPickFolder: false, version: opts.version ?? '0.0.0' }, models);
   const dispatcher = createDispatcher(host.handlers);
-  server = await startServer({ dispatcher, staticDir: opts.staticDir ?? DEFAULT_STATIC_DIR, port: opts.port, token: opts.token });
+  server = await startServer({ dispatcher, staticDir: opts.staticDir ?? DEFAULT_STATIC_DIR, port: opts.port, token: opts.token, openUrlUses: opts.openUrlUses });
 
   for (const root of opts.engine.roots()) host.watch(root);
   const initialIndex = opts.folder

@@ -8,10 +8,12 @@ import { defaultDbPath } from '../../main/engine/paths.js';
 // check that main/app/main.ts wires the security rules, the IPC transport, the engine utilityProcess
 // and the safe quit. The rules themselves are tested in security.test.ts.
 const h = vi.hoisted(() => {
+  /* eslint-disable @typescript-eslint/no-require-imports -- vi.hoisted runs before the file's imports exist */
   const { EventEmitter } = require('node:events') as typeof import('node:events');
   const appRoot = (require('node:fs') as typeof import('node:fs')).mkdtempSync(
     (require('node:path') as typeof import('node:path')).join((require('node:os') as typeof import('node:os')).tmpdir(), 'loci-shell-'),
   );
+  /* eslint-enable @typescript-eslint/no-require-imports */
   const app = Object.assign(new EventEmitter(), {
     getAppPath: () => appRoot,
     getPath: () => appRoot,

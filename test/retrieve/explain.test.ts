@@ -135,7 +135,7 @@ describe('pgr explanation', () => {
     expect(text).toContain('  - Ada Lovelace');
     expect(text).toContain(`Seed topics:\n  Ada Lovelace  sim ${x.seedTopics[0].similarity.toFixed(3)}`);
     for (const p of x.factPaths) expect(text).toContain(`${p.score.toFixed(3)}  ${p.pathText}`);
-    expect(text).toMatch(/Mind map:\n  ▸ Ada Lovelace/);
+    expect(text).toMatch(/Mind map:\n {2}▸ Ada Lovelace/);
   });
 
   it('walks from a seed topic through its super-topic, and uses the key points it is given', async () => {
@@ -166,6 +166,6 @@ describe('loci explanation', () => {
     expect(babbage.bridgedFrom.map((b) => b.title)).toContain('Ada Lovelace');
     expect(babbage.bridgedFrom.find((b) => b.title === 'Ada Lovelace')!.mention).toBe('charles babbage');
     expect(contexts.map((c) => c.docTitle).slice(0, 2)).toEqual(['Ada Lovelace', 'Charles Babbage']);
-    expect(formatLociExplanation(x)).toMatch(/Charles Babbage  \[.*\]  bridge: “Ada Lovelace” mentions “charles babbage”/);
+    expect(formatLociExplanation(x)).toMatch(/Charles Babbage {2}\[.*\] {2}bridge: “Ada Lovelace” mentions “charles babbage”/);
   });
 });

@@ -25,6 +25,7 @@ export interface BenchDataset {
   questions: BenchQuestion[];
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- raw dataset JSON in several formats; each reader checks the fields it uses
 type Json = Record<string, any>;
 
 /** Pools paragraphs, deduplicating by title + text, and hands out stable corpus indices. */

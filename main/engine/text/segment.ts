@@ -38,6 +38,7 @@ export function segmentWords(text: string, mode: HanCutMode = 'precise'): string
   return words;
 }
 
+// eslint-disable-next-line no-control-regex -- the ASCII range starts at NUL on purpose
 const ASCII = /^[\x00-\x7f]*$/;
 const ASCII_WORD = /[a-z0-9]+(?:['.][a-z0-9]+)*/g;
 
