@@ -189,7 +189,7 @@ export class LociEngine {
         }),
       };
     } else {
-      answer = { ...(await extractiveAnswer(ctx, question, result.contexts)), mode: 'extractive', model: null, droppedCitations: 0 };
+      answer = { ...(await extractiveAnswer(ctx, question, result.contexts, 5, result.query)), mode: 'extractive', model: null, droppedCitations: 0 };
     }
     const chatId = opts.chatId ?? newChat(this.db, question);
     addChatMessage(this.db, chatId, { role: 'user', text: question, citations: [], method, model: null });

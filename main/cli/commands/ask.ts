@@ -12,7 +12,7 @@ export function registerAsk(program: Command): void {
     .addOption(dbOption())
     .addOption(jsonOption())
     .addOption(embedderOption())
-    .addOption(new Option('--method <method>', 'retrieval method').choices(['bm25', 'dense', 'hybrid', 'hig', 'pgr', 'loci']))
+    .addOption(new Option('--method <method>', 'retrieval method').choices(['bm25', 'dense', 'hybrid', 'hig', 'pgr', 'ppr', 'loci']))
     .addOption(new Option('--k <n>', 'how many contexts to retrieve').default(8).argParser((v) => Number.parseInt(v, 10)))
     .addOption(new Option('--explain', 'show how the retrieval reached each context'))
     .addOption(modelOption())

@@ -63,7 +63,7 @@ export interface BenchOptions {
   onProgress?: (message: string) => void;
 }
 
-export const LOCI_METHODS: RetrievalMethod[] = ['bm25', 'dense', 'hybrid', 'hig', 'pgr', 'loci'];
+export const LOCI_METHODS: RetrievalMethod[] = ['bm25', 'dense', 'hybrid', 'hig', 'pgr', 'ppr', 'loci'];
 export const ALL_BENCH_METHODS: string[] = [...LOCI_METHODS, ...PEER_NAMES];
 /** Contexts `loci ask` retrieves by default (the CLI's and the app's k): the ask timing and answer use it. */
 export const ASK_K = 8;

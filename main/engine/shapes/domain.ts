@@ -3,7 +3,7 @@
 // Pure zod, no Node imports: the contract, hence the renderer, imports this module at run time.
 import { z } from 'zod';
 
-export const retrievalMethod = z.enum(['bm25', 'dense', 'hybrid', 'hig', 'pgr', 'loci']);
+export const retrievalMethod = z.enum(['bm25', 'dense', 'hybrid', 'hig', 'pgr', 'ppr', 'loci']);
 export const mindMapKind = z.enum(['topic', 'route', 'fact']);
 export const skipReason = z.enum(['binary', 'too-large', 'unreadable', 'invalid-utf8', 'empty', 'unsupported']);
 export const documentStatus = z.enum(['indexed', 'skipped', 'error']);
