@@ -36,14 +36,6 @@ export function resourcePath(...parts: string[]): string {
   return join(resourcesDir(), ...parts);
 }
 
-/**
- * Files that must run outside the asar archive (the model worker, started as its own process) live in
- * app.asar.unpacked; outside a packaged app the path is unchanged.
- */
-export function unpackedPath(file: string): string {
-  return file.replace(/([\\/])app\.asar([\\/])/, '$1app.asar.unpacked$2');
-}
-
 const RESOURCE_MARKER = join('models', 'catalogue.json');
 let foundResources: string | undefined;
 

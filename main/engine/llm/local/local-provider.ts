@@ -5,7 +5,6 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { unpackedPath } from '../../paths.js';
 import {
   LlmAbortError,
   LlmTimeoutError,
@@ -65,7 +64,7 @@ type WorkerMessage =
   | { type: 'done'; id: number; text: string; tokens: number }
   | { type: 'error'; id: number; message: string; aborted: boolean };
 
-const WORKER = unpackedPath(fileURLToPath(new URL('./worker.mjs', import.meta.url)));
+const WORKER = fileURLToPath(new URL('./worker.mjs', import.meta.url));
 
 export class LocalLlamaProvider implements LlmProvider {
   readonly id: string;
