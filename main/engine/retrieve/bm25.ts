@@ -3,6 +3,7 @@ import type { Db } from '../store/db.js';
 import type { Scored } from '../embed/vector-matrix.js';
 import { queryTerms } from '../text/segment.js';
 import { chunkContexts } from './contexts.js';
+import { searchChunks } from '../store/chunks.js';
 
 /** An FTS5 MATCH expression: any of the question's terms, each quoted so no term is read as syntax. */
 export function ftsQuery(question: string): string | null {
@@ -15,9 +16,7 @@ export function ftsQuery(question: string): string | null {
 export function bm25Chunks(db: Db, question: string, k: number): Scored[] {
   const match = ftsQuery(question);
   if (!match) return [];
-  const rows = db
-    .prepare('SELECT rowid AS id, bm25(chunks_fts) AS rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?')
-    .all(match, k) as { id: number; rank: number }[];
+  const rows = searchChunks(db, match, k);
   return rows.map((r) => ({ id: r.id, score: -r.rank }));
 }
 
