@@ -44,6 +44,22 @@ export const calls = {
     s.graphView,
     'Documents, shared entities and super-topics as a graph.',
   ),
+  'graph.local': call(
+    z
+      .object({
+        docId: z.number().int().positive(),
+        hops: z.union([z.literal(1), z.literal(2)]).optional(),
+        limit: z.number().int().min(1).max(5000).optional(),
+      })
+      .strict(),
+    s.graphView,
+    "The graph around one note (1 or 2 document-layer hops), shaped like graph.view; each note carries its distance in hops.",
+  ),
+  'notes.related': call(
+    z.object({ docId: z.number().int().positive(), limit: z.number().int().min(1).max(100).optional() }).strict(),
+    z.array(s.relatedNote),
+    'Notes related to one note, best first, each with why: a similar passage, shared entities (rarest first), shared super-topics.',
+  ),
   stats: call(none, s.stats, 'Index counts, embedder and extractors.'),
   'chats.list': call(none, z.array(s.chatSummary), 'Past conversations.'),
   'chats.get': call(z.object({ id: z.number().int().positive() }).strict(), z.array(s.chatMessage), 'One conversation.'),

@@ -11,12 +11,14 @@ import { getSetting, setSetting } from './store/settings.js';
 import { describeSettings, readSettings, writeSettings, type Settings } from './settings.js';
 import { indexCounts } from './store/counts.js';
 import { loadMindMap } from './store/mind-map.js';
-import { buildGraphView } from './graph/graph-view.js';
+import { buildGraphView, buildLocalGraph } from './graph/graph-view.js';
+import { relatedNotes } from './graph/related.js';
+import { isIndexedDocument } from './store/graph-queries.js';
 import { watchFolder, type FolderWatch } from './jobs/watch.js';
 import { addChatMessage, assertChat, listChats, loadChat, newChat } from './store/chats.js';
 import { NotFoundError } from './errors.js';
 import { reportEngineError } from './log.js';
-import type { Answer, AskOptions, DocumentSummary, GraphView, IndexReport, MindMapView, NoteText, Stats } from './api.js';
+import type { Answer, AskOptions, DocumentSummary, GraphView, IndexReport, MindMapView, NoteText, RelatedNote, Stats } from './api.js';
 import type { IndexProgress, RetrievalMethod } from './types.js';
 import type { LlmProvider } from './llm/provider.js';
 import type { RefineReport } from './extract/llm/refine.js';
@@ -235,6 +237,18 @@ export class LociEngine {
 
   graph(opts: { limit?: number } = {}): GraphView {
     return buildGraphView(this.db, opts.limit ?? 2000);
+  }
+
+  /** The graph around one note, `hops` document-layer edges out, in the shape of `graph()`. */
+  localGraph(docId: number, opts: { hops?: 1 | 2; limit?: number } = {}): GraphView {
+    if (!isIndexedDocument(this.db, docId)) throw new NotFoundError(`No indexed note with id ${docId}.`);
+    return buildLocalGraph(this.db, docId, opts.hops ?? 1, opts.limit ?? 300);
+  }
+
+  /** Notes related to one note, best first, each with why (similar passage, shared entities, shared topics). */
+  related(docId: number, opts: { limit?: number } = {}): RelatedNote[] {
+    if (!isIndexedDocument(this.db, docId)) throw new NotFoundError(`No indexed note with id ${docId}.`);
+    return relatedNotes(this.db, docId, this.embedder.id, opts.limit);
   }
 
   stats(): Stats {

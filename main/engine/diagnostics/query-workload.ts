@@ -10,7 +10,8 @@ import { indexFolder } from '../indexer.js';
 import { IndexCache } from '../retrieve/index-cache.js';
 import { availableMethods, retrieve } from '../retrieve/index.js';
 import { extractiveAnswer } from '../answer/extractive.js';
-import { buildGraphView } from '../graph/graph-view.js';
+import { buildGraphView, buildLocalGraph } from '../graph/graph-view.js';
+import { relatedNotes } from '../graph/related.js';
 import { loadMindMap } from '../store/mind-map.js';
 import { deleteDocument } from '../store/documents.js';
 import { openTracedDb, type TracedDb } from '../store/query-plans.js';
@@ -45,7 +46,11 @@ export async function runQueryWorkload(notesDir: string, questions: string[]): P
       }
     }
     const ids = indexedDocumentIds(db);
-    for (const id of ids.slice(0, 3)) loadMindMap(db, id);
+    for (const id of ids.slice(0, 3)) {
+      loadMindMap(db, id);
+      relatedNotes(db, id, embedder.id);
+      buildLocalGraph(db, id, 2, 300);
+    }
     buildGraphView(db, 2000);
     const victim = ids[0];
     if (victim !== undefined) deleteDocument(db, victim);

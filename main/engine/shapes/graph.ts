@@ -9,9 +9,10 @@ export const graphNode = z.object({
   docId: z.number().optional(),
   docPath: z.string().optional(),
   weight: z.number(),
-  /** Clusters a UI can group by: the note's folder (`''` at a root's top level) and its strongest super-topic. */
+  /** Clusters a UI can group by: the note's folder (`''` at a root's top level) and its largest super-topic (`s<id>`, as its node id) with that topic's name. */
   folder: z.string().optional(),
   topic: z.string().optional(),
+  topicLabel: z.string().optional(),
   /** Hops from the centre note, in a local graph. */
   hops: z.number().optional(),
 });
@@ -28,32 +29,24 @@ export const graphView = z.object({
   links: z.array(graphLink),
 });
 
-export const relatedReason = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('similar'),
-    /** Cosine of the two notes' vectors on the document layer. */
-    weight: z.number(),
-    /** The most similar passage pair, when one was found. */
-    passage: z.object({ mine: z.string(), mineLines: z.tuple([z.number(), z.number()]), theirs: z.string(), theirLines: z.tuple([z.number(), z.number()]), sim: z.number() }).optional(),
-  }),
-  z.object({
-    kind: z.literal('entities'),
-    /** Shared entities, rarest (highest IDF) first. */
-    entities: z.array(z.object({ name: z.string(), idf: z.number() })),
-    weight: z.number(),
-  }),
-  z.object({
-    kind: z.literal('super-topic'),
-    topics: z.array(z.object({ text: z.string(), sim: z.number() })),
-    weight: z.number(),
-  }),
-]);
+/** Why a note is related. `text` names it (the shared entity, the similar passage, the shared topic); the lines are in the related note. */
+export const relatedReason = z.object({
+  kind: z.enum(['similar', 'entity', 'super-topic']),
+  text: z.string(),
+  /** similar: cosine of the two notes on the document layer; entity: the entity's IDF; super-topic: the topic's similarity. */
+  weight: z.number(),
+  lineFrom: z.number().nullable(),
+  lineTo: z.number().nullable(),
+  /** similar: the open note's passage that matches `text`, when a passage pair was found. */
+  mine: z.object({ text: z.string(), lineFrom: z.number(), lineTo: z.number(), sim: z.number() }).optional(),
+});
 
 export const relatedNote = z.object({
   docId: z.number(),
   docPath: z.string(),
   title: z.string(),
-  /** Sum of the reasons' weights, each reason scaled to 0..1 first. */
+  /** Sum of the three signals, each in 0..1: document-layer similarity, share of the note's entity weight (IDF), best topic similarity. */
   score: z.number(),
+  /** Strongest first: the similar passage, then shared entities (rarest first), then shared topics. */
   reasons: z.array(relatedReason).min(1),
 });
