@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { DATASET_FORMATS, loadDataset, type DatasetFormat } from '../../engine/bench/datasets.js';
 import { ALL_BENCH_METHODS, checkMethods, formatReport, runBench } from '../../engine/bench/runner.js';
-import { SUITES, formatSuite, runSuite } from '../../engine/bench/suite.js';
+import { SUITES, formatSuite, runSuite, suiteSetNames } from '../../engine/bench/suite.js';
 import { createEmbedder } from '../../engine/embed/registry.js';
 
 const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
@@ -11,6 +11,7 @@ interface BenchCliOptions {
   dataset?: string;
   suite?: string;
   quick?: boolean;
+  sets?: string;
   data: string;
   format?: string;
   corpus?: string;
@@ -40,6 +41,7 @@ export function registerBench(program: Command): void {
     .option('--dataset <file>', 'questions file (JSON or JSON Lines)')
     .option('--suite <name>', `run every set of a suite side by side (${SUITES.join(', ')})`)
     .option('--quick', 'with --suite: fewer questions and a 1,000-article news pool, for iteration')
+    .option('--sets <list>', 'with --suite: only these sets (comma-separated names)')
     .option('--data <dir>', 'shared data folder the suite reads', '../shared/data')
     .option('--format <format>', `one of ${DATASET_FORMATS.join(', ')} (detected when absent)`)
     .option('--corpus <path>', 'HippoRAG passages file; CRUD news.jsonl.gz (default: beside the questions); docs-QA notes folder')
@@ -62,6 +64,9 @@ export function registerBench(program: Command): void {
       if (specs.length === 0) throw new Error('--embedder names no embedder');
       if (o.db && (specs.length > 1 || o.suite)) throw new Error('--db keeps one index: use it with one --dataset and one embedder');
       const pool = positiveInt('--pool', o.pool);
+      const sets = o.sets ? list(o.sets) : undefined;
+      const unknownSets = (sets ?? []).filter((n) => !suiteSetNames().includes(n));
+      if (unknownSets.length) throw new Error(`unknown set(s) ${unknownSets.join(', ')}: the dev suite has ${suiteSetNames().join(', ')}`);
       const limit = positiveInt('--limit', o.limit);
       const progress = o.json ? undefined : (m: string) => process.stderr.write(`${m}\n`);
 
@@ -76,6 +81,7 @@ export function registerBench(program: Command): void {
               ks,
               quick: o.quick,
               pool,
+              sets,
               onProgress: progress,
               onReport: o.json ? undefined : (r) => process.stderr.write(`${formatReport(r)}\n\n`),
             });

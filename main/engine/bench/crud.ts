@@ -57,8 +57,17 @@ function readItems(file: string): CrudItem[] {
   });
 }
 
+/** Parsed news dumps, by path: a suite or a test reads the 54 MB file once per process. */
+const newsCache = new Map<string, Map<number, string>>();
+
 /** Every article of the news dump as id → text (the file is gzipped JSON Lines of {id, text}). */
 function readNews(file: string): Map<number, string> {
+  let news = newsCache.get(file);
+  if (!news) newsCache.set(file, (news = parseNews(file)));
+  return news;
+}
+
+function parseNews(file: string): Map<number, string> {
   const lines = gunzipSync(readFileSync(file)).toString('utf8').split('\n');
   const news = new Map<number, string>();
   for (const [n, line] of lines.entries()) {

@@ -11,6 +11,11 @@ import { loadDocsQa } from './docs-qa.js';
 import { evaluateDataset, LOCI_METHODS, pct, prepareIndex, table, type BenchReport } from './runner.js';
 
 export const SUITES = ['dev'] as const;
+
+/** Every set of the dev suite, by name (for --sets). */
+export function suiteSetNames(): string[] {
+  return [...SINGLE_SETS.map((s) => s.name), ...CRUD_FILES.map((c) => c.name), ...DOCS_QA.map((d) => d.name)];
+}
 export type SuiteName = (typeof SUITES)[number];
 
 /** Our own question sets over the shared notes folders (in the repo: they are ours, not third-party text). */
@@ -45,6 +50,8 @@ export interface SuiteOptions {
   quick?: boolean;
   /** CRUD pool size (default 10,000; 1,000 with --quick). */
   pool?: number;
+  /** Only these sets (by name); all when absent. */
+  sets?: string[];
   onProgress?: (message: string) => void;
   /** Each set's full report as it completes. */
   onReport?: (report: BenchReport) => void;
@@ -67,7 +74,9 @@ interface Group {
 }
 
 function* groups(o: SuiteOptions, skipped: SuiteReport['skipped']): Generator<Group> {
+  const wanted = (name: string) => !o.sets || o.sets.includes(name);
   const have = (name: string, file: string) => {
+    if (!wanted(name)) return false;
     if (existsSync(file)) return true;
     skipped.push({ name, reason: `${file} is absent` });
     return false;
@@ -79,10 +88,12 @@ function* groups(o: SuiteOptions, skipped: SuiteReport['skipped']): Generator<Gr
   }
   const crud = CRUD_FILES.filter((c) => have(c.name, join(o.dataDir, c.file)));
   const news = join(o.dataDir, 'crud/news.jsonl.gz');
-  if (crud.length && have('crud news', news)) {
+  if (crud.length && existsSync(news)) {
     const files = crud.map((c) => join(o.dataDir, c.file));
     const { sets } = loadCrud(files, { corpus: news, pool: o.pool ?? (o.quick ? 1_000 : undefined), limit: o.quick ? 40 : undefined });
     yield { sets: crud.map((c, i) => ({ name: c.name, file: files[i]!, ds: sets[i]! })) };
+  } else if (crud.length) {
+    for (const c of crud) skipped.push({ name: c.name, reason: `${news} is absent` });
   }
   for (const d of DOCS_QA) {
     const file = join(DEV_SETS_DIR, d.file);
