@@ -170,7 +170,7 @@ export function createHigRetriever(overrides: Partial<HigParams> = {}): Retrieve
     const tripleScored = tripleRows
       .map((t) => {
         const e = [best.get(t.s), best.get(t.o)].filter((x): x is HigEntity => !!x).sort((a, b) => b.score - a.score)[0];
-        return { t, entity: e, score: e.score };
+        return { t, entity: e!, score: e!.score };
       })
       .sort((a, b) => b.score - a.score || a.t.id - b.t.id)
       .slice(0, p.maxTriples);

@@ -211,7 +211,10 @@ export function createPgrRetriever(overrides: Partial<PgrRetrieverParams> = {}):
     const template = buildTemplate(paths, (id) => mm.vector(id), mm.dim);
     const agg = aggregate(template, kpVectors, p);
     const rowScores = withFusion(agg.rowScores, paths, nodes, fused, p.wFusion);
-    const leafOf = (r: number) => paths[r][paths[r].length - 1];
+    const leafOf = (r: number): number => {
+      const path = paths[r]!;
+      return path[path.length - 1]!;
+    };
     const rows = spreadRows(topRows(rowScores, rowScores.length), (r) => nodes.get(leafOf(r))!.document_id, p.rowsPerNote, k);
 
     const docs = documentsByIds(db, [...new Set(rows.map((r) => nodes.get(leafOf(r))!.document_id))]);
@@ -238,7 +241,7 @@ export function createPgrRetriever(overrides: Partial<PgrRetrieverParams> = {}):
       walkedTopics: walked,
       seedFactPaths: agg.runs.flatMap((run) =>
         run.seeds.map((s) => ({
-          keyPoint: keyPoints[run.keyPoint],
+          keyPoint: keyPoints[run.keyPoint] ?? '',
           nodeId: leafOf(s.seedRow),
           pathText: nodes.get(leafOf(s.seedRow))?.path_text ?? '',
           similarity: s.seedSim,
@@ -247,7 +250,7 @@ export function createPgrRetriever(overrides: Partial<PgrRetrieverParams> = {}):
         })),
       ),
       factPaths: rows.map((r) => ({ nodeId: leafOf(r), pathText: nodes.get(leafOf(r))!.path_text, score: rowScores[r]! })),
-      mindMap: nestedMindMap(rows.map((r) => paths[r]), nodes, (id) => nodeScore(agg.am, template.ids, id)),
+      mindMap: nestedMindMap(rows.map((r) => paths[r]!), nodes, (id) => nodeScore(agg.am, template.ids, id)),
       templateRows: template.rows,
     };
     return { contexts, explanation, query: qa };
@@ -290,7 +293,7 @@ function spreadRows(ranked: number[], noteOf: (r: number) => number, perNote: nu
 /** Sum of a node's cells in the aggregate matrix (a shared ancestor counts once per row it heads). */
 function nodeScore(am: Float32Array, ids: Int32Array, id: number): number {
   let s = 0;
-  for (let i = 0; i < ids.length; i++) if (ids[i] === id) s += am[i];
+  for (let i = 0; i < ids.length; i++) if (ids[i] === id) s += am[i]!;
   return s;
 }
 
