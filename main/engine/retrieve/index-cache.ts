@@ -64,7 +64,10 @@ export class IndexCache {
   async embedQuery(text: string): Promise<Float32Array> {
     let v = this.queries.get(text);
     if (!v) {
-      [v] = await (this.embedder.embedQueries ?? this.embedder.embed).call(this.embedder, [text]);
+      // Query-side embedding where the model distinguishes it (e5's "query: " prefix).
+      const [embedded] = await (this.embedder.embedQueries ?? this.embedder.embed).call(this.embedder, [text]);
+      if (!embedded) throw new Error(`The embedder ${this.embedder.id} returned no vector for the question.`);
+      v = embedded;
       if (this.queries.size > 256) this.queries.clear();
       this.queries.set(text, v);
     }

@@ -8,6 +8,7 @@ import { buildEntityGraph, type EntityGraph } from '../graph/entity-graph.js';
 import { personalizedPageRank, pushPageRank } from '../graph/ppr.js';
 import { chunkContexts } from './contexts.js';
 import { analyseQuery, bm25Ranking, denseRanking, type QueryAnalysis } from './query.js';
+import { firstStageNotes } from './fusion.js';
 import { isStopWord } from '../text/stopwords.js';
 import { hasHan } from '../text/lang.js';
 
@@ -55,11 +56,15 @@ function specificName(name: string): boolean {
   return hasHan(name) ? name.length >= 2 : name.length >= 4;
 }
 
-/** Weighted RRF of the BM25 and dense chunk rankings: the passages the walk starts from. */
+/** RRF of the BM25 and dense chunk rankings, dense weighted by its agreement with BM25: the passages the walk starts from. */
 export function fusedChunks(ctx: RetrievalContext, qa: QueryAnalysis, depth: number, rrfK: number): Scored[] {
+  const { wDense } = firstStageNotes(ctx, qa, depth);
   const fused = new Map<number, number>();
-  for (const ranking of [bm25Ranking(ctx, qa, depth), denseRanking(ctx, qa, depth)]) {
-    ranking.forEach((s, r) => fused.set(s.id, (fused.get(s.id) ?? 0) + 1 / (rrfK + r + 1)));
+  for (const [ranking, w] of [
+    [bm25Ranking(ctx, qa, depth), 1],
+    [denseRanking(ctx, qa, depth), wDense],
+  ] as const) {
+    ranking.forEach((s, r) => fused.set(s.id, (fused.get(s.id) ?? 0) + w / (rrfK + r + 1)));
   }
   return [...fused].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score);
 }
