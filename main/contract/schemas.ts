@@ -177,7 +177,11 @@ export const catalogueModel = z.object({
   sizeBytes: z.number().nullable(),
   /** Shown when the exact size is not in the catalogue. */
   sizeLabel: z.string().nullable(),
+  /** Memory it needs while running, e.g. "≈0.8 GB". */
+  ramLabel: z.string().nullable(),
   verified: z.boolean(),
+  /** The catalogue's first pick for a laptop (one chat, one embedding model). */
+  recommended: z.boolean(),
 });
 
 export const settingsRecord = z.record(z.string(), z.unknown());

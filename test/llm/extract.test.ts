@@ -108,7 +108,7 @@ describe('extractWithModel on real notes with the real tiny model', () => {
       assertValidExtraction(n, ex, extractorFor(llm, strategy));
     }
     expect(log.every((r) => /[\u4e00-\u9fff]/.test(r.system ?? ''))).toBe(true);
-  });
+  }, 300_000);
 
   it('pre-segments a long note into pieces and keeps each item inside its own chunk', async () => {
     const full = parseNote('field-journal.md', readFileSync(join(NOTES, '../long/field-journal.md'), 'utf8'));
@@ -123,7 +123,7 @@ describe('extractWithModel on real notes with the real tiny model', () => {
     assertValidExtraction(n, ex, extractorFor(llm, 'separate'));
     // FCIs come from more than one part of the note.
     expect(new Set(ex.fcis.map((f) => f.chunkOrd)).size).toBeGreaterThan(1);
-  });
+  }, 300_000);
 
   it('regenerates a piece that fails the consistency check, at most maxTries times', async () => {
     const n = note('automation.md');
@@ -152,13 +152,14 @@ describe('extractWithModel on real notes with the real tiny model', () => {
   it('p2: one grammar-constrained call per piece gives FCIs and routes; triples come from the FCIs, not from more calls', async () => {
     const n = note('lighthouses.md');
     const log: GenerateRequest[] = [];
-    const ex = await extractWithModel(n, recording(llm, log), embedder, { minSupport: 0, maxTries: 1 });
+    // The story model's 512-token vocabulary spells JSON almost character by character: give it room to close.
+    const ex = await extractWithModel(n, recording(llm, log), embedder, { minSupport: 0, maxTries: 1, maxTokens: { piece: 1200 } });
     assertValidExtraction(n, ex, extractorFor(llm));
     expect(ex.stats.calls).toBe(log.length);
     // One call per piece, plus at most one JSON re-ask each.
     expect(log.length).toBeGreaterThanOrEqual(ex.stats.pieces);
     expect(log.length).toBeLessThanOrEqual(2 * ex.stats.pieces);
-    expect(log.every((r) => r.jsonSchema !== undefined && r.maxTokens <= 320)).toBe(true);
+    expect(log.every((r) => r.jsonSchema !== undefined && r.maxTokens === 1200)).toBe(true);
     expect(ex.fcis.length).toBeGreaterThan(0);
     expect(ex.stats.attempts.filter((a) => a.kept)).toHaveLength(ex.stats.pieces);
   });
@@ -170,6 +171,8 @@ describe('extractWithModel on real notes with the real tiny model', () => {
     const failing: GenerateRequest[] = [];
     await extractWithModel(n, recording(llm, failing), embedder, { minSupport: 0, maxTries: 2, thresholds: { rouge: 1.01, sim: 1.01 } });
     expect(failing.length).toBeGreaterThanOrEqual(2 * pieces);
+    // Output is bounded per piece by default.
+    expect(failing.every((r) => r.maxTokens === 320)).toBe(true);
     // Thresholds of zero pass at once: one try per piece.
     const passing: GenerateRequest[] = [];
     await extractWithModel(n, recording(llm, passing), embedder, { minSupport: 0, maxTries: 2, thresholds: { rouge: 0, sim: -1 } });
