@@ -40,7 +40,11 @@ export const catalogueModel = z.object({
   sizeBytes: z.number().nullable(),
   /** Shown when the exact size is not in the catalogue. */
   sizeLabel: z.string().nullable(),
+  /** Memory it needs while running, e.g. "≈0.8 GB". */
+  ramLabel: z.string().nullable(),
   verified: z.boolean(),
+  /** The catalogue's first pick for a laptop (one chat, one embedding model). */
+  recommended: z.boolean(),
 });
 
 /** Settings as stored: each value is checked by the engine against its setting's shape (settings.describe lists them). */
