@@ -96,23 +96,46 @@ describe('updateFusion', () => {
 });
 
 describe('updateDocEdges', () => {
-  it('gives the same edges incrementally as a full rebuild', () => {
+  it('gives the same edges incrementally as a full rebuild', async () => {
     const db = openDb(':memory:');
     const entries = clustered(60, 16, 3);
     const insertDoc = db.prepare("INSERT INTO documents (id, root, rel_path, status) VALUES (?, 'r', ?, 'indexed')");
     for (const e of entries) insertDoc.run(e.id, `${e.id}.md`);
     const all = new VectorMatrix(16, entries);
-    updateDocEdges(db, new VectorMatrix(16, entries.slice(0, 50)), 'all');
+    await updateDocEdges(db, new VectorMatrix(16, entries.slice(0, 50)), 'all');
     // Ten documents arrive, and one existing one moves to another cluster.
     const moved = { id: 5, vector: entries[1].vector };
     const next = [...entries.slice(0, 50).map((e) => (e.id === 5 ? moved : e)), ...entries.slice(50)];
     const changed = new Set([5, ...entries.slice(50).map((e) => e.id)]);
-    updateDocEdges(db, new VectorMatrix(16, next), changed);
+    await updateDocEdges(db, new VectorMatrix(16, next), changed);
     const incremental = db.prepare('SELECT src, dst FROM doc_edges ORDER BY src, dst').all();
     db.prepare('DELETE FROM doc_edges').run();
-    updateDocEdges(db, new VectorMatrix(16, next), 'all');
+    await updateDocEdges(db, new VectorMatrix(16, next), 'all');
     expect(db.prepare('SELECT src, dst FROM doc_edges ORDER BY src, dst').all()).toEqual(incremental);
     expect(all.size).toBe(60);
+    db.close();
+  });
+
+  it('above the exact limit, finds nearly all of the exact neighbours from LSH buckets', async () => {
+    const db = openDb(':memory:');
+    // Many loose clusters and no ties, like document vectors.
+    let s = 40;
+    const rand = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648) * 2 - 1;
+    const centres = Array.from({ length: 30 }, () => Float32Array.from({ length: 16 }, rand));
+    const entries = Array.from({ length: 1500 }, (_, i) => ({ id: i + 1, vector: normalize(Float32Array.from(centres[i % 30], (x) => x + rand() * 0.5)) }));
+    const insertDoc = db.prepare("INSERT INTO documents (id, root, rel_path, status) VALUES (?, 'r', ?, 'indexed')");
+    for (const e of entries) insertDoc.run(e.id, `${e.id}.md`);
+    const m = new VectorMatrix(16, entries);
+    await updateDocEdges(db, m, 'all', 3);
+    const edges = () => new Set((db.prepare('SELECT src, dst FROM doc_edges').all() as { src: number; dst: number }[]).map((r) => `${r.src}>${r.dst}`));
+    const exact = edges();
+    db.prepare('DELETE FROM doc_edges').run();
+    await updateDocEdges(db, m, 'all', 3, 500);
+    const approx = edges();
+    expect(exact.size).toBe(1500 * 3);
+    expect(approx.size).toBe(1500 * 3);
+    const found = [...exact].filter((e) => approx.has(e)).length;
+    expect(found / exact.size).toBeGreaterThan(0.9);
     db.close();
   });
 });

@@ -1,6 +1,8 @@
 import m0001 from './0001_initial.js';
+import m0005 from './0005_delete_paths.js';
 
 /** Append-only: never edit a shipped migration, add the next number. */
 export const migrations: { version: number; name: string; sql: string }[] = [
   { version: 1, name: 'initial', sql: m0001 },
+  { version: 5, name: 'delete paths', sql: m0005 },
 ];
