@@ -54,7 +54,7 @@ export function needsReembedding(db: Db, embedder: Embedder): boolean {
 /** Below this many notes to prepare, starting worker threads costs more than it saves. */
 const MIN_NOTES_FOR_WORKERS = 48;
 /** Notes per worker task and per write transaction (each note its own savepoint inside it). */
-const BATCH_NOTES = 16;
+const BATCH_NOTES = 8;
 
 /** Indexes a notes folder: only new or changed notes are processed; deleted notes take their rows with them. */
 export async function indexFolder(db: Db, embedder: Embedder, rootArg: string, opts: IndexerOptions = {}): Promise<IndexReport> {
@@ -240,6 +240,9 @@ class NotePipeline {
     const next = this.inFlight.shift();
     if (!next) return;
     const results = await next.results;
+    // A turn of the event loop before each write: a question or a progress event waiting since the last
+    // batch goes first (results already in hand would otherwise be written back to back).
+    await new Promise<void>((r) => setImmediate(r));
     const t = performance.now();
     const { db, root } = this;
     db.transaction(() => {
