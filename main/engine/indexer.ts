@@ -346,7 +346,7 @@ export async function updateGraph(db: Db, embedder: Embedder, opts: IndexerOptio
   const changed = sameModel ? new Set(pending) : 'all';
   await updateDocEdges(db, docs, changed, opts.docNeighbours);
   graph.tick(1);
-  updateFusion(db, embedder.id, changed, opts.fusion ?? DEFAULT_FUSION);
+  await updateFusion(db, embedder.id, changed, opts.fusion ?? DEFAULT_FUSION);
   clearGraphPending(db);
   setSetting(db, GRAPH_MODEL, embedder.id);
   setSetting(db, INDEX_GENERATION, getSetting(db, INDEX_GENERATION, 0) + 1);

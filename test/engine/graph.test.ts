@@ -22,7 +22,7 @@ function clustered(n: number, dim: number, seed: number): { id: number; vector: 
 }
 
 describe('similarPairs', () => {
-  it('finds exactly the pairs a brute-force comparison finds', () => {
+  it('finds exactly the pairs a brute-force comparison finds', async () => {
     const entries = clustered(400, 32, 7);
     const m = new VectorMatrix(32, entries);
     for (const threshold of [0.92, 0.98]) {
@@ -31,7 +31,7 @@ describe('similarPairs', () => {
         for (let j = i + 1; j < entries.length; j++) {
           if (m.similarity(entries[i].id, entries[j].id) >= threshold) expected.add(`${entries[i].id}-${entries[j].id}`);
         }
-      const found = new Set(similarPairs(m, threshold).map((p) => `${Math.min(p.a, p.b)}-${Math.max(p.a, p.b)}`));
+      const found = new Set((await similarPairs(m, threshold)).map((p) => `${Math.min(p.a, p.b)}-${Math.max(p.a, p.b)}`));
       expect(expected.size).toBeGreaterThan(0);
       expect(found).toEqual(expected);
     }
@@ -39,12 +39,12 @@ describe('similarPairs', () => {
 });
 
 describe('lshPairs', () => {
-  it('finds nearly all the pairs the exact query finds, and nothing below the threshold', () => {
+  it('finds nearly all the pairs the exact query finds, and nothing below the threshold', async () => {
     const entries = clustered(1200, 64, 11);
     const m = new VectorMatrix(64, entries);
     for (const threshold of [0.92, 0.98]) {
-      const exact = similarPairs(m, threshold);
-      const approx = lshPairs(m, threshold);
+      const exact = await similarPairs(m, threshold);
+      const approx = await lshPairs(m, threshold);
       const key = (p: { a: number; b: number }) => `${Math.min(p.a, p.b)}-${Math.max(p.a, p.b)}`;
       const exactKeys = new Set(exact.map(key));
       expect(approx.every((p) => p.sim >= threshold && exactKeys.has(key(p)))).toBe(true);
@@ -59,7 +59,7 @@ describe('lshPairs', () => {
 });
 
 describe('updateFusion', () => {
-  it('merging a changed note gives the same super nodes as rebuilding them all', () => {
+  it('merging a changed note gives the same super nodes as rebuilding them all', async () => {
     const db = openDb(':memory:');
     const dim = 16;
     const entries = clustered(120, dim, 5);
@@ -78,7 +78,7 @@ describe('updateFusion', () => {
     const partition = () =>
       (db.prepare('SELECT group_concat(node_id) AS g FROM (SELECT super_id, node_id FROM super_members ORDER BY node_id) GROUP BY super_id').pluck().all() as string[]).sort();
     // Note 7 is edited: its old nodes go (as the indexer deletes them) and new ones arrive.
-    updateFusion(db, 'test', 'all', thresholds);
+    await updateFusion(db, 'test', 'all', thresholds);
     db.prepare('DELETE FROM mm_nodes WHERE document_id = 7 AND parent_id IS NOT NULL').run();
     db.prepare('DELETE FROM mm_nodes WHERE document_id = 7').run();
     const fresh = clustered(3, dim, 99).map((e, i) => ({ id: 1000 + i, vector: entries[i * 5].vector }));
@@ -86,9 +86,9 @@ describe('updateFusion', () => {
     insertNode.run(1001, 7, 1000, 'fact', 'f1001', 'f1001', 1);
     insertNode.run(1002, 7, 1000, 'fact', 'f1002', 'f1002', 1);
     writeEmbeddings(db, 'mm', 'test', fresh);
-    updateFusion(db, 'test', new Set([7]), thresholds);
+    await updateFusion(db, 'test', new Set([7]), thresholds);
     const incremental = partition();
-    updateFusion(db, 'test', 'all', thresholds);
+    await updateFusion(db, 'test', 'all', thresholds);
     expect(incremental.length).toBeGreaterThan(0);
     expect(incremental).toEqual(partition());
     db.close();
