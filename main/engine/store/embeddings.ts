@@ -1,12 +1,11 @@
+import { stmt } from './statements.js';
 import type { Db } from './db.js';
 
 /** The kinds of rows that carry vectors: documents, chunks, FCIs, mind-map nodes (by path text), entities. */
 export type OwnerKind = 'doc' | 'chunk' | 'fci' | 'mm' | 'entity';
 
 export function writeEmbeddings(db: Db, kind: OwnerKind, model: string, rows: { id: number; vector: Float32Array }[]): void {
-  const insert = db.prepare(
-    'INSERT OR REPLACE INTO embeddings (owner_kind, owner_id, model, dim, vector) VALUES (?, ?, ?, ?, ?)',
-  );
+  const insert = stmt(db, 'INSERT OR REPLACE INTO embeddings (owner_kind, owner_id, model, dim, vector) VALUES (?, ?, ?, ?, ?)');
   for (const r of rows) insert.run(kind, r.id, model, r.vector.length, Buffer.from(r.vector.buffer, r.vector.byteOffset, r.vector.byteLength));
 }
 
