@@ -7,13 +7,17 @@ import { indexFolder, type IndexerOptions } from './indexer.js';
 import { IndexCache, type RetrievalContext } from './retrieve/retriever.js';
 import { retrieve } from './retrieve/index.js';
 import { extractiveAnswer } from './answer/extractive.js';
-import { DEFAULT_SETTINGS, readSettings, writeSettings, type Settings } from './settings.js';
+import { describeSettings, DEFAULT_SETTINGS, readSettings, writeSettings, type Settings } from './settings.js';
 import { indexCounts } from './store/counts.js';
 import { loadMindMap } from './store/mind-map.js';
-import { buildGraphView } from './graph/graph-view.js';
+import { buildGraphView, buildLocalGraph } from './graph/graph-view.js';
+import { relatedNotes } from './graph/related.js';
+import { isIndexedDocument } from './store/graph-queries.js';
 import { watchFolder, type FolderWatch } from './jobs/watch.js';
-import { addChatMessage, listChats, loadChat, newChat } from './store/chats.js';
-import type { Answer, AskOptions, DocumentSummary, FolderSummary, GraphView, IndexReport, MindMapView, ModelPassSummary, NoteText, Stats } from './api.js';
+import { addChatMessage, assertChat, listChats, loadChat, newChat } from './store/chats.js';
+import { NotFoundError } from './errors.js';
+import { reportEngineError } from './log.js';
+import type { Answer, AskOptions, DocumentSummary, FolderSummary, GraphView, IndexReport, MindMapView, ModelPassSummary, NoteText, RelatedNote, Stats } from './api.js';
 import type { IndexProgress, RetrievalMethod } from './types.js';
 import type { LlmProvider } from './llm/provider.js';
 import type { RefineReport } from './extract/llm/refine.js';
@@ -494,6 +498,7 @@ export class LociEngine {
 
   async ask(question: string, opts: AskOptions = {}): Promise<Answer> {
     const started = performance.now();
+    if (opts.chatId !== undefined) assertChat(this.db, opts.chatId);
     const method = opts.method ?? (this.settings().method as RetrievalMethod);
     const k = opts.k ?? 8;
     const llm = await this.llm();
@@ -518,7 +523,7 @@ export class LociEngine {
         }),
       };
     } else {
-      answer = { ...(await extractiveAnswer(ctx, question, result.contexts)), mode: 'extractive', model: null, droppedCitations: 0 };
+      answer = { ...(await extractiveAnswer(ctx, question, result.contexts, 5, result.query)), mode: 'extractive', model: null, droppedCitations: 0 };
     }
     // A read-only index answers without saving the conversation.
     let chatId: number | undefined;
@@ -552,7 +557,7 @@ export class LociEngine {
   /** A note's text, read from disk — only when its real path (links resolved) lies inside its library folder. */
   async noteText(docPath: string, docId?: number): Promise<NoteText> {
     const doc = findIndexedDocument(this.db, docPath, docId);
-    if (!doc) throw new Error(`No indexed note '${docPath}'.`);
+    if (!doc) throw new NotFoundError(`No indexed note '${docPath}'.`);
     const file = resolve(doc.root, doc.rel_path);
     const real = await realPathInside(doc.root, file).catch((err: unknown) => {
       throw new Error(`'${doc.rel_path}' cannot be read: ${errorText(err)}`);
@@ -564,6 +569,18 @@ export class LociEngine {
 
   graph(opts: { limit?: number } = {}): GraphView {
     return buildGraphView(this.db, opts.limit ?? 2000);
+  }
+
+  /** The graph around one note, `hops` document-layer edges out, in the shape of `graph()`. */
+  localGraph(docId: number, opts: { hops?: 1 | 2; limit?: number } = {}): GraphView {
+    if (!isIndexedDocument(this.db, docId)) throw new NotFoundError(`No indexed note with id ${docId}.`);
+    return buildLocalGraph(this.db, docId, opts.hops ?? 1, opts.limit ?? 300);
+  }
+
+  /** Notes related to one note, best first, each with why (similar passage, shared entities, shared topics). */
+  related(docId: number, opts: { limit?: number } = {}): RelatedNote[] {
+    if (!isIndexedDocument(this.db, docId)) throw new NotFoundError(`No indexed note with id ${docId}.`);
+    return relatedNotes(this.db, docId, this.embedder.id, opts.limit);
   }
 
   stats(): Stats {
@@ -582,12 +599,18 @@ export class LociEngine {
   }
 
   chat(id: number) {
+    assertChat(this.db, id);
     return loadChat(this.db, id);
   }
 
   /** Every user setting with the value in force (stored, else its default). */
   settings(): Settings {
     return readSettings(this.db);
+  }
+
+  /** Each setting's label, control, bounds and default (for a settings form). */
+  describeSettings() {
+    return describeSettings();
   }
 
   /**
@@ -612,7 +635,10 @@ export class LociEngine {
       await next?.dispose?.();
       throw err;
     }
-    if (next && wanted !== undefined) void this.switchTo(wanted, next).catch((err) => this.warn(`Embedder '${wanted}': ${errorText(err)}`));
+    if (next && wanted !== undefined) void this.switchTo(wanted, next).catch((err) => {
+        reportEngineError('embedder', err);
+        this.warn(`Embedder '${wanted}': ${errorText(err)}`);
+      });
     const after = this.settings();
     if (after.model && after.model !== before.model && !this.modelOverride) {
       for (const root of this.roots()) {

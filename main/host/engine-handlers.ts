@@ -88,10 +88,13 @@ export function engineHandlers(engine: EnginePort, emit: Emit, host: HostInfo, m
     'notes.mindMap': ({ docPath, docId }) => engine.mindMap(docPath, docId),
     'notes.text': ({ docPath, docId }) => engine.noteText(docPath, docId),
     'graph.view': ({ limit }) => engine.graph({ limit }),
+    'graph.local': ({ docId, hops, limit }) => engine.localGraph(docId, { hops, limit }),
+    'notes.related': ({ docId, limit }) => engine.related(docId, { limit }),
     stats: () => engine.stats(),
     'chats.list': () => engine.chats(),
     'chats.get': ({ id }) => engine.chat(id),
     'settings.get': () => engine.settings(),
+    'settings.describe': () => engine.describeSettings(),
     // A newly chosen model starts on the library's folders inside the engine (one job per folder).
     'settings.update': async ({ patch }) => {
       await engine.updateSettings(patch);

@@ -1,6 +1,7 @@
 // The part of LociEngine (main/engine/engine.ts) that a host's contract handlers drive. Structural, so
 // hosts and tests can hand in the engine without this module importing it.
-import type { Answer, AskOptions, DocumentSummary, FolderSummary, GraphView, IndexReport, MindMapView, NoteText, Stats } from '../engine/api.js';
+import type { Answer, AskOptions, DocumentSummary, FolderSummary, GraphView, IndexReport, MindMapView, NoteText, RelatedNote, Stats } from '../engine/api.js';
+import type { SettingDescriptor } from '../engine/shapes/settings.js';
 import type { Citation } from '../engine/api.js';
 import type { IndexProgress } from '../engine/types.js';
 import type { EngineEvent, JobOptions } from '../engine/engine.js';
@@ -31,10 +32,13 @@ export interface EnginePort {
   mindMap(docPath: string, docId?: number): MindMapView | null;
   noteText(docPath: string, docId?: number): NoteText | Promise<NoteText>;
   graph(opts?: { limit?: number }): GraphView;
+  localGraph(docId: number, opts?: { hops?: 1 | 2; limit?: number }): GraphView;
+  related(docId: number, opts?: { limit?: number }): RelatedNote[];
   stats(): Stats;
   chats(): { id: number; title: string; createdAt: string }[];
   chat(id: number): { role: 'user' | 'assistant'; text: string; citations: Citation[] }[];
   settings(): Record<string, unknown>;
   updateSettings(patch: Record<string, unknown>): Promise<void>;
+  describeSettings(): SettingDescriptor[];
   close(): Promise<void>;
 }

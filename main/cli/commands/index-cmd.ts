@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { dbOption, embedderOption, jsonOption, modelOption, print, withEngine } from '../options.js';
 import { progressReporter } from '../progress.js';
 import type { IndexReport } from '../../engine/api.js';
+import { termField } from '../terminal.js';
 
 export function registerIndex(program: Command): void {
   program
@@ -37,15 +38,15 @@ export function registerIndex(program: Command): void {
 export function formatReport(r: IndexReport): string {
   const c = r.counts;
   const lines = [
-    `${r.cancelled ? 'Cancelled' : 'Indexed'} ${r.root} in ${r.seconds.toFixed(2)} s — ${r.changed} changed, ${r.unchanged} unchanged, ${r.removed} removed.`,
+    `${r.cancelled ? 'Cancelled' : 'Indexed'} ${termField(r.root)} in ${r.seconds.toFixed(2)} s — ${r.changed} changed, ${r.unchanged} unchanged, ${r.removed} removed.`,
     `  documents ${c.documents}  chunks ${c.chunks}  FCIs ${c.fcis}  mind-map nodes ${c.mindMapNodes}`,
     `  entities ${c.entities}  triples ${c.triples}  document edges ${c.docEdges}  super nodes ${c.superNodes}  skipped ${c.skipped}`,
   ];
-  for (const s of r.skipped) lines.push(`  skipped ${s.relPath}: ${s.reason} (${s.detail})`);
+  for (const s of r.skipped) lines.push(`  skipped ${termField(s.relPath)}: ${s.reason} (${termField(s.detail)})`);
   return lines.join('\n');
 }
 
 function formatModelPass(m: NonNullable<IndexReport['model']>): string {
-  if (m.error) return `Model pass failed: ${m.error}`;
+  if (m.error) return `Model pass failed: ${termField(m.error)}`;
   return `Model pass (${m.extractor ?? 'model'}) in ${m.seconds.toFixed(1)} s — ${m.refined} notes refined, ${m.cached} already done, ${m.failed} failed (see 'loci stats').`;
 }
