@@ -22,7 +22,7 @@ import type { IndexProgress, RetrievalMethod } from './types.js';
 import type { LlmProvider } from './llm/provider.js';
 import type { RefineReport } from './extract/llm/refine.js';
 import { needsReembedding, updateGraph } from './indexer.js';
-import { FolderJobs, type FolderJob, type JobControl } from './jobs/folder-jobs.js';
+import { CancelledError, FolderJobs, type FolderJob, type JobControl } from './jobs/folder-jobs.js';
 import { checkLibraryRoot } from './library/roots.js';
 import { checkScope, EMPTY_SCOPE, scopeFilter, type FolderScope } from './library/scope.js';
 import { completePath, type PathCompletion } from './library/complete-path.js';
@@ -61,7 +61,8 @@ export interface EngineOptions {
 export type EngineEvent =
   | { type: 'progress'; root: string; progress: IndexProgress }
   | { type: 'report'; root: string; report: IndexReport }
-  | { type: 'error'; root: string; message: string }
+  /** `cancelled`: the job was stopped on request (shown as cancelled, not as a failure). */
+  | { type: 'error'; root: string; message: string; cancelled?: boolean }
   | { type: 'warning'; message: string };
 
 export interface JobOptions {
@@ -272,7 +273,10 @@ export class LociEngine {
       const model = await this.modelPass(root, onProgress, signal, control);
       const report: IndexReport = { ...fast, counts: indexCounts(this.db), seconds: (performance.now() - started) / 1000 };
       if (model) report.model = model.summary;
-      if (model?.cancelled) report.cancelled = true;
+      if (model?.cancelled) {
+        report.cancelled = true;
+        this.publish({ type: 'error', root, message: `the model pass over ${root} was cancelled`, cancelled: true });
+      }
       this.publish({ type: 'report', root, report });
       return report;
     } catch (err) {
@@ -294,6 +298,9 @@ export class LociEngine {
         seconds: (performance.now() - started) / 1000,
         cancelled: true,
       };
+      const message = `indexing ${root} was cancelled`;
+      control.notSearchable(new CancelledError(message));
+      this.publish({ type: 'error', root, message, cancelled: true });
       this.publish({ type: 'report', root, report });
       return report;
     }
@@ -394,7 +401,7 @@ export class LociEngine {
   async removeFolder(root: string): Promise<{ removed: number }> {
     this.assertWritable('remove a folder');
     const abs = resolve(root);
-    if (!getFolder(this.db, abs) && !documentRoots(this.db).includes(abs)) throw new Error(`${abs} is not a library folder.`);
+    if (!getFolder(this.db, abs) && !documentRoots(this.db).includes(abs)) throw new NotFoundError(`${abs} is not a library folder.`);
     await this.unwatch(abs);
     await this.jobs.stop(abs);
     return this.serialised(async () => {
@@ -410,7 +417,7 @@ export class LociEngine {
   async setScope(root: string, scope: FolderScope): Promise<FolderJob> {
     this.assertWritable('change a folder scope');
     const abs = resolve(root);
-    if (!getFolder(this.db, abs)) throw new Error(`${abs} is not a library folder; index it first.`);
+    if (!getFolder(this.db, abs)) throw new NotFoundError(`${abs} is not a library folder; index it first.`);
     const checked = checkScope(scope);
     await this.jobs.stop(abs);
     setFolderScope(this.db, abs, checked);
@@ -422,8 +429,8 @@ export class LociEngine {
   /** Re-extracts a folder's notes (or one of them) even though they did not change. */
   reindex(root: string, docId?: number): FolderJob {
     const abs = resolve(root);
-    if (!getFolder(this.db, abs)) throw new Error(`${abs} is not a library folder.`);
-    if (docId !== undefined && !documentStates(this.db, docId).some((d) => d.root === abs)) throw new Error(`No note ${docId} in ${abs}.`);
+    if (!getFolder(this.db, abs)) throw new NotFoundError(`${abs} is not a library folder.`);
+    if (docId !== undefined && !documentStates(this.db, docId).some((d) => d.root === abs)) throw new NotFoundError(`No note ${docId} in ${abs}.`);
     return this.startJob(abs, { redo: docId === undefined ? 'all' : { docId } });
   }
 

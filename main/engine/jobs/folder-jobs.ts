@@ -1,6 +1,7 @@
 // One job per library folder: fast index → model pass → graph, under one AbortController, ending in
 // one final report. The registry only tracks and cancels jobs; what a job does is the engine's.
 import type { IndexReport } from '../api.js';
+import { UserError } from '../errors.js';
 
 export type JobPhase = 'fast' | 'model' | 'graph';
 
@@ -9,22 +10,23 @@ export interface JobControl {
   setPhase(phase: JobPhase): void;
   /** The fast pass is done: the folder's notes are searchable (resolves `searchable`). */
   searchable(report: IndexReport): void;
+  /** The job ended before its notes were searchable (cancelled): `searchable` rejects, `done` still reports. */
+  notSearchable(reason: unknown): void;
 }
 
 export interface FolderJob {
   readonly root: string;
   readonly phase: JobPhase;
-  /** Resolves after the fast pass (or with the final report if the job ends earlier); rejects when the job fails before. */
+  /** Resolves after the fast pass; rejects when the job fails or is cancelled before it. */
   readonly searchable: Promise<IndexReport>;
   /** The one final report (cancelled: true when cancelled); rejects when the job fails. */
   readonly done: Promise<IndexReport>;
   cancel(reason?: string): void;
 }
 
-export class AlreadyRunningError extends Error {
+export class AlreadyRunningError extends UserError {
   constructor(root: string) {
-    super(`${root} is already being indexed`);
-    this.name = 'AlreadyRunningError';
+    super(`${root} is already being indexed`, 'invalid');
   }
 }
 
@@ -53,7 +55,7 @@ export class FolderJobs {
     });
     const done = (async () => {
       try {
-        const report = await run({ signal, setPhase: (p) => (phase = p), searchable: markSearchable });
+        const report = await run({ signal, setPhase: (p) => (phase = p), searchable: markSearchable, notSearchable: failSearchable });
         markSearchable(report);
         return report;
       } catch (err) {

@@ -4,6 +4,7 @@
 import { opendir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { UserError } from '../errors.js';
 
 export interface PathCompletion {
   /** The directory that was listed. */
@@ -20,7 +21,7 @@ const LIMIT = 20;
 export async function completePath(prefix: string, opts: { hidden?: boolean; limit?: number } = {}): Promise<PathCompletion> {
   const limit = opts.limit ?? LIMIT;
   const typed = prefix.startsWith('~') ? path.join(homedir(), prefix.slice(1)) : prefix;
-  if (!path.isAbsolute(typed)) throw new Error(`'${prefix}' is not an absolute path; start with '/' (or '~' for your home folder).`);
+  if (!path.isAbsolute(typed)) throw new UserError(`'${prefix}' is not an absolute path; start with '/' (or '~' for your home folder).`);
   const endsWithSep = /[\\/]$/.test(typed);
   const dir = endsWithSep ? path.resolve(typed) : path.dirname(path.resolve(typed));
   const stem = endsWithSep ? '' : path.basename(typed);
@@ -32,7 +33,7 @@ export async function completePath(prefix: string, opts: { hidden?: boolean; lim
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { dir, matches: [], truncated: false };
-    throw new Error(`${dir} cannot be read (${code ?? String(err)}).`);
+    throw new UserError(`${dir} cannot be read (${code ?? String(err)}).`);
   }
   const matches: string[] = [];
   let truncated = false;

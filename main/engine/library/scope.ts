@@ -1,6 +1,7 @@
 // A library folder's scope: `.gitignore`-style include and exclude globs (the `ignore` package, which
 // implements git's matching rules). Excludes win; with includes, a note must match one of them.
 import ignore from 'ignore';
+import { UserError } from '../errors.js';
 
 export interface FolderScope {
   include: string[];
@@ -14,7 +15,7 @@ export function checkScope(scope: FolderScope): FolderScope {
   const clean = (list: string[]) => [...new Set(list.map((p) => p.trim()).filter((p) => p !== '' && !p.startsWith('#')))];
   const checked = { include: clean(scope.include), exclude: clean(scope.exclude) };
   for (const p of [...checked.include, ...checked.exclude]) {
-    if (p.length > 500 || p.includes('\0')) throw new Error(`Scope pattern '${p.slice(0, 40)}' is not usable (too long or holds a NUL byte).`);
+    if (p.length > 500 || p.includes('\0')) throw new UserError(`Scope pattern '${p.slice(0, 40)}' is not usable (too long or holds a NUL byte).`);
   }
   return checked;
 }
