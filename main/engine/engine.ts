@@ -22,7 +22,7 @@ import type { IndexProgress, RetrievalMethod } from './types.js';
 import type { LlmProvider } from './llm/provider.js';
 import type { RefineReport } from './extract/llm/refine.js';
 import { needsReembedding, updateGraph } from './indexer.js';
-import { CancelledError, FolderJobs, type FolderJob, type JobControl } from './jobs/folder-jobs.js';
+import { FolderJobs, type FolderJob, type JobControl } from './jobs/folder-jobs.js';
 import { checkLibraryRoot } from './library/roots.js';
 import { checkScope, EMPTY_SCOPE, scopeFilter, type FolderScope } from './library/scope.js';
 import { completePath, type PathCompletion } from './library/complete-path.js';
@@ -61,8 +61,7 @@ export interface EngineOptions {
 export type EngineEvent =
   | { type: 'progress'; root: string; progress: IndexProgress }
   | { type: 'report'; root: string; report: IndexReport }
-  /** `cancelled`: the job was stopped on request (shown as cancelled, not as a failure). */
-  | { type: 'error'; root: string; message: string; cancelled?: boolean }
+  | { type: 'error'; root: string; message: string }
   | { type: 'warning'; message: string };
 
 export interface JobOptions {
@@ -273,10 +272,7 @@ export class LociEngine {
       const model = await this.modelPass(root, onProgress, signal, control);
       const report: IndexReport = { ...fast, counts: indexCounts(this.db), seconds: (performance.now() - started) / 1000 };
       if (model) report.model = model.summary;
-      if (model?.cancelled) {
-        report.cancelled = true;
-        this.publish({ type: 'error', root, message: `the model pass over ${root} was cancelled`, cancelled: true });
-      }
+      if (model?.cancelled) report.cancelled = true;
       this.publish({ type: 'report', root, report });
       return report;
     } catch (err) {
@@ -298,9 +294,7 @@ export class LociEngine {
         seconds: (performance.now() - started) / 1000,
         cancelled: true,
       };
-      const message = `indexing ${root} was cancelled`;
-      control.notSearchable(new CancelledError(message));
-      this.publish({ type: 'error', root, message, cancelled: true });
+      // Shown as cancelled, not as a failure: the one final report says so (no index.error).
       this.publish({ type: 'report', root, report });
       return report;
     }

@@ -30,7 +30,7 @@ export function engineHandlers(engine: EnginePort, emit: Emit, host: HostInfo, m
   const unsubscribe = engine.subscribe((e) => {
     if (e.type === 'progress') emit('index.progress', { root: e.root, progress: e.progress });
     else if (e.type === 'report') emit('index.report', { root: e.root, report: e.report });
-    else if (e.type === 'error') emit('index.error', { root: e.root, message: e.message, ...(e.cancelled ? { cancelled: true } : {}) });
+    else if (e.type === 'error') emit('index.error', { root: e.root, message: e.message });
     else emit('engine.warning', { message: e.message });
   });
 

@@ -10,14 +10,12 @@ export interface JobControl {
   setPhase(phase: JobPhase): void;
   /** The fast pass is done: the folder's notes are searchable (resolves `searchable`). */
   searchable(report: IndexReport): void;
-  /** The job ended before its notes were searchable (cancelled): `searchable` rejects, `done` still reports. */
-  notSearchable(reason: unknown): void;
 }
 
 export interface FolderJob {
   readonly root: string;
   readonly phase: JobPhase;
-  /** Resolves after the fast pass; rejects when the job fails or is cancelled before it. */
+  /** Resolves after the fast pass (with the cancelled report when cancelled before); rejects when the job fails before. */
   readonly searchable: Promise<IndexReport>;
   /** The one final report (cancelled: true when cancelled); rejects when the job fails. */
   readonly done: Promise<IndexReport>;
@@ -55,7 +53,7 @@ export class FolderJobs {
     });
     const done = (async () => {
       try {
-        const report = await run({ signal, setPhase: (p) => (phase = p), searchable: markSearchable, notSearchable: failSearchable });
+        const report = await run({ signal, setPhase: (p) => (phase = p), searchable: markSearchable });
         markSearchable(report);
         return report;
       } catch (err) {
