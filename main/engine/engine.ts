@@ -69,6 +69,11 @@ export interface JobOptions {
   signal?: AbortSignal;
   /** Re-extract this note (or, with `all`, every note of the folder) even though it did not change. */
   redo?: { docId: number } | 'all';
+  /**
+   * A cancelled first run of a folder normally leaves nothing behind (Cancel means "do not add it");
+   * with this, the notes written so far stay (not in the library yet) so the next run resumes (the CLI's Ctrl-C).
+   */
+  keepPartial?: boolean;
 }
 
 export class ReadOnlyIndexError extends Error {
@@ -278,7 +283,7 @@ export class LociEngine {
       }
       // Cancelled by the user in the fast pass: a folder that was not in the library leaves nothing
       // behind. Stopped because Loci is closing: what was written stays, so the next run resumes it.
-      if (!wasSaved && !this.closing.signal.aborted) await this.forgetUnsaved(root);
+      if (!wasSaved && !this.closing.signal.aborted && !opts.keepPartial) await this.forgetUnsaved(root);
       const report: IndexReport = {
         root,
         counts: indexCounts(this.db),
@@ -303,6 +308,9 @@ export class LociEngine {
   ): Promise<{ summary: ModelPassSummary; cancelled: boolean } | null> {
     if (!this.modelSpec()) return null;
     const t0 = performance.now();
+    const docIds = indexedIdsUnder(this.db, root);
+    // Loading a model takes seconds: say so before the first note's progress.
+    onProgress({ phase: 'llm', done: 0, total: docIds.length, etaSeconds: null, current: 'loading the model' });
     let llm: LlmProvider | null;
     try {
       llm = await this.llm();
@@ -312,7 +320,6 @@ export class LociEngine {
       return { summary, cancelled: false };
     }
     if (!llm) return null;
-    const docIds = indexedIdsUnder(this.db, root);
     try {
       const report = await this.serialised(() => this.refineWith(llm, { onProgress, signal, docIds }, control));
       return { summary: summarise(report, t0, null), cancelled: false };
@@ -388,8 +395,8 @@ export class LociEngine {
     this.assertWritable('remove a folder');
     const abs = resolve(root);
     if (!getFolder(this.db, abs) && !documentRoots(this.db).includes(abs)) throw new Error(`${abs} is not a library folder.`);
-    await this.jobs.stop(abs);
     await this.unwatch(abs);
+    await this.jobs.stop(abs);
     return this.serialised(async () => {
       const removed = removeDocumentsUnder(this.db, abs);
       deleteFolder(this.db, abs);
@@ -407,6 +414,8 @@ export class LociEngine {
     const checked = checkScope(scope);
     await this.jobs.stop(abs);
     setFolderScope(this.db, abs, checked);
+    // A watcher may have started a run in between (with the new scope or not): restart it with this one.
+    if (await this.jobs.stop(abs)) await this.jobs.get(abs)?.done.catch(() => undefined);
     return this.startJob(abs);
   }
 
@@ -458,7 +467,15 @@ export class LociEngine {
       if (JSON.stringify(now) !== JSON.stringify(filter.scope)) filter = { scope: now, fn: scopeFilter(now) };
       return filter.fn?.(rel, isDir) ?? false;
     };
-    const w = watchFolder(abs, () => this.index(abs, { onProgress }), onReport ?? (() => undefined), onError, { excluded });
+    let closed = false;
+    // A change seen while the folder's job runs waits for it; a watch closed meanwhile (the folder was
+    // removed) starts nothing, so a removed folder is never indexed back in.
+    const runIndex = async () => {
+      await this.jobs.get(abs)?.done.catch(() => undefined);
+      if (closed) throw new Error(`${abs} is no longer watched`);
+      return this.startJob(abs, { onProgress }).done;
+    };
+    const w = watchFolder(abs, runIndex, onReport ?? (() => undefined), onError, { excluded });
     const set = this.watches.get(abs) ?? new Set<FolderWatch>();
     set.add(w);
     this.watches.set(abs, set);
@@ -466,6 +483,7 @@ export class LociEngine {
       ready: w.ready,
       watchedDirectories: w.watchedDirectories,
       close: async () => {
+        closed = true;
         set.delete(w);
         await w.close();
       },

@@ -5,6 +5,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LociEngine } from '../../main/engine/engine.js';
+import type { IndexReport } from '../../main/engine/api.js';
 
 let dir: string;
 let a: string;
@@ -88,6 +89,28 @@ describe('library.setScope', () => {
     await (await engine.setScope(a, { include: [], exclude: [] })).done;
     expect(paths()).toEqual(['drafts/idea.md', 'fjords.txt', 'glaciers.md']);
     await expect(engine.setScope(b, { include: [], exclude: [] })).rejects.toThrow(/not a library folder/);
+  });
+});
+
+describe('the watcher follows the scope', () => {
+  it('ignores changes the scope leaves out and indexes the rest', async () => {
+    await engine.index(a);
+    await (await engine.setScope(a, { include: [], exclude: ['drafts/'] })).done;
+    const reports: IndexReport[] = [];
+    const watch = engine.watch(a, (r) => reports.push(r));
+    try {
+      await watch.ready;
+      await writeFile(join(a, 'drafts', 'later.md'), '# Later\n\nA draft about sea ice.\n');
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(reports).toEqual([]);
+      await writeFile(join(a, 'moraines.md'), '# Moraines\n\nLateral moraines line the valley walls.\n');
+      const started = Date.now();
+      while (reports.length === 0 && Date.now() - started < 20_000) await new Promise((r) => setTimeout(r, 50));
+      expect(reports[0]?.changed).toBe(1);
+      expect(engine.documents().map((d) => d.relPath)).not.toContain('drafts/later.md');
+    } finally {
+      await watch.close();
+    }
   });
 });
 

@@ -24,7 +24,7 @@ export function registerIndex(program: Command): void {
         process.once('SIGINT', onSigint);
         try {
           // One job: fast mode makes every note searchable, then a configured model rewrites them (cached per note).
-          const report = await engine.index(path.resolve(folder), { onProgress: progress.onProgress, signal: controller.signal });
+          const report = await engine.index(path.resolve(folder), { onProgress: progress.onProgress, signal: controller.signal, keepPartial: true });
           progress.stop();
           print(!!opts.json, report, () => formatReport(report) + (report.model ? `\n${formatModelPass(report.model)}` : ''));
         } finally {

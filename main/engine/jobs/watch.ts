@@ -45,7 +45,9 @@ export function watchFolder(
   let running = false;
   let again = false;
 
+  let closed = false;
   const run = async () => {
+    if (closed) return;
     if (running) {
       again = true;
       return;
@@ -54,10 +56,12 @@ export function watchFolder(
     try {
       do {
         again = false;
-        onReport(await runIndex());
-      } while (again);
+        const report = await runIndex();
+        if (!closed) onReport(report);
+      } while (again && !closed);
     } catch (err) {
-      onError(err instanceof Error ? err : new Error(String(err)));
+      // After close (the folder was removed or Loci is closing) a run that was under way is no news.
+      if (!closed) onError(err instanceof Error ? err : new Error(String(err)));
     } finally {
       running = false;
     }
@@ -91,6 +95,7 @@ export function watchFolder(
     ready,
     watchedDirectories: () => Object.keys(watcher.getWatched()).length,
     close: async () => {
+      closed = true;
       if (timer) clearTimeout(timer);
       await watcher.close();
     },
