@@ -41,7 +41,7 @@ export async function embedMissing(db: Db, embedder: Embedder, onProgress?: (p: 
       signal?.throwIfAborted();
       const batch = rows.slice(i, i + BATCH);
       const vectors = await embedder.embed(batch.map(([, text]) => (text ?? '').slice(0, MAX_CHARS)));
-      db.transaction(() => writeEmbeddings(db, kind, embedder.id, batch.map(([id], j) => ({ id, vector: vectors[j] }))))();
+      db.transaction(() => writeEmbeddings(db, kind, embedder.id, batch.map(([id], j) => ({ id, vector: vectors[j]! }))))();
       done += batch.length;
       onProgress?.({ done, total });
     }
