@@ -4,7 +4,9 @@
 // goes through here; JSON output is already escaped by JSON.stringify.
 
 // C0 controls, DEL, C1 controls, and the Unicode bidi embeddings/overrides/isolates.
+// eslint-disable-next-line no-control-regex -- matching control characters is this module's purpose
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+// eslint-disable-next-line no-control-regex -- as above, keeping tab and newline
 const CONTROL_BUT_LAYOUT = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 function visible(ch: string): string {

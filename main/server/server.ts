@@ -9,6 +9,7 @@ import { httpStatus, type WireResult } from '../contract/errors.js';
 import { CALL_PREFIX, EVENTS_PATH, TOKEN_HEADER } from '../contract/transports/http.js';
 import { CSP, OpenCodes, hostAllowed, newToken, originAllowed, pageCookieName, readCookie, tokensEqual, withTokenMeta } from './security.js';
 import { readStatic } from './static-files.js';
+import { getLogger } from '../engine/log.js';
 
 export const MAX_BODY = 1 << 20;
 /** A body over MAX_BODY is read and dropped up to this size (so the client gets its 413), then cut. */
@@ -56,6 +57,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         }
         return;
       }
+      getLogger('server').error({ err, url: req.url }, 'request failed');
       if (!res.headersSent) send(res, 500, { ok: false, error: { kind: 'transport', message: String(err) } });
     });
   });
@@ -83,7 +85,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         return send(res, 400, { ok: false, error: { kind: 'contract', call: name, message: `loci call "${name}": body is not JSON (${(err as Error).message})` } });
       }
       const result = await opts.dispatcher.dispatch(name, body);
-      return send(res, result.ok ? 200 : httpStatus(result.error), result);
+      const status = result.ok ? 200 : httpStatus(result.error);
+      if (status >= 500 && !result.ok) getLogger('server').error({ call: name, error: result.error }, 'call failed');
+      return send(res, status, result);
     }
 
     if (req.method !== 'GET' && req.method !== 'HEAD') return deny(res, 405, 'method not allowed');
@@ -136,6 +140,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   });
   port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
+  getLogger('server').info({ url, staticDir }, 'browser mode listening');
 
   const newOpenUrl = () => `${url}/?token=${codes.mint()}`;
   return {

@@ -69,6 +69,17 @@ function Connected({ client, theme, toggleTheme }: { client: AppContextValue['cl
     setGraphDoc(note);
     setView('graph');
   }, []);
+  // Going to the graph with a note in front of you shows that note's local graph.
+  const showView = useCallback(
+    (v: ViewName) => {
+      if (v === 'graph' && view !== 'graph') {
+        const current = note ?? (view === 'mindmap' ? mindMapDoc : null);
+        if (current) setGraphDoc({ docPath: current.docPath, docId: current.docId });
+      }
+      setView(v);
+    },
+    [note, view, mindMapDoc],
+  );
   const openSwitcher = useCallback((purpose: SwitcherPurpose = 'note') => setSwitcher(purpose), []);
 
   // The switcher's note list, fetched when it opens and whenever an index run lands.
@@ -98,21 +109,21 @@ function Connected({ client, theme, toggleTheme }: { client: AppContextValue['cl
         setSwitcher((s) => (s ? null : 'note'));
       } else if ((e.ctrlKey || e.metaKey || e.altKey) && /^[1-5]$/.test(e.key)) {
         e.preventDefault();
-        setView(NAV[Number(e.key) - 1]!.view);
+        showView(NAV[Number(e.key) - 1]!.view);
       } else if (e.key === 'Escape' && note && !switcher) {
         setNote(null);
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [note, switcher]);
+  }, [note, switcher, showView]);
 
   const ctx = useMemo<AppContextValue>(
     () => ({
       client,
       host,
       view,
-      go: setView,
+      go: showView,
       openNote: setNote,
       openMindMap,
       mindMapDoc,
@@ -121,7 +132,7 @@ function Connected({ client, theme, toggleTheme }: { client: AppContextValue['cl
       openSwitcher,
       indexVersion: library.version,
     }),
-    [client, host, view, openMindMap, mindMapDoc, openGraph, graphDoc, openSwitcher, library.version],
+    [client, host, view, showView, openMindMap, mindMapDoc, openGraph, graphDoc, openSwitcher, library.version],
   );
 
   return (
@@ -135,7 +146,7 @@ function Connected({ client, theme, toggleTheme }: { client: AppContextValue['cl
               type="button"
               className={`${css.navItem} ${view === n.view ? css.navActive : ''}`}
               aria-current={view === n.view ? 'page' : undefined}
-              onClick={() => setView(n.view)}
+              onClick={() => showView(n.view)}
             >
               <span>{n.label}</span>
               <span className={css.shortcut} aria-hidden>

@@ -18,6 +18,7 @@ const h = vi.hoisted(() => {
     getAppPath: () => appRoot,
     getPath: () => appRoot,
     getVersion: () => '9.9.9',
+    isPackaged: false,
     requestSingleInstanceLock: () => true,
     whenReady: () => Promise.resolve(),
     quit: vi.fn(),
@@ -102,7 +103,8 @@ describe('Electron shell wiring (electron mocked)', () => {
 
   it('hosts the engine in a utilityProcess, not the window', () => {
     expect(h.children).toHaveLength(1);
-    expect(h.children[0]!.entry).toBe(path.join(h.appRoot, 'main', 'app', 'engine-process.mjs'));
+    // The bundle from main/app/build.mjs: no TypeScript loader in the shipped app.
+    expect(h.children[0]!.entry).toBe(path.join(h.appRoot, 'out', 'engine', 'engine-process.js'));
     // The desktop app shares the CLI's and browser mode's index by default.
     expect(h.children[0]!.env.LOCI_DB).toBe(defaultDbPath());
   });

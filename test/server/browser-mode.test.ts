@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -17,7 +17,7 @@ const tmp = mkdtempSync(path.join(os.tmpdir(), 'loci-bm-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** The fields of the index events these tests read. */
-type SeenEvent = { event: string; payload: { root?: string; progress?: { phase: string }; report?: { root: string } } };
+type SeenEvent = { event: string; payload: { root?: string; progress?: { phase: string; done: number }; report?: { root: string } } };
 
 async function open(name: string): Promise<{ mode: BrowserMode; client: LociClient; events: SeenEvent[] }> {
   const engine = await LociEngine.open({ dbPath: path.join(tmp, `${name}.db`) });
@@ -126,4 +126,28 @@ describe('browser mode over the real engine', () => {
       await mode.close();
     }
   }, 60_000);
+
+  // Issue 9: a cancel must be shown as cancelled, not as a red error.
+  it('flags a cancelled index run as cancelled in its index.error event', async () => {
+    const notes = path.join(tmp, 'many');
+    mkdirSync(notes);
+    for (let i = 0; i < 400; i++) writeFileSync(path.join(notes, `note-${i}.md`), `# Note ${i}\n\nThe keeper ${i} trims lamp wick number ${i} at dusk near harbour ${i % 17}.\n`);
+    const { mode, client, events } = await open('d');
+    try {
+      const run = client.call('library.index', { root: notes }).then(() => 'finished', (e: Error) => e.message);
+      const started = Date.now();
+      while (!events.some((e) => e.event === 'index.progress' && e.payload.progress?.phase !== 'scan' && (e.payload.progress?.done ?? 0) > 0) && Date.now() - started < 30_000) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      expect(await client.call('library.cancelIndex', { root: notes })).toEqual({ cancelled: true });
+      expect(await run).not.toBe('finished');
+      await new Promise((r) => setTimeout(r, 100));
+      const errors = events.filter((e) => e.event === 'index.error');
+      expect(errors).toHaveLength(1);
+      expect(errors[0]!.payload).toMatchObject({ root: notes, cancelled: true });
+    } finally {
+      client.close();
+      await mode.close();
+    }
+  }, 90_000);
 });

@@ -77,8 +77,13 @@ export function registerServe(program: Command): void {
     })
     .option('--static <dir>', 'built renderer directory (default: out/renderer)')
     .option('--embedder <name>', 'embedder to use')
-    .action(async (o: { db: string; folder?: string; port?: number; static?: string; embedder?: string }) => {
-      await runServe({ db: o.db, folder: o.folder, port: o.port, staticDir: o.static, embedder: o.embedder });
+    .option('--url-uses <n>', 'how many browsers one printed URL may open (default 1: a used URL opens nothing)', (v) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1 || n > 1000) throw new Error(`--url-uses must be 1–1000, got ${v}`);
+      return n;
+    })
+    .action(async (o: { db: string; folder?: string; port?: number; static?: string; embedder?: string; urlUses?: number }) => {
+      await runServe({ db: o.db, folder: o.folder, port: o.port, staticDir: o.static, embedder: o.embedder, openUrlUses: o.urlUses });
       // Keeps running until SIGINT/SIGTERM.
       await new Promise<never>(() => {});
     });

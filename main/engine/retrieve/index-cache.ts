@@ -64,7 +64,8 @@ export class IndexCache {
   async embedQuery(text: string): Promise<Float32Array> {
     let v = this.queries.get(text);
     if (!v) {
-      const [embedded] = await this.embedder.embed([text]);
+      // Query-side embedding where the model distinguishes it (e5's "query: " prefix).
+      const [embedded] = await (this.embedder.embedQueries ?? this.embedder.embed).call(this.embedder, [text]);
       if (!embedded) throw new Error(`The embedder ${this.embedder.id} returned no vector for the question.`);
       v = embedded;
       if (this.queries.size > 256) this.queries.clear();

@@ -45,7 +45,7 @@ export function QuickSwitcher({
     const q = query.trim();
     if (!q) return prepared.slice(0, LIMIT).map((p) => ({ doc: p.doc, title: <>{p.doc.title}</>, path: <>{p.doc.relPath}</> }));
     // Title matches weigh more than path matches: people remember what a note is called.
-    const found = fuzzysort.go(q, prepared, { keys: ['title', 'path'], limit: LIMIT, threshold: 0.3, scoreFn: (r) => Math.max((r[0]?.score ?? 0) * 1, (r[1]?.score ?? 0) * 0.85) });
+    const found = fuzzysort.go(q, prepared, { keys: ['title', 'path'], limit: LIMIT, threshold: 0.2, scoreFn: (r) => Math.max((r[0]?.score ?? 0) * 1, (r[1]?.score ?? 0) * 0.85) });
     return found.map((r) => ({ doc: r.obj.doc, title: mark(r[0], r.obj.doc.title), path: mark(r[1], r.obj.doc.relPath) }));
   }, [prepared, query]);
 

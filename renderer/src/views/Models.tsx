@@ -118,7 +118,9 @@ export function ModelsPanel({ settings, onSaved }: { settings: Record<string, un
             <th>Size</th>
             <th>Languages</th>
             <th>Licence</th>
-            <th />
+            <th>
+              <span className="sr-only">Action</span>
+            </th>
           </tr>
         </thead>
         <tbody>

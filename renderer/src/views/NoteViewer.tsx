@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import Markdown from 'react-markdown';
 import rehypeSanitize from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
@@ -14,7 +14,7 @@ import css from './NoteViewer.module.css';
 const RAW_KEY = 'loci.noteViewer.raw';
 
 export function NoteViewer({ target, onClose }: { target: NoteTarget; onClose(): void }) {
-  const { client, openMindMap, openGraph, indexVersion } = useApp();
+  const { client, openMindMap, openGraph, openNote, indexVersion } = useApp();
   const note = useCall('notes.text', { docPath: target.docPath, docId: target.docId }, [indexVersion]);
   const [raw, setRaw] = useState(() => localStorage.getItem(RAW_KEY) === '1');
   const [editorError, setEditorError] = useState<unknown>(null);
@@ -39,6 +39,7 @@ export function NoteViewer({ target, onClose }: { target: NoteTarget; onClose():
   const markdown = useMemo(() => (note.data ? blankFrontMatter(note.data.lines) : null), [note.data]);
   const rehypePlugins = useMemo(() => [rehypeSanitize, [rehypeSourceLines, { from, to }]] as const, [from, to]);
   const canEdit = available('host.openInEditor');
+  const components = useMemo(() => ({ a: linkFor(target.docPath, openNote) }), [target.docPath, openNote]);
 
   async function openInEditor() {
     setEditorError(null);
@@ -99,7 +100,7 @@ export function NoteViewer({ target, onClose }: { target: NoteTarget; onClose():
               <pre>{markdown.frontMatter.join('\n')}</pre>
             </details>
           )}
-          <Markdown remarkPlugins={[remarkGfm]} rehypePlugins={rehypePlugins as never} skipHtml>
+          <Markdown remarkPlugins={[remarkGfm]} rehypePlugins={rehypePlugins as never} skipHtml components={components}>
             {markdown.text}
           </Markdown>
         </div>
@@ -107,4 +108,41 @@ export function NoteViewer({ target, onClose }: { target: NoteTarget; onClose():
       <RelatedNotes docId={docId} />
     </aside>
   );
+}
+
+/** Links in a note: web links open outside the app; links to other notes open them here. */
+function linkFor(fromPath: string, openNote: (t: NoteTarget) => void) {
+  return function NoteLink({ href, children }: { href?: string; children?: ReactNode }) {
+    if (!href) return <span>{children}</span>;
+    if (/^[a-z][a-z0-9+.-]*:/i.test(href)) {
+      return (
+        <a href={href} target="_blank" rel="noreferrer noopener">
+          {children}
+        </a>
+      );
+    }
+    const [file] = href.split('#');
+    const resolved = file ? resolvePath(fromPath, decodeURIComponent(file)) : fromPath;
+    const docPath = /\.(md|markdown|txt)$/i.test(resolved) ? resolved : `${resolved}.md`;
+    return (
+      <a
+        href={`#${encodeURIComponent(docPath)}`}
+        onClick={(e) => {
+          e.preventDefault();
+          openNote({ docPath });
+        }}
+      >
+        {children}
+      </a>
+    );
+  };
+}
+
+function resolvePath(from: string, rel: string): string {
+  const parts = rel.startsWith('/') ? [] : from.split('/').slice(0, -1);
+  for (const seg of rel.replace(/^\//, '').split('/')) {
+    if (seg === '..') parts.pop();
+    else if (seg && seg !== '.') parts.push(seg);
+  }
+  return parts.join('/');
 }
