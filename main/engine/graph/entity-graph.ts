@@ -64,7 +64,7 @@ function titleNames(title: string): string[] {
   return [...new Set(names.map(normalizeName).filter((k) => k.length > 1))];
 }
 
-export function buildEntityGraph(db: Db, entityVectors: VectorMatrix | null, params: Partial<EntityGraphParams> = {}): EntityGraph {
+export async function buildEntityGraph(db: Db, entityVectors: VectorMatrix | null, params: Partial<EntityGraphParams> = {}): Promise<EntityGraph> {
   const p = { ...DEFAULT_ENTITY_GRAPH_PARAMS, ...params };
   const started = performance.now();
   const chunkRows = graphChunks(db);
@@ -168,7 +168,7 @@ export function buildEntityGraph(db: Db, entityVectors: VectorMatrix | null, par
 
   let synonymEdges = 0;
   if (entityVectors && entityVectors.size > 1 && entityVectors.size <= p.maxSynonymEntities) {
-    for (const pair of lshPairs(entityVectors, p.synonymThreshold, undefined, 2)) {
+    for (const pair of await lshPairs(entityVectors, p.synonymThreshold, undefined, 2)) {
       const a = nodeOfEntity.get(pair.a);
       const b = nodeOfEntity.get(pair.b);
       if (a === undefined || b === undefined) continue;

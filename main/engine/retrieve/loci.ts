@@ -224,7 +224,7 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
     const lexical = p.wBm25 ? first.lexical : [];
     const dense = p.wDense ? first.dense : [];
     const byTitle = p.wTitle ? titleRanking(titles, qa.terms).slice(0, p.depth) : [];
-    const walk = p.wPpr ? pprRank(ctx, qa, p.ppr).documents.slice(0, p.depth) : [];
+    const walk = p.wPpr ? (await pprRank(ctx, qa, p.ppr)).documents.slice(0, p.depth) : [];
 
     const weights = { bm25: p.wBm25, dense: p.adaptive ? p.wDense * first.wDense : p.wDense, title: p.wTitle, ppr: p.wPpr };
 
