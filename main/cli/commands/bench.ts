@@ -16,8 +16,9 @@ export function registerBench(program: Command): void {
     .option('--k <list>', 'comma-separated cut-offs', '2,5,10')
     .option('--limit <n>', 'only the first n questions')
     .option('--db <file>', 'keep the index in this database file instead of a temporary one')
+    .option('--answer <model>', "also score the model's generated answers (EM/F1/containment) from loci, bm25 and no context (issue 13)")
     .option('--json', 'print the report as JSON')
-    .action(async (o: { dataset: string; format?: string; corpus?: string; methods: string; k: string; limit?: string; db?: string; json?: boolean }) => {
+    .action(async (o: { dataset: string; format?: string; corpus?: string; methods: string; k: string; limit?: string; db?: string; json?: boolean; answer?: string }) => {
       if (o.format && !(DATASET_FORMATS as string[]).includes(o.format)) throw new Error(`--format must be one of ${DATASET_FORMATS.join(', ')}`);
       const ks = list(o.k).map(Number);
       if (ks.some((k) => !Number.isInteger(k) || k <= 0)) throw new Error('--k takes positive integers, e.g. 2,5,10');
@@ -33,5 +34,11 @@ export function registerBench(program: Command): void {
         onProgress: o.json ? undefined : (m) => process.stderr.write(`${m}\n`),
       });
       process.stdout.write(o.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`);
+      if (o.answer) {
+        // Answer evaluation lives with the model code (main/engine/llm/answer-bench.ts); loaded only when asked.
+        const { runAnswerBench, formatAnswerReport } = await import('../../engine/llm/answer-bench.js');
+        const answers = await runAnswerBench(ds, { model: o.answer, k: Math.min(...ks), onProgress: o.json ? undefined : (m) => process.stderr.write(`${m}\n`) });
+        process.stdout.write(o.json ? `${JSON.stringify(answers, null, 2)}\n` : `${formatAnswerReport(answers)}\n`);
+      }
     });
 }
