@@ -11,12 +11,13 @@ export default defineConfig({
   workers: 1,
   fullyParallel: false,
   reporter: [['list']],
-  globalSetup: './e2e/support/global-setup.ts',
+  // The empty-library server (A's) and the ~2,000-note library indexed once (only for the specs that use it).
+  globalSetup: ['./e2e/support/global-setup.ts', './e2e/support/big-library-setup.ts'],
   use: { trace: 'retain-on-failure', viewport: { width: 1360, height: 860 } },
   projects: [
     {
       name: 'browser-mode',
-      testMatch: /(browser-mode|graph-scale)\.spec\.ts/,
+      testMatch: /(browser-mode|graph-scale|ui-journeys|accessibility)\.spec\.ts/,
       use: {
         browserName: 'chromium',
         launchOptions: {

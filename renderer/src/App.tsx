@@ -11,6 +11,8 @@ import { LibraryView } from './views/Library.js';
 import { MindMapView } from './views/MindMap.js';
 import { NoteViewer } from './views/NoteViewer.js';
 import { SettingsView } from './views/Settings.js';
+import { Onboarding } from './views/Onboarding.js';
+import { QuickSwitcher, type SwitcherPurpose } from './components/QuickSwitcher.js';
 import type { Res } from '../../main/contract/contract.js';
 
 const NAV: { view: ViewName; label: string }[] = [
@@ -42,6 +44,11 @@ function Connected({ client, theme, toggleTheme }: { client: AppContextValue['cl
   const [view, setView] = useState<ViewName>('library');
   const [note, setNote] = useState<NoteTarget | null>(null);
   const [mindMapDoc, setMindMapDoc] = useState<NoteRef | null>(null);
+  const [graphDoc, setGraphDoc] = useState<NoteRef | null>(null);
+  const [switcher, setSwitcher] = useState<SwitcherPurpose | null>(null);
+  const [docs, setDocs] = useState<Res<'library.documents'> | null>(null);
+  /** First run: the library is empty when the app opens; cleared when the user finishes or skips. */
+  const [firstRun, setFirstRun] = useState(false);
   const [host, setHost] = useState<Res<'host.info'> | null>(null);
   const [hostError, setHostError] = useState<unknown>(null);
   const [online, setOnline] = useState(true);
@@ -50,6 +57,7 @@ function Connected({ client, theme, toggleTheme }: { client: AppContextValue['cl
   useEffect(() => {
     socketListener = setOnline;
     client.call('host.info', {}).then(setHost, setHostError);
+    client.call('library.roots', {}).then((roots) => setFirstRun(roots.length === 0), () => {});
     return client.on('ui.show', ({ view }) => setView(view));
   }, [client]);
 
@@ -57,23 +65,74 @@ function Connected({ client, theme, toggleTheme }: { client: AppContextValue['cl
     setMindMapDoc(note);
     setView('mindmap');
   }, []);
+  const openGraph = useCallback((note: NoteRef | null) => {
+    setGraphDoc(note);
+    setView('graph');
+  }, []);
+  // Going to the graph with a note in front of you shows that note's local graph.
+  const showView = useCallback(
+    (v: ViewName) => {
+      if (v === 'graph' && view !== 'graph') {
+        const current = note ?? (view === 'mindmap' ? mindMapDoc : null);
+        if (current) setGraphDoc({ docPath: current.docPath, docId: current.docId });
+      }
+      setView(v);
+    },
+    [note, view, mindMapDoc],
+  );
+  const openSwitcher = useCallback((purpose: SwitcherPurpose = 'note') => setSwitcher(purpose), []);
+
+  // The switcher's note list, fetched when it opens and whenever an index run lands.
+  useEffect(() => {
+    if (switcher === null) return;
+    let live = true;
+    client.call('library.documents', {}).then((d) => live && setDocs(d), () => live && setDocs([]));
+    return () => {
+      live = false;
+    };
+  }, [client, switcher, library.version]);
+
+  const pickFromSwitcher = useCallback(
+    (picked: NoteRef, purpose: SwitcherPurpose) => {
+      setSwitcher(null);
+      if (purpose === 'mindmap') openMindMap(picked);
+      else if (purpose === 'graph') openGraph(picked);
+      else setNote(picked);
+    },
+    [openMindMap, openGraph],
+  );
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if ((e.ctrlKey || e.metaKey || e.altKey) && /^[1-5]$/.test(e.key)) {
+      if ((e.ctrlKey || e.metaKey) && !e.shiftKey && (e.key === 'k' || e.key === 'K' || e.key === 'o' || e.key === 'O')) {
         e.preventDefault();
-        setView(NAV[Number(e.key) - 1]!.view);
-      } else if (e.key === 'Escape' && note) {
+        setSwitcher((s) => (s ? null : 'note'));
+      } else if ((e.ctrlKey || e.metaKey || e.altKey) && /^[1-5]$/.test(e.key)) {
+        e.preventDefault();
+        showView(NAV[Number(e.key) - 1]!.view);
+      } else if (e.key === 'Escape' && note && !switcher) {
         setNote(null);
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [note]);
+  }, [note, switcher, showView]);
 
   const ctx = useMemo<AppContextValue>(
-    () => ({ client, host, view, go: setView, openNote: setNote, openMindMap, mindMapDoc, indexVersion: library.version }),
-    [client, host, view, openMindMap, mindMapDoc, library.version],
+    () => ({
+      client,
+      host,
+      view,
+      go: showView,
+      openNote: setNote,
+      openMindMap,
+      mindMapDoc,
+      openGraph,
+      graphDoc,
+      openSwitcher,
+      indexVersion: library.version,
+    }),
+    [client, host, view, showView, openMindMap, mindMapDoc, openGraph, graphDoc, openSwitcher, library.version],
   );
 
   return (
@@ -87,7 +146,7 @@ function Connected({ client, theme, toggleTheme }: { client: AppContextValue['cl
               type="button"
               className={`${css.navItem} ${view === n.view ? css.navActive : ''}`}
               aria-current={view === n.view ? 'page' : undefined}
-              onClick={() => setView(n.view)}
+              onClick={() => showView(n.view)}
             >
               <span>{n.label}</span>
               <span className={css.shortcut} aria-hidden>
@@ -95,6 +154,12 @@ function Connected({ client, theme, toggleTheme }: { client: AppContextValue['cl
               </span>
             </button>
           ))}
+          <button type="button" className={css.navItem} onClick={() => openSwitcher('note')} aria-keyshortcuts="Control+K Control+O">
+            <span>Find a note…</span>
+            <span className={css.shortcut} aria-hidden>
+              Ctrl+K
+            </span>
+          </button>
           <div className={css.sidebarFooter}>
             <Button size="small" onClick={toggleTheme} aria-label="Toggle light or dark theme">
               {theme === 'dark' ? 'Light theme' : 'Dark theme'}
@@ -105,7 +170,10 @@ function Connected({ client, theme, toggleTheme }: { client: AppContextValue['cl
         </nav>
         <main className={css.main}>
           <ErrorBox error={hostError} />
-          {view === 'library' && <LibraryView activity={library.activity} markStarted={library.markStarted} forget={library.forget} />}
+          {view === 'library' && firstRun && (
+            <Onboarding library={library} onDone={() => setFirstRun(false)} />
+          )}
+          {view === 'library' && !firstRun && <LibraryView library={library} />}
           {/* Kept mounted so a conversation (and a streaming answer) survives switching views. */}
           <div hidden={view !== 'ask'}>
             <AskView />
@@ -116,6 +184,7 @@ function Connected({ client, theme, toggleTheme }: { client: AppContextValue['cl
         </main>
         {note && <NoteViewer target={note} onClose={() => setNote(null)} />}
       </div>
+      {switcher && <QuickSwitcher docs={docs} purpose={switcher} onPick={pickFromSwitcher} onClose={() => setSwitcher(null)} />}
     </AppContext.Provider>
   );
 }

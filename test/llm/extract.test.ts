@@ -65,7 +65,7 @@ function assertValidExtraction(n: ParsedNote, ex: LlmExtraction, extractor: stri
     inChunk(e);
     expect(e.norm.length).toBeGreaterThan(0);
   }
-  for (const t of ex.triples) expect(norms.size === 0 || [...norms].some((x) => x.length > 0)).toBe(true);
+  for (const _t of ex.triples) expect(norms.size === 0 || [...norms].some((x) => x.length > 0)).toBe(true);
 }
 
 /** Records each request (a real model still answers it). */

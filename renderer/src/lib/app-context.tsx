@@ -25,6 +25,11 @@ export interface AppContextValue {
   openNote(target: NoteTarget): void;
   openMindMap(note: NoteRef): void;
   mindMapDoc: NoteRef | null;
+  /** Shows the graph around a note (its local graph); null shows the whole library. */
+  openGraph(note: NoteRef | null): void;
+  graphDoc: NoteRef | null;
+  /** The quick switcher (Ctrl+K / Ctrl+O); the purpose says what picking a note does. */
+  openSwitcher(purpose?: 'note' | 'mindmap' | 'graph'): void;
   /** Bumped whenever an index run or a watched change lands, so views refetch. */
   indexVersion: number;
 }

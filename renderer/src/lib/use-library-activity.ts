@@ -14,18 +14,31 @@ export interface FolderActivity {
   phases: Partial<Record<Progress['phase'], Progress>>;
   report: Report | null;
   error: string | null;
+  /** Cancel was asked for and the run has not ended yet. */
+  cancelling: boolean;
+  /** The last run ended because the user cancelled it (shown as such, not as an error). */
+  cancelled: boolean;
 }
 
 export type LibraryActivity = Record<string, FolderActivity>;
 
-const idle: FolderActivity = { running: false, progress: null, phases: {}, report: null, error: null };
+const idle: FolderActivity = { running: false, progress: null, phases: {}, report: null, error: null, cancelling: false, cancelled: false };
 
-export function useLibraryActivity(client: LociClient | null): {
+/** Whether a report or error means "the user cancelled": the engine flags reports of cancelled runs. */
+export function isCancelled(report: Report | null, error?: string | null): boolean {
+  if (report && (report as { cancelled?: unknown }).cancelled === true) return true;
+  return !!error && /\bcancel(l)?ed\b|\babort(ed)?\b/i.test(error);
+}
+
+export interface LibraryState {
   activity: LibraryActivity;
   version: number;
   markStarted(root: string): void;
+  markCancelling(root: string): void;
   forget(root: string): void;
-} {
+}
+
+export function useLibraryActivity(client: LociClient | null): LibraryState {
   const [activity, setActivity] = useState<LibraryActivity>({});
   const [version, setVersion] = useState(0);
 
@@ -44,23 +57,34 @@ export function useLibraryActivity(client: LociClient | null): {
               progress,
               phases: { ...(freshRun ? {} : prev.phases), [progress.phase]: progress },
               error: null,
+              cancelled: false,
+              cancelling: freshRun ? false : prev.cancelling,
             },
           };
         }),
       ),
       client.on('index.report', ({ root, report }) => {
-        setActivity((a) => ({ ...a, [root]: { ...(a[root] ?? idle), running: false, report, error: null } }));
+        // A report ends the run whatever it says: views refetch (a cancelled run may have indexed some notes).
+        setActivity((a) => ({ ...a, [root]: { ...(a[root] ?? idle), running: false, report, error: null, cancelling: false, cancelled: isCancelled(report) } }));
         setVersion((v) => v + 1);
       }),
-      client.on('index.error', ({ root, message }) =>
-        setActivity((a) => ({ ...a, [root]: { ...(a[root] ?? idle), running: false, error: message } })),
-      ),
+      // A run the user stopped is not an error: it just ends (no red message).
+      client.on('index.error', ({ root, message, cancelled: stopped }) => {
+        setActivity((a) => {
+          const prev = a[root] ?? idle;
+          const cancelled = Boolean(stopped) || prev.cancelling || isCancelled(null, message);
+          return { ...a, [root]: { ...prev, running: false, cancelling: false, cancelled, error: cancelled ? null : message } };
+        });
+        setVersion((v) => v + 1);
+      }),
     ];
     return () => offs.forEach((off) => off());
   }, [client]);
 
   const markStarted = (root: string) =>
-    setActivity((a) => ({ ...a, [root]: { ...(a[root] ?? idle), running: true, phases: {}, progress: null, error: null } }));
+    setActivity((a) => ({ ...a, [root]: { ...(a[root] ?? idle), running: true, phases: {}, progress: null, error: null, cancelled: false, cancelling: false } }));
+
+  const markCancelling = (root: string) => setActivity((a) => ({ ...a, [root]: { ...(a[root] ?? idle), cancelling: true } }));
 
   const forget = (root: string) =>
     setActivity((a) => {
@@ -68,5 +92,5 @@ export function useLibraryActivity(client: LociClient | null): {
       return rest;
     });
 
-  return { activity, version, markStarted, forget };
+  return { activity, version, markStarted, markCancelling, forget };
 }

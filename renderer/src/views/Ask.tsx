@@ -5,6 +5,7 @@ import { Badge, Button, EmptyState, ErrorBox, Notice, ui } from '../components/u
 import { useApp } from '../lib/app-context.js';
 import { lineRange } from '../lib/format.js';
 import { useCall } from '../lib/use-call.js';
+import { RelatedNotes } from '../components/RelatedNotes.js';
 import views from './views.module.css';
 import css from './Ask.module.css';
 
@@ -203,6 +204,12 @@ function TurnView({ turn }: { turn: Turn }) {
               </li>
             ))}
           </ol>
+        )}
+        {citations[0] && (
+          <details className={css.related} data-testid="answer-related">
+            <summary>Related to {citations[0].docTitle || citations[0].docPath}</summary>
+            <RelatedNotes docId={citations[0].docId} title={`Notes related to ${citations[0].docTitle || citations[0].docPath}`} limit={5} compact />
+          </details>
         )}
       </article>
     </>

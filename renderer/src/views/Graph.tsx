@@ -1,12 +1,16 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { Button, EmptyState, ErrorBox, ui } from '../components/ui.js';
+import type { Res } from '../../../main/contract/contract.js';
+import { Button, EmptyState, ErrorBox, Notice, ui } from '../components/ui.js';
 import { useApp } from '../lib/app-context.js';
+import { available, callOptional } from '../lib/optional-calls.js';
 import { useCall } from '../lib/use-call.js';
 import { createScene, type GLink, type GNode, type GraphScene } from './graph-canvas.js';
 import views from './views.module.css';
 import css from './Graph.module.css';
 
+type Graph = Res<'graph.view'>;
 type Kind = GNode['kind'];
+type Grouping = 'none' | 'folder' | 'super-topic';
 const KINDS: { kind: Kind; label: string; swatch: string }[] = [
   { kind: 'doc', label: 'Notes', swatch: css.doc! },
   { kind: 'entity', label: 'Entities', swatch: css.entity! },
@@ -15,41 +19,76 @@ const KINDS: { kind: Kind; label: string; swatch: string }[] = [
 const LIMITS = [300, 1000, 3000, 8000];
 
 export function GraphView() {
-  const { openMindMap, indexVersion } = useApp();
+  const { client, openMindMap, openNote, openGraph, openSwitcher, graphDoc, indexVersion } = useApp();
   const [limit, setLimit] = useState(1000);
-  const graph = useCall('graph.view', { limit }, [indexVersion]);
+  const [hops, setHops] = useState(1);
+  const [grouping, setGrouping] = useState<Grouping>('folder');
+  const local = graphDoc !== null;
+  const localCall = local && available('graph.local');
+  // The whole library's graph: shown in global mode, and the source of a local graph when the engine has no graph.local.
+  const global = useCall('graph.view', local && localCall ? null : { limit: local ? 8000 : limit }, [indexVersion]);
+  const [localData, setLocalData] = useState<{ key: string; graph: Graph | null; error: unknown }>({ key: '', graph: null, error: null });
   const [kinds, setKinds] = useState<Set<Kind>>(new Set(['doc', 'entity', 'super-topic']));
   const [minDegree, setMinDegree] = useState(1);
   const [query, setQuery] = useState('');
   const [hovered, setHovered] = useState<GNode | null>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const scene = useRef<GraphScene | null>(null);
+  const localKey = `${graphDoc?.docId ?? graphDoc?.docPath}:${hops}:${indexVersion}`;
 
-  // Filtering happens before layout so hidden nodes cost nothing.
+  useEffect(() => {
+    if (!localCall || !graphDoc) return;
+    let live = true;
+    performance.clearMarks('loci-graph-first-paint');
+    callOptional<Graph>(client, 'graph.local', { docId: graphDoc.docId, hops, limit: 1500 }).then(
+      (graph) => live && setLocalData({ key: localKey, graph, error: null }),
+      (error: unknown) => live && setLocalData({ key: localKey, graph: null, error }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [client, localCall, graphDoc, hops, localKey]);
+
+  const source: Graph | null = useMemo(() => {
+    if (!local) return global.data;
+    if (localCall) return localData.key === localKey ? localData.graph : null;
+    return global.data && graphDoc ? neighbourhood(global.data, graphDoc, hops) : null;
+  }, [local, localCall, global.data, localData, localKey, graphDoc, hops]);
+  const centreId = local && source ? source.nodes.find((n) => n.kind === 'doc' && (n.docId === graphDoc?.docId || n.docPath === graphDoc?.docPath))?.id : undefined;
+  const loading = local && localCall ? localData.key !== localKey : global.loading;
+  const error = local && localCall ? localData.error : global.error;
+
+  // Filtering happens before layout so hidden nodes cost nothing; the same filters hold in both modes.
   const filtered = useMemo(() => {
-    if (!graph.data) return null;
+    if (!source) return null;
     const degree = new Map<string, number>();
-    for (const l of graph.data.links) {
+    for (const l of source.links) {
       degree.set(l.source, (degree.get(l.source) ?? 0) + 1);
       degree.set(l.target, (degree.get(l.target) ?? 0) + 1);
     }
-    const nodes: GNode[] = graph.data.nodes
-      .filter((n) => kinds.has(n.kind) && (n.kind === 'doc' || (degree.get(n.id) ?? 0) >= minDegree))
+    const nodes: GNode[] = source.nodes
+      .filter((n) => n.id === centreId || (kinds.has(n.kind) && (n.kind === 'doc' || (degree.get(n.id) ?? 0) >= minDegree)))
       .map((n) => ({ ...n, degree: degree.get(n.id) ?? 0 }));
     const ids = new Set(nodes.map((n) => n.id));
-    const links: GLink[] = graph.data.links.filter((l) => ids.has(l.source) && ids.has(l.target)).map((l) => ({ ...l }));
-    return { nodes, links };
-  }, [graph.data, kinds, minDegree]);
+    const links: GLink[] = source.links.filter((l) => ids.has(l.source) && ids.has(l.target)).map((l) => ({ ...l }));
+    return { nodes, links, clusterOf: clusterFn(grouping, source) };
+  }, [source, kinds, minDegree, grouping, centreId]);
 
   useEffect(() => {
     if (!filtered || !canvasRef.current) return;
-    const s = createScene(canvasRef.current, filtered.nodes, filtered.links, {
-      onHover: setHovered,
-      onClick: (n) => n.docPath && openMindMap({ docPath: n.docPath, docId: n.docId }),
-    });
+    const s = createScene(
+      canvasRef.current,
+      filtered.nodes,
+      filtered.links,
+      {
+        onHover: setHovered,
+        onClick: (n) => n.docPath && (local ? openNote({ docPath: n.docPath, docId: n.docId }) : openMindMap({ docPath: n.docPath, docId: n.docId })),
+      },
+      { clusterOf: local ? undefined : filtered.clusterOf, centreId },
+    );
     scene.current = s;
     return () => s.destroy();
-  }, [filtered, openMindMap]);
+  }, [filtered, openMindMap, openNote, local, centreId]);
 
   useEffect(() => {
     scene.current?.setHighlight(query);
@@ -69,15 +108,65 @@ export function GraphView() {
       return next;
     });
 
+  const centreLabel = source?.nodes.find((n) => n.id === centreId)?.label ?? graphDoc?.docPath;
   return (
     <section className={views.view} aria-labelledby="graph-title">
       <div className={views.header}>
         <h1 id="graph-title" className={ui.heading}>
           Graph
         </h1>
-        <span className={ui.muted}>{filtered ? `${filtered.nodes.length.toLocaleString()} nodes, ${filtered.links.length.toLocaleString()} links shown` : ''}</span>
+        <span className={ui.muted} data-testid="graph-summary">
+          {filtered ? `${filtered.nodes.length.toLocaleString()} nodes, ${filtered.links.length.toLocaleString()} links shown` : ''}
+        </span>
       </div>
-      <div className={`${ui.row}`}>
+      <div className={ui.row} role="group" aria-label="What the graph shows">
+        {local ? (
+          <>
+            <span data-testid="graph-mode">
+              Around <strong>{centreLabel}</strong>
+            </span>
+            <label className={css.check}>
+              Hops
+              <select className={ui.select} value={hops} onChange={(e) => setHops(Number(e.target.value))} aria-label="How many links away from the note">
+                <option value={1}>1</option>
+                <option value={2}>2</option>
+              </select>
+            </label>
+            <Button size="small" onClick={() => openSwitcher('graph')}>
+              Another note…
+            </Button>
+            <Button size="small" onClick={() => openGraph(null)}>
+              Whole library
+            </Button>
+          </>
+        ) : (
+          <>
+            <span data-testid="graph-mode">Whole library</span>
+            <label className={css.check}>
+              Group by
+              <select className={ui.select} value={grouping} onChange={(e) => setGrouping(e.target.value as Grouping)} aria-label="Group notes by">
+                <option value="folder">Folder</option>
+                <option value="super-topic">Super-topic</option>
+                <option value="none">Nothing</option>
+              </select>
+            </label>
+            <label className={css.check}>
+              Nodes
+              <select className={ui.select} value={limit} onChange={(e) => setLimit(Number(e.target.value))} aria-label="Maximum nodes loaded">
+                {LIMITS.map((l) => (
+                  <option key={l} value={l}>
+                    {l.toLocaleString()}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <Button size="small" onClick={() => openSwitcher('graph')}>
+              Around a note…
+            </Button>
+          </>
+        )}
+      </div>
+      <div className={ui.row}>
         {KINDS.map((k) => (
           <label key={k.kind} className={css.check}>
             <input type="checkbox" checked={kinds.has(k.kind)} onChange={() => toggleKind(k.kind)} />
@@ -89,38 +178,37 @@ export function GraphView() {
           <input type="range" min={1} max={10} value={minDegree} onChange={(e) => setMinDegree(Number(e.target.value))} aria-label="Minimum links for entities and super-topics" />
           {minDegree}
         </label>
-        <label className={css.check}>
-          Nodes
-          <select className={ui.select} value={limit} onChange={(e) => setLimit(Number(e.target.value))} aria-label="Maximum nodes loaded">
-            {LIMITS.map((l) => (
-              <option key={l} value={l}>
-                {l.toLocaleString()}
-              </option>
-            ))}
-          </select>
-        </label>
         <form className={ui.row} onSubmit={find} role="search">
           <input className={ui.input} type="search" placeholder="Find a node" aria-label="Find a node in the graph" value={query} onChange={(e) => setQuery(e.target.value)} />
           <Button type="submit" size="small">
             Find
           </Button>
         </form>
+        <Button size="small" onClick={() => scene.current?.fit(true)}>
+          Fit to view
+        </Button>
       </div>
-      <ErrorBox error={graph.error} />
-      {graph.data && graph.data.nodes.length === 0 ? (
+      <ErrorBox error={error} />
+      {local && !loading && source && !centreId && <Notice>This note is not among the graph's nodes (it may have no links yet).</Notice>}
+      {source && source.nodes.length === 0 ? (
         <EmptyState title="The graph is empty">
           <span>Index a notes folder in the Library: notes, the entities they share and their super-topics appear here.</span>
         </EmptyState>
       ) : (
         <div className={css.canvasWrap}>
-          <canvas ref={canvasRef} data-testid="graph-canvas" aria-label="Graph of notes, entities and super-topics. Use the search field to find a node." role="img" />
-          {graph.loading && <div className={css.tooltip}>Loading graph…</div>}
+          <canvas
+            ref={canvasRef}
+            data-testid="graph-canvas"
+            aria-label={`${local ? `Local graph around ${centreLabel}` : 'Graph of notes, entities and super-topics'}. Use the search field to find a node; the quick switcher (Ctrl+K) opens notes.`}
+            role="img"
+          />
+          {loading && <div className={css.tooltip}>Loading graph…</div>}
           {hovered && (
             <div className={css.tooltip} role="status">
               <strong>{hovered.label}</strong>
               <div className={ui.muted}>
                 {hovered.kind} · {hovered.degree} link{hovered.degree === 1 ? '' : 's'}
-                {hovered.docPath ? ` · ${hovered.docPath} (click for its mind map)` : ''}
+                {hovered.docPath ? ` · ${hovered.docPath} (click to open)` : ''}
               </div>
             </div>
           )}
@@ -136,4 +224,59 @@ export function GraphView() {
       )}
     </section>
   );
+}
+
+/** The note's neighbourhood within a loaded graph, up to `hops` links away (used when the engine has no graph.local). */
+function neighbourhood(graph: Graph, note: { docId?: number; docPath: string }, hops: number): Graph {
+  const start = graph.nodes.find((n) => n.kind === 'doc' && (n.docId === note.docId || n.docPath === note.docPath));
+  if (!start) return { nodes: [], links: [] };
+  const adj = new Map<string, string[]>();
+  for (const l of graph.links) {
+    (adj.get(l.source) ?? adj.set(l.source, []).get(l.source)!).push(l.target);
+    (adj.get(l.target) ?? adj.set(l.target, []).get(l.target)!).push(l.source);
+  }
+  const keep = new Set([start.id]);
+  let frontier = [start.id];
+  for (let h = 0; h < hops; h++) {
+    const next: string[] = [];
+    for (const id of frontier) {
+      for (const m of adj.get(id) ?? []) {
+        if (keep.has(m)) continue;
+        keep.add(m);
+        next.push(m);
+      }
+    }
+    frontier = next;
+  }
+  return { nodes: graph.nodes.filter((n) => keep.has(n.id)), links: graph.links.filter((l) => keep.has(l.source) && keep.has(l.target)) };
+}
+
+/** Cluster key per node: the note's top folder, or the super-topic it belongs to (entities follow no cluster). */
+function clusterFn(grouping: Grouping, graph: Graph): ((n: GNode) => string | null) | undefined {
+  if (grouping === 'none') return undefined;
+  const byId = new Map(graph.nodes.map((n) => [n.id, n]));
+  if (grouping === 'folder') {
+    return (n) => {
+      const given = (n as { cluster?: { folder?: string } }).cluster?.folder;
+      if (given) return given;
+      if (!n.docPath) return null;
+      const parts = n.docPath.split('/');
+      return parts.length > 1 ? parts.slice(0, Math.min(2, parts.length - 1)).join('/') : '(top level)';
+    };
+  }
+  // Super-topic: the engine's cluster id when it sends one, else the strongest super-topic link.
+  const best = new Map<string, { id: string; w: number }>();
+  for (const l of graph.links) {
+    if (l.kind !== 'super-topic') continue;
+    const [doc, sup] = byId.get(l.source)?.kind === 'super-topic' ? [l.target, l.source] : [l.source, l.target];
+    const cur = best.get(doc);
+    if (!cur || l.weight > cur.w) best.set(doc, { id: sup, w: l.weight });
+  }
+  return (n) => {
+    const given = (n as { cluster?: { superTopic?: string | number } }).cluster?.superTopic;
+    if (given !== undefined && given !== null) return String(given);
+    if (n.kind === 'super-topic') return n.label;
+    const sup = best.get(n.id);
+    return sup ? (byId.get(sup.id)?.label ?? sup.id) : null;
+  };
 }

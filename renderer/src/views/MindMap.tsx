@@ -15,13 +15,14 @@ const COL = 230;
 const LABEL = 30;
 
 export function MindMapView() {
-  const { mindMapDoc, openMindMap, indexVersion } = useApp();
+  const { mindMapDoc, openSwitcher, indexVersion } = useApp();
   const docs = useCall('library.documents', {}, [indexVersion]);
   const indexed = (docs.data ?? []).filter((d) => d.status === 'indexed');
   const first = indexed[0];
   const note = mindMapDoc ?? (first ? { docPath: first.relPath, docId: first.id } : null);
   const docPath = note?.docPath ?? null;
   const selectedId = note?.docId ?? indexed.find((d) => d.relPath === docPath)?.id;
+  const current = indexed.find((d) => d.id === selectedId);
   const map = useCall('notes.mindMap', note ? { docPath: note.docPath, docId: note.docId } : null, [indexVersion]);
   const [query, setQuery] = useState('');
 
@@ -32,25 +33,9 @@ export function MindMapView() {
           Mind map
         </h1>
         <span className={ui.row}>
-          <label htmlFor="mm-doc" className="sr-only">
-            Note
-          </label>
-          <select
-            id="mm-doc"
-            className={ui.select}
-            value={selectedId ?? ''}
-            onChange={(e) => {
-              const d = indexed.find((x) => x.id === Number(e.target.value));
-              if (d) openMindMap({ docPath: d.relPath, docId: d.id });
-            }}
-            disabled={!indexed.length}
-          >
-            {indexed.map((d) => (
-              <option key={d.id} value={d.id}>
-                {d.title} — {d.relPath}
-              </option>
-            ))}
-          </select>
+          <Button onClick={() => openSwitcher('mindmap')} disabled={!indexed.length} aria-keyshortcuts="Control+K" data-testid="mm-pick">
+            {current ? current.title : 'Choose a note'} <span className={ui.muted}>(change…)</span>
+          </Button>
           <input className={ui.input} type="search" placeholder="Search this map" aria-label="Search this mind map" value={query} onChange={(e) => setQuery(e.target.value)} />
         </span>
       </div>
@@ -109,7 +94,6 @@ function MindMapTree({ root, note, query }: { root: MmNode; note: NoteRef; query
     svg.call(zoom).on('dblclick.zoom', null);
     fit(false);
     return () => void svg.on('.zoom', null);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   /** Zooms so the whole visible tree fits the canvas (never above 100%; on first show, never so far

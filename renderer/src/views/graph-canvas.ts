@@ -12,6 +12,8 @@ const MAX_LABELS = 60;
 export interface GraphScene {
   setHighlight(query: string): GNode | null;
   focus(node: GNode): void;
+  /** Zooms so every node is on screen. */
+  fit(animate?: boolean): void;
   redraw(): void;
   destroy(): void;
 }
@@ -20,7 +22,13 @@ export function createScene(
   canvas: HTMLCanvasElement,
   nodes: GNode[],
   links: GLink[],
-  handlers: { onHover(n: GNode | null): void; onClick(n: GNode): void },
+  handlers: { onHover(n: GNode | null): void; onClick(n: GNode): void; onSettled?(): void },
+  options: {
+    /** Nodes with the same cluster key are pulled together (folder or super-topic groups). */
+    clusterOf?: (n: GNode) => string | null;
+    /** The note a local graph is centred on: pinned in the middle, always labelled. */
+    centreId?: string;
+  } = {},
 ): GraphScene {
   const ctx = canvas.getContext('2d')!;
   let transform = d3.zoomIdentity;
@@ -49,7 +57,45 @@ export function createScene(
     .force('center', d3.forceCenter(0, 0))
     .force('collide', d3.forceCollide<GNode>().radius((n) => radius(n) + 1).iterations(1))
     .alphaDecay(nodes.length > 1500 ? 0.06 : 0.03)
-    .on('tick', draw);
+    .on('tick', draw)
+    .on('end', () => {
+      fit(true);
+      handlers.onSettled?.();
+    });
+
+  // Clusters sit on a ring (largest first), each pulling its members towards its centre; nodes with no
+  // cluster stay free in the middle. Labels are drawn at each cluster's centroid.
+  const clusters = new Map<string, GNode[]>();
+  if (options.clusterOf) {
+    for (const n of nodes) {
+      const key = options.clusterOf(n);
+      if (!key) continue;
+      let list = clusters.get(key);
+      if (!list) clusters.set(key, (list = []));
+      list.push(n);
+    }
+    const ordered = [...clusters.entries()].sort((a, b) => b[1].length - a[1].length);
+    const ring = Math.max(150, Math.sqrt(nodes.length) * 22);
+    const centres = new Map<string, [number, number]>();
+    ordered.forEach(([key], i) => {
+      const a = (2 * Math.PI * i) / ordered.length;
+      const r = ring * (0.45 + 0.55 * ((i % 3) / 2));
+      centres.set(key, [Math.cos(a) * r, Math.sin(a) * r]);
+    });
+    const target = (n: GNode, axis: 0 | 1) => {
+      const key = options.clusterOf!(n);
+      const c = key ? centres.get(key) : undefined;
+      return c ? c[axis] : 0;
+    };
+    const pull = (n: GNode) => (options.clusterOf!(n) ? 0.12 : 0.01);
+    sim.force('clusterX', d3.forceX<GNode>((n) => target(n, 0)).strength(pull));
+    sim.force('clusterY', d3.forceY<GNode>((n) => target(n, 1)).strength(pull));
+  }
+  const centre = options.centreId ? nodes.find((n) => n.id === options.centreId) : undefined;
+  if (centre) {
+    centre.fx = 0;
+    centre.fy = 0;
+  }
 
   function colors() {
     const css = getComputedStyle(document.documentElement);
@@ -57,7 +103,16 @@ export function createScene(
     return { doc: v('--node-doc'), entity: v('--node-entity'), super: v('--node-super'), edge: v('--edge'), text: v('--text'), accent: v('--accent'), bg: v('--bg-elevated') };
   }
 
+  let ticks = 0;
+  let painted = false;
   function draw() {
+    if (!painted) {
+      painted = true;
+      // Read by the scale test: when the first frame of this layout reached the screen.
+      performance.mark('loci-graph-first-paint');
+    }
+    // Once the layout has taken shape, frame it; the final fit happens when the simulation ends.
+    if (++ticks === 40) queueMicrotask(() => fit(true));
     const c = colors();
     const k = transform.k;
     ctx.save();
@@ -108,7 +163,7 @@ export function createScene(
         ((n.degree > labelDegree && k > 0.6) || (n.kind === 'doc' ? k > 1.8 : k > 3 || (k > 2.2 && n.degree > 3))),
     );
     candidates.sort((a, b) => b.degree - a.degree);
-    const labelled = new Set([...candidates.slice(0, MAX_LABELS), ...nodes.filter((n) => n === hovered || highlight.has(n.id))]);
+    const labelled = new Set([...candidates.slice(0, MAX_LABELS), ...nodes.filter((n) => n === hovered || n === centre || highlight.has(n.id))]);
     ctx.fillStyle = c.text;
     ctx.strokeStyle = c.bg;
     ctx.lineWidth = 3 / k;
@@ -121,7 +176,47 @@ export function createScene(
       ctx.strokeText(label, x, y);
       ctx.fillText(label, x, y);
     }
+
+    // Cluster names at their centroids, biggest clusters first, readable at any zoom.
+    if (clusters.size > 1) {
+      ctx.font = `600 ${13 / k}px system-ui, sans-serif`;
+      ctx.lineWidth = 4 / k;
+      const biggest = [...clusters.entries()].sort((a, b) => b[1].length - a[1].length).slice(0, 24);
+      for (const [key, members] of biggest) {
+        if (members.length < 3) continue;
+        let cx = 0;
+        let cy = 0;
+        for (const m of members) {
+          cx += m.x!;
+          cy += m.y!;
+        }
+        const text = `${key.length > 32 ? `${key.slice(0, 31)}…` : key} (${members.length})`;
+        const w = ctx.measureText(text).width;
+        ctx.strokeText(text, cx / members.length - w / 2, cy / members.length);
+        ctx.fillText(text, cx / members.length - w / 2, cy / members.length);
+      }
+    }
     ctx.restore();
+  }
+
+  function fit(animate = false) {
+    if (!nodes.length) return;
+    let x0 = Infinity;
+    let y0 = Infinity;
+    let x1 = -Infinity;
+    let y1 = -Infinity;
+    for (const n of nodes) {
+      x0 = Math.min(x0, n.x!);
+      y0 = Math.min(y0, n.y!);
+      x1 = Math.max(x1, n.x!);
+      y1 = Math.max(y1, n.y!);
+    }
+    const w = canvas.clientWidth || 800;
+    const h = canvas.clientHeight || 600;
+    const k = Math.max(0.05, Math.min(2.5, (w - 60) / Math.max(1, x1 - x0), (h - 60) / Math.max(1, y1 - y0)));
+    const t = d3.zoomIdentity.scale(k).translate(-(x0 + x1) / 2, -(y0 + y1) / 2);
+    if (animate) selection.transition().duration(350).call(zoom.transform, t);
+    else selection.call(zoom.transform, t);
   }
 
   const nodeAt = (e: MouseEvent) => {
@@ -169,6 +264,7 @@ export function createScene(
     focus(n) {
       selection.transition().duration(300).call(zoom.transform, d3.zoomIdentity.scale(2).translate(-(n.x ?? 0), -(n.y ?? 0)));
     },
+    fit,
     redraw: draw,
     destroy() {
       sim.stop();

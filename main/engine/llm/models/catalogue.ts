@@ -1,6 +1,6 @@
 // The catalogue of recommended models (resources/models/catalogue.json), validated on load.
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { resourcePath } from '../../paths.js';
 import { z } from 'zod';
 
 const sha = z.string().regex(/^[0-9a-f]{64}$/).nullable();
@@ -35,7 +35,7 @@ export type CatalogueFile = z.infer<typeof fileSchema>;
 
 const catalogueSchema = z.object({ version: z.literal(1), note: z.string().optional(), models: z.array(entrySchema) });
 
-export const CATALOGUE_FILE = fileURLToPath(new URL('../../../../resources/models/catalogue.json', import.meta.url));
+export const CATALOGUE_FILE = resourcePath('models', 'catalogue.json');
 
 export function loadCatalogue(file = CATALOGUE_FILE): CatalogueEntry[] {
   const parsed = catalogueSchema.parse(JSON.parse(readFileSync(file, 'utf8')));

@@ -1,0 +1,66 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { bigLibraryMissing, buildBigLibrary } from './big-library.js';
+
+// Second global setup: builds the ~2,000-note folder (e2e/support/big-library.ts), indexes it ONCE with
+// the CLI into its own database, and serves that database in browser mode for the UI journeys and the
+// graph-scale spec (LOCI_E2E_BIG_URL). Runs only when one of those specs is part of the run.
+const NEEDS_IT = /(ui-journeys|graph-scale|accessibility)\.spec\.ts/;
+
+export default async function bigLibrarySetup(): Promise<(() => Promise<void>) | void> {
+  const specs = process.argv.filter((a) => /\.spec\.ts$|^e2e\//.test(a));
+  if (specs.length && !specs.some((s) => NEEDS_IT.test(s))) return;
+  const missing = bigLibraryMissing();
+  if (missing) {
+    console.log(`[big library] not built: ${missing}`);
+    process.env.LOCI_E2E_BIG_MISSING = missing;
+    return;
+  }
+  const started = Date.now();
+  // LOCI_E2E_BIG_CACHE (a directory) keeps the folder and its index between local runs; CI builds fresh.
+  const cache = process.env.LOCI_E2E_BIG_CACHE;
+  const cached = cache && existsSync(path.join(cache, 'report.json')) ? (JSON.parse(readFileSync(path.join(cache, 'report.json'), 'utf8')) as { dir: string }) : null;
+  let lib: { dir: string };
+  let db: string;
+  let report: { counts: { documents: number }; seconds: number };
+  if (cache && cached && existsSync(cached.dir)) {
+    lib = cached;
+    db = path.join(cache, 'big.db');
+    report = JSON.parse(readFileSync(path.join(cache, 'report.json'), 'utf8')) as typeof report;
+    console.log(`[big library] reusing ${lib.dir} and its index from ${cache}`);
+  } else {
+    const built = buildBigLibrary();
+    lib = built;
+    if (cache) mkdirSync(cache, { recursive: true });
+    db = path.join(cache ?? mkdtempSync(path.join(os.tmpdir(), 'loci-e2e-bigdb-')), 'big.db');
+    const index = spawnSync(process.execPath, ['bin/loci.mjs', 'index', '--db', db, '--json', lib.dir], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    if (index.status !== 0) throw new Error(`indexing the big library failed:\n${index.stderr}`);
+    report = JSON.parse(index.stdout) as typeof report;
+    console.log(`[big library] ${built.notes} notes (${built.articles} news articles) in ${lib.dir}; indexed ${report.counts.documents} in ${report.seconds.toFixed(1)} s (setup ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    writeFileSync(path.join(path.dirname(db), 'report.json'), JSON.stringify({ ...report, dir: lib.dir }));
+  }
+
+  const child = spawn(process.execPath, [path.resolve('e2e/support/serve.mjs')], { env: { ...process.env, LOCI_DB: db }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`loci serve printed no URL in 60 s:\n${out}`)), 60_000);
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`loci serve exited (${code}):\n${out}`)));
+  });
+  process.env.LOCI_E2E_BIG_URL = url;
+  process.env.LOCI_E2E_BIG_DIR = lib.dir;
+  process.env.LOCI_E2E_BIG_NOTES = String(report.counts.documents);
+  return async () => {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+  };
+}
