@@ -47,7 +47,7 @@ function assertValidExtraction(n: ParsedNote, ex: LlmExtraction, extractor: stri
     for (const fact of route.children as MindMapNode[]) {
       expect(fact.kind).toBe('fact');
       expect(fact.children).toEqual([]);
-      const fci = ex.fcis[fact.fciIndex!];
+      const fci = ex.fcis[fact.fciIndex!]!;
       expect(fci).toBeDefined();
       expect([fact.lineFrom, fact.lineTo]).toEqual([fci.lineFrom, fci.lineTo]);
       expect(fact.lineFrom).toBeGreaterThanOrEqual(route.lineFrom!);
