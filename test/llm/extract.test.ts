@@ -73,7 +73,7 @@ function recording(llm: LlmProvider, log: GenerateRequest[], transform?: (r: Gen
   return { id: llm.id, close: () => llm.close(), generate: (r) => (log.push(r), llm.generate(transform ? transform(r) : r)) };
 }
 
-describe('extractWithModel on real notes with the real tiny model', () => {
+describe('extractWithModel on real notes with the real tiny model', { timeout: 300_000 }, () => {
   let llm: LocalLlamaProvider;
   let embedder: Embedder;
   beforeAll(async () => {
