@@ -54,7 +54,7 @@ export async function pullModel(entry: CatalogueEntry, destDir: string, opts: Pu
   const base = entry.kind === 'gguf' ? destDir : join(destDir, entry.id);
   const files: PulledFile[] = [];
   for (const f of entryFiles(entry)) files.push(await pullFile(f, join(base, f.path), opts));
-  return { id: entry.id, path: entry.kind === 'gguf' ? files[0].path : base, files };
+  return { id: entry.id, path: entry.kind === 'gguf' ? files[0]!.path : base, files };
 }
 
 async function pullFile(f: CatalogueFile, dest: string, opts: PullOptions): Promise<PulledFile> {
