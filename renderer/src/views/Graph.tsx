@@ -74,14 +74,19 @@ export function GraphView() {
     return { nodes, links, clusterOf: clusterFn(grouping, source) };
   }, [source, kinds, minDegree, grouping, centreId]);
 
+  const [settled, setSettled] = useState(false);
   useEffect(() => {
     if (!filtered || !canvasRef.current) return;
+    // Read by the scale test: when the data was in hand and the scene began.
+    performance.mark('loci-graph-scene-start');
+    setSettled(false);
     const s = createScene(
       canvasRef.current,
       filtered.nodes,
       filtered.links,
       {
         onHover: setHovered,
+        onSettled: () => setSettled(true),
         onClick: (n) => n.docPath && (local ? openNote({ docPath: n.docPath, docId: n.docId }) : openMindMap({ docPath: n.docPath, docId: n.docId })),
       },
       { clusterOf: local ? undefined : filtered.clusterOf, centreId },
@@ -199,6 +204,7 @@ export function GraphView() {
           <canvas
             ref={canvasRef}
             data-testid="graph-canvas"
+            data-settled={settled || undefined}
             aria-label={`${local ? `Local graph around ${centreLabel}` : 'Graph of notes, entities and super-topics'}. Use the search field to find a node; the quick switcher (Ctrl+K) opens notes.`}
             role="img"
           />

@@ -9,7 +9,7 @@ import { plural } from '../lib/format.js';
 import { noteStatus, STATUS_LABEL, type NoteStatus } from '../lib/note-status.js';
 import { available, callOptional, type FolderInfo } from '../lib/optional-calls.js';
 import { useCall } from '../lib/use-call.js';
-import type { FolderActivity, LibraryState } from '../lib/use-library-activity.js';
+import { isCancelled, type FolderActivity, type LibraryState } from '../lib/use-library-activity.js';
 import css from './views.module.css';
 
 type Doc = Res<'library.documents'>[number];
@@ -25,6 +25,8 @@ export function useIndexFolder(library: LibraryState, onError: (e: unknown) => v
         if (report.root !== root) library.forget(root);
       },
       (err) => {
+        // A cancelled run is reported by the index.error event and shown as cancelled, not as an error.
+        if (isCancelled(null, err instanceof Error ? err.message : String(err))) return;
         library.forget(root);
         onError(err);
       },
@@ -365,7 +367,8 @@ function DocumentsTable({ docs, roots, onReindexed }: { docs: Doc[]; roots: stri
                   {st.reason && <span className={ui.muted}> — {st.reason}</span>}
                 </td>
                 <td>{d.fcis}</td>
-                <td className={css.actions}>
+                <td>
+                  <span className={css.actions}>
                   {st.readable && (
                     <button type="button" className={css.linkButton} onClick={() => openNote({ docPath: d.relPath, docId: d.id })} aria-label={`Open ${d.title}`}>
                       Open
@@ -376,6 +379,7 @@ function DocumentsTable({ docs, roots, onReindexed }: { docs: Doc[]; roots: stri
                       Re-index
                     </button>
                   )}
+                  </span>
                 </td>
               </tr>
             ))}
