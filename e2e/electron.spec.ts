@@ -6,8 +6,10 @@ import path from 'node:path';
 import { _electron as electron, expect, test, type ElectronApplication } from '@playwright/test';
 import { journey } from './support/journey.js';
 
-// The desktop app itself, same journey as browser mode. Runs wherever the Electron binary is
-// installed; skipped (with the reason printed) where it is not, as on the project's build machines.
+// The desktop app itself, same journey as browser mode, over the built bundles (out/main, out/engine:
+// no tsx at run time). Runs wherever the Electron binary is installed — on a headless Linux box under
+// `xvfb-run -a npx playwright test --project electron` — and is skipped (with the reason printed)
+// where it is not, as on the project's build machines.
 const require = createRequire(import.meta.url);
 
 function electronMissing(): string | null {
@@ -29,6 +31,7 @@ test.beforeAll(() => {
   const r = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'], { stdio: 'inherit' });
   expect(r.status).toBe(0);
   expect(spawnSync(process.execPath, ['main/app/build.mjs'], { stdio: 'inherit' }).status).toBe(0);
+  expect(existsSync('out/engine/engine-process.js'), 'the engine bundle the shell starts').toBe(true);
 });
 
 test.afterAll(async () => {

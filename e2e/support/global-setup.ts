@@ -3,14 +3,19 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-// Starts one real `loci serve` (real engine, fresh SQLite file) for the browser-mode specs and hands
-// its tokened URL to the workers through the environment.
+// Builds what ships — the UI (vite) and the engine, CLI and model worker bundles (main/app/build.mjs) —
+// then starts one real browser-mode server from the bundled CLI (`node out/engine/loci.js serve`: no
+// tsx, the same engine bundle the packaged app runs) on a fresh SQLite file, and hands its URL to the
+// workers through the environment. Each spec opens that URL in a fresh browser context, so the URL's
+// one-time code is allowed several uses here (a user's printed URL opens Loci once).
 export default async function globalSetup(): Promise<() => Promise<void>> {
-  // Always test the current UI sources, not a stale build.
+  // Always test the current sources, not a stale build.
   const build = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'], { stdio: 'inherit' });
   if (build.status !== 0) throw new Error('vite build of the renderer failed');
+  const bundles = spawnSync(process.execPath, ['main/app/build.mjs'], { stdio: 'inherit' });
+  if (bundles.status !== 0) throw new Error('main/app/build.mjs (engine, worker and CLI bundles) failed');
   const db = path.join(mkdtempSync(path.join(os.tmpdir(), 'loci-e2e-db-')), 'e2e.db');
-  const child = spawn(process.execPath, [path.resolve('e2e/support/serve.mjs')], {
+  const child = spawn(process.execPath, [path.resolve('out/engine/loci.js'), 'serve', '--db', db, '--port', '0', '--static', path.resolve('out/renderer'), '--url-uses', '50'], {
     env: { ...process.env, LOCI_DB: db },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -1,28 +1,38 @@
 #!/usr/bin/env node
-// Bundles the Electron main process and the preload (esbuild). The preload must be one CommonJS file:
-// sandboxed preloads cannot load modules. The engine process is not bundled (see engine-process.mjs).
+// Bundles everything the app runs, so nothing compiles TypeScript at run time (no tsx in a package):
+// - out/main/app/main.js          the Electron main process
+// - out/preload/preload.cjs       the preload (one CommonJS file: sandboxed preloads cannot load modules)
+// - out/engine/engine-process.js  the engine's process (Electron utilityProcess, or Node with IPC)
+// - out/engine/worker.mjs         the model worker the engine forks (beside the engine bundle, where
+//                                 local-provider looks for it: './worker.mjs' from its own module)
+// - out/engine/loci.js            the CLI, so `node out/engine/loci.js serve` is browser mode over the
+//                                 very engine bundle that ships
+// Packages stay external (resolved from node_modules at run time): the native ones (better-sqlite3,
+// node-llama-cpp, onnxruntime-node, @node-rs/jieba) cannot be bundled, and electron-builder unpacks them.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const at = (p) => path.join(repo, p);
 
-await build({
-  entryPoints: [path.join(repo, 'main/app/main.ts')],
-  outfile: path.join(repo, 'out/main/app/main.js'),
+const node = {
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node22',
+  target: 'node20',
   packages: 'external',
-  external: ['electron'],
+  // Node's ESM resolver needs the file name where a package has no exports map (tsx guesses it).
+  alias: { '@node-rs/jieba/dict': '@node-rs/jieba/dict.js' },
   sourcemap: true,
   logLevel: 'warning',
-});
+};
+
+await build({ ...node, entryPoints: [at('main/app/main.ts')], outfile: at('out/main/app/main.js'), target: 'node22', external: ['electron'] });
 
 await build({
-  entryPoints: [path.join(repo, 'preload/preload.ts')],
-  outfile: path.join(repo, 'out/preload/preload.cjs'),
+  entryPoints: [at('preload/preload.ts')],
+  outfile: at('out/preload/preload.cjs'),
   bundle: true,
   platform: 'browser',
   format: 'cjs',
@@ -31,4 +41,9 @@ await build({
   sourcemap: false,
   logLevel: 'warning',
 });
-console.log('Built out/main/app/main.js and out/preload/preload.cjs');
+
+await build({ ...node, entryPoints: [at('main/app/engine-process.ts')], outfile: at('out/engine/engine-process.js') });
+await build({ ...node, entryPoints: [at('main/engine/llm/local/worker.mjs')], outfile: at('out/engine/worker.mjs') });
+await build({ ...node, entryPoints: [at('main/cli/index.ts')], outfile: at('out/engine/loci.js') });
+
+console.log('Built out/main/app/main.js, out/preload/preload.cjs, out/engine/{engine-process.js,worker.mjs,loci.js}');

@@ -1,12 +1,15 @@
 // The engine's process (Electron utilityProcess): opens the engine, answers the contract's calls from
 // the main process, streams events back, and on 'shutdown' stops index runs and closes the database
-// cleanly before exiting — so quitting mid-index never leaves a half-written note.
+// cleanly before exiting — so quitting mid-index never leaves a half-written note. Built into
+// out/engine/engine-process.js (main/app/build.mjs); under plain Node (a child forked with an IPC
+// channel, as the build test does) Node's IPC stands in for Electron's parentPort.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createDispatcher, validatedEmit } from '../contract/dispatcher.js';
 import { engineHandlers } from '../contract/engine-handlers.js';
 import { servePort, type PortLike, type PortMessage } from '../contract/transports/message-port.js';
 import { LociEngine } from '../engine/engine.js';
+import { getLogger, onEngineError } from '../engine/log.js';
 import { modelHandlers } from '../server/models.js';
 
 interface ParentPort {
@@ -16,12 +19,29 @@ interface ParentPort {
 
 export type ControlMessage = { type: 'shutdown' };
 
-const parentPort = (process as unknown as { parentPort?: ParentPort }).parentPort;
-if (!parentPort) throw new Error('engine-process must run as an Electron utilityProcess');
+function nodeIpcPort(): ParentPort | undefined {
+  if (!process.send) return undefined;
+  return {
+    on: (_event, listener) => process.on('message', (data) => listener({ data })),
+    postMessage: (message) => process.send?.(message),
+  };
+}
 
-const dbPath = process.env.LOCI_DB!;
+const parentPort = (process as unknown as { parentPort?: ParentPort }).parentPort ?? nodeIpcPort();
+if (!parentPort) throw new Error('engine-process must run as an Electron utilityProcess (or a Node child with an IPC channel)');
+
+const log = getLogger('engine');
+const dbPath = process.env.LOCI_DB;
+if (!dbPath) throw new Error('engine-process needs LOCI_DB (the index file)');
 mkdirSync(path.dirname(dbPath), { recursive: true });
-const engine = await LociEngine.open({ dbPath });
+log.info({ dbPath, node: process.versions.node, electron: process.versions.electron ?? null }, 'engine process starting');
+let engine: LociEngine;
+try {
+  engine = await LociEngine.open({ dbPath });
+} catch (err) {
+  log.fatal({ err }, 'the engine could not open the index');
+  throw err;
+}
 
 const port: PortLike = {
   postMessage: (m) => parentPort.postMessage(m),
@@ -32,13 +52,20 @@ const emit = validatedEmit((event, payload) => send(event, payload));
 const models = modelHandlers(emit);
 const host = engineHandlers(engine, emit, { host: 'electron', canPickFolder: true, version: process.env.LOCI_VERSION ?? '0.0.0' }, models);
 send = servePort(port, createDispatcher(host.handlers));
+onEngineError((problem) => emit('engine.error', problem));
+process.on('uncaughtException', (err) => {
+  log.fatal({ err }, 'uncaught exception');
+  process.exit(70);
+});
 
 parentPort.on('message', (e) => {
   if ((e.data as ControlMessage)?.type !== 'shutdown') return;
   void (async () => {
+    log.info('shutdown requested');
     models.stop();
     await host.stop();
     await engine.close();
+    log.flush();
     process.exit(0);
   })();
 });

@@ -8,8 +8,10 @@ import type { CallName } from '../contract/contract.js';
 import { defaultDbPath } from '../engine/paths.js';
 import { createDispatcher, validatedEmit } from '../contract/dispatcher.js';
 import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from '../contract/transports/ipc.js';
+import { getLogger, logDir } from '../engine/log.js';
 import { startEngineHost, type EngineHost } from './engine-host.js';
 import { menuTemplate } from './menu.js';
+import { RestartPolicy } from './restart-policy.js';
 import {
   APP_CSP,
   APP_INDEX_URL,
@@ -27,28 +29,59 @@ import {
 const appRoot = app.getAppPath();
 const rendererDir = path.join(appRoot, 'out', 'renderer');
 const preloadPath = path.join(appRoot, 'out', 'preload', 'preload.cjs');
-const engineEntry = path.join(appRoot, 'main', 'app', 'engine-process.mjs');
+// Bundled by main/app/build.mjs: plain JavaScript, no TypeScript loader at run time.
+const engineEntry = path.join(appRoot, 'out', 'engine', 'engine-process.js');
 // The same index as the CLI and `loci serve` use, unless told otherwise.
 const dbPath = process.env.LOCI_DB ?? defaultDbPath();
 
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 
-if (!app.requestSingleInstanceLock()) app.quit();
+const log = getLogger('shell');
+// A second launch hands over to the first (which focuses its window) and ends here: nothing below is
+// set up, so it opens no window and starts no engine on the same index.
+const primary = app.requestSingleInstanceLock();
+if (!primary) {
+  log.info('another Loci instance holds the lock; quitting');
+  app.quit();
+}
 
 let win: BrowserWindow | null = null;
 let engine: EngineHost | null = null;
 let quitting = false;
+const restarts = new RestartPolicy();
 
 const openExternal = (url: string) => {
   if (isSafeExternalUrl(url)) void shell.openExternal(url);
 };
 const emit = validatedEmit((event, payload) => win?.webContents.send(IPC_EVENT_CHANNEL, event, payload));
 
+function engineEnv(): Record<string, string> {
+  return {
+    LOCI_DB: dbPath,
+    LOCI_VERSION: app.getVersion(),
+    // Packaged, the GloVe binary and the catalogue are extraResources beside app.asar.
+    ...(app.isPackaged ? { LOCI_RESOURCES: process.resourcesPath } : {}),
+    ...(process.env.LOCI_FOLDER ? { LOCI_FOLDER: process.env.LOCI_FOLDER } : {}),
+  };
+}
+
 function startEngine(): void {
-  engine = startEngineHost(engineEntry, { LOCI_DB: dbPath, LOCI_VERSION: app.getVersion(), ...(process.env.LOCI_FOLDER ? { LOCI_FOLDER: process.env.LOCI_FOLDER } : {}) }, (code) => {
+  log.info({ engineEntry, dbPath }, 'starting the engine process');
+  engine = startEngineHost(engineEntry, engineEnv(), (code) => {
     if (quitting) return;
-    dialog.showErrorBox('Loci engine stopped', `The indexing engine exited (code ${code}). It will be restarted; your index is intact.`);
-    startEngine();
+    engine = null;
+    const decision = restarts.onCrash();
+    log.error({ code, decision }, 'the engine process exited');
+    if (decision.restart) {
+      emit('engine.error', { source: 'engine', message: `The indexing engine stopped (code ${code}); restarting in ${(decision.delayMs / 1000).toFixed(1)} s. Your index is intact.` });
+      setTimeout(() => {
+        if (!quitting) startEngine();
+      }, decision.delayMs);
+    } else {
+      const message = `The indexing engine keeps stopping (${decision.reason}; last exit code ${code}). Loci will not restart it. The log is in ${logDir()}.`;
+      emit('engine.error', { source: 'engine', message });
+      dialog.showErrorBox('Loci engine stopped', message);
+    }
   });
   engine.transport.subscribe((event, payload) => win?.webContents.send(IPC_EVENT_CHANNEL, event, payload));
 }
@@ -90,7 +123,7 @@ app.on('web-contents-created', (_e, contents) => {
   contents.on('will-attach-webview', (event) => event.preventDefault());
 });
 
-app.whenReady().then(() => {
+if (primary) void app.whenReady().then(() => {
   session.defaultSession.setPermissionRequestHandler(permissionRequestHandler);
   session.defaultSession.setPermissionCheckHandler(permissionCheckHandler);
   protocol.handle(APP_SCHEME, async (request) => {

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { registerCommands } from './commands/index.js';
+import { termText } from './terminal.js';
 
 const program = new Command();
 program
@@ -13,6 +14,6 @@ registerCommands(program);
 try {
   await program.parseAsync(process.argv);
 } catch (err) {
-  console.error(`loci: ${err instanceof Error ? err.message : String(err)}`);
+  console.error(termText(`loci: ${err instanceof Error ? err.message : String(err)}`));
   process.exitCode = 1;
 }

@@ -1,6 +1,7 @@
 import { Option } from 'commander';
 import { defaultDbPath } from '../engine/paths.js';
 import type { LociEngine } from '../engine/engine.js';
+import { termText } from './terminal.js';
 
 export const dbOption = () => new Option('--db <file>', 'index database file').default(defaultDbPath());
 export const jsonOption = () => new Option('--json', 'print machine-readable JSON');
@@ -11,7 +12,7 @@ export const modelOption = () =>
   new Option('--model <model>', 'language model: a .gguf file, an installed model id, or http(s)://server/v1#model (OpenAI-compatible)');
 
 export function print(json: boolean, value: unknown, human: () => string): void {
-  process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${human()}\n`);
+  process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${termText(human())}\n`);
 }
 
 /** Opens the engine for one command and always closes it, so the database is never left open. */

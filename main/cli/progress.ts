@@ -1,5 +1,6 @@
 import cliProgress from 'cli-progress';
 import type { IndexProgress } from '../engine/types.js';
+import { termField } from './terminal.js';
 
 /** A progress bar per indexing phase on a terminal; silence when output is piped or --json is set. */
 export function progressReporter(enabled: boolean): { onProgress?: (p: IndexProgress) => void; stop: () => void } {
@@ -19,7 +20,7 @@ export function progressReporter(enabled: boolean): { onProgress?: (p: IndexProg
         bar.start(total, p.done, { phase: p.phase.padEnd(7), current: '' });
       }
       bar.setTotal(total);
-      bar.update(p.done, { current: (p.current ?? '').slice(-40) });
+      bar.update(p.done, { current: termField((p.current ?? '').slice(-40)) });
     },
     stop: () => {
       if (phase) bar.stop();

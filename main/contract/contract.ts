@@ -44,11 +44,28 @@ export const calls = {
     s.graphView,
     'Documents, shared entities and super-topics as a graph.',
   ),
+  'graph.local': call(
+    z
+      .object({
+        docId: z.number().int().positive(),
+        hops: z.union([z.literal(1), z.literal(2)]).optional(),
+        limit: z.number().int().min(1).max(5000).optional(),
+      })
+      .strict(),
+    s.graphView,
+    "The graph around one note (1 or 2 document-layer hops), shaped like graph.view; each note carries its distance in hops.",
+  ),
+  'notes.related': call(
+    z.object({ docId: z.number().int().positive(), limit: z.number().int().min(1).max(100).optional() }).strict(),
+    z.array(s.relatedNote),
+    'Notes related to one note, best first, each with why: a similar passage, shared entities (rarest first), shared super-topics.',
+  ),
   stats: call(none, s.stats, 'Index counts, embedder and extractors.'),
   'chats.list': call(none, z.array(s.chatSummary), 'Past conversations.'),
   'chats.get': call(z.object({ id: z.number().int().positive() }).strict(), z.array(s.chatMessage), 'One conversation.'),
   'settings.get': call(none, s.settingsRecord, 'Engine settings.'),
   'settings.update': call(z.object({ patch: s.settingsRecord }).strict(), s.settingsRecord, 'Change settings; returns them all.'),
+  'settings.describe': call(none, s.settingsDescription, 'Every setting with its label, description, group, control, bounds and default, for a settings form.'),
   'models.list': call(
     none,
     z.object({
@@ -81,7 +98,10 @@ export const calls = {
 export const events = {
   'index.progress': z.object({ root: z.string(), progress: s.indexProgress }),
   'index.report': z.object({ root: z.string(), report: s.indexReport }),
-  'index.error': z.object({ root: z.string(), message: z.string() }),
+  /** A run that failed; a run the user stopped carries cancelled: true (shown as stopped, not as an error). */
+  'index.error': z.object({ root: z.string(), message: z.string(), cancelled: z.boolean().optional() }),
+  /** A background failure nothing else reports (an embedder switch, a model load); also in the log file. */
+  'engine.error': z.object({ source: z.string(), message: z.string() }),
   'answer.token': z.object({ streamId: z.string(), token: z.string() }),
   'models.progress': z.object({ id: z.string(), file: z.string(), received: z.number(), total: z.number().nullable(), resumed: z.boolean() }),
   /** The host asks the UI to show a view (the Electron menu's View items). */

@@ -74,7 +74,7 @@ export function engineHandlers(engine: EnginePort, emit: Emit, host: HostInfo, m
         if (keepWatching) watch(root);
         return report;
       } catch (err) {
-        emit('index.error', { root, message: err instanceof Error ? err.message : String(err) });
+        emit('index.error', { root, message: err instanceof Error ? err.message : String(err), cancelled: controller.signal.aborted });
         throw err;
       } finally {
         running.delete(root);
@@ -95,10 +95,13 @@ export function engineHandlers(engine: EnginePort, emit: Emit, host: HostInfo, m
     'notes.mindMap': ({ docPath, docId }) => engine.mindMap(docPath, docId),
     'notes.text': ({ docPath, docId }) => engine.noteText(docPath, docId),
     'graph.view': ({ limit }) => engine.graph({ limit }),
+    'graph.local': ({ docId, hops, limit }) => engine.localGraph(docId, { hops, limit }),
+    'notes.related': ({ docId, limit }) => engine.related(docId, { limit }),
     stats: () => engine.stats(),
     'chats.list': () => engine.chats(),
     'chats.get': ({ id }) => engine.chat(id),
     'settings.get': () => engine.settings(),
+    'settings.describe': () => engine.describeSettings(),
     'settings.update': ({ patch }) => {
       engine.updateSettings(patch);
       // A newly chosen model starts on the notes that are already indexed.

@@ -8,6 +8,8 @@ export interface WireError {
   kind: 'contract' | 'engine' | 'transport';
   message: string;
   call?: string;
+  /** Set when an engine error is the caller's mistake (a missing chat or note, a bad value): a 4xx, not a 500. */
+  code?: 'not_found' | 'invalid';
   /** Dotted field paths with what is wrong with each, for contract errors. */
   issues?: { path: string; message: string }[];
 }
@@ -17,12 +19,14 @@ export type WireResult = { ok: true; result: unknown } | { ok: false; error: Wir
 export class LociCallError extends Error {
   readonly kind: WireError['kind'];
   readonly call: string | undefined;
+  readonly code: WireError['code'];
   readonly issues: { path: string; message: string }[];
   constructor(wire: WireError) {
     super(wire.message);
     this.name = 'LociCallError';
     this.kind = wire.kind;
     this.call = wire.call;
+    this.code = wire.code;
     this.issues = wire.issues ?? [];
   }
 }
@@ -42,5 +46,20 @@ export function unknownName(kind: 'call' | 'event', name: unknown): WireError {
 
 export function engineError(name: string, err: unknown): WireError {
   const message = err instanceof Error ? err.message : String(err);
-  return { kind: 'engine', call: name, message: `loci call "${name}" failed: ${message}` };
+  const code = userErrorCode(err);
+  return { kind: 'engine', call: name, message: `loci call "${name}" failed: ${message}`, ...(code ? { code } : {}) };
+}
+
+/** Duck-typed (main/engine/errors.ts's UserError) so the contract does not import the engine. */
+function userErrorCode(err: unknown): WireError['code'] {
+  const code = (err as { code?: unknown } | null)?.code;
+  return err instanceof Error && (err.name === 'UserError' || err.name === 'NotFoundError') && (code === 'not_found' || code === 'invalid') ? code : undefined;
+}
+
+/** The HTTP status a failed call is answered with. */
+export function httpStatus(error: WireError): number {
+  if (error.kind === 'contract') return 400;
+  if (error.code === 'not_found') return 404;
+  if (error.code === 'invalid') return 400;
+  return 500;
 }

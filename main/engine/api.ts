@@ -1,13 +1,10 @@
 // The engine's public surface, as the CLI, the browser-mode server and the Electron engine host use it.
-// Types only: the contract (main/contract) mirrors these with runtime schemas for the transports.
-import type {
-  IndexCounts,
-  IndexProgress,
-  MindMapKind,
-  RetrievalMethod,
-  RetrievedContext,
-  SkippedFile,
-} from './types.js';
+// What crosses the wire is inferred from the zod shapes (shapes/*.ts) the contract validates with;
+// only the in-process options (callbacks, abort signals) are plain interfaces.
+import type { z } from 'zod';
+import type * as shape from './shapes/domain.js';
+import type * as graphShape from './shapes/graph.js';
+import type { IndexProgress, RetrievalMethod } from './types.js';
 
 export interface IndexOptions {
   /** Called as work advances; cheap to call often. */
@@ -15,16 +12,7 @@ export interface IndexOptions {
   signal?: AbortSignal;
 }
 
-export interface IndexReport {
-  root: string;
-  counts: IndexCounts;
-  /** Documents (re)processed this run, unchanged ones skipped, and deleted ones removed. */
-  changed: number;
-  unchanged: number;
-  removed: number;
-  skipped: SkippedFile[];
-  seconds: number;
-}
+export type IndexReport = z.infer<typeof shape.indexReport>;
 
 export interface AskOptions {
   method?: RetrievalMethod;
@@ -37,74 +25,14 @@ export interface AskOptions {
   chatId?: number;
 }
 
-export interface Citation {
-  n: number;
-  /** The document's id: tells apart notes with the same relative path in two library folders. */
-  docId?: number;
-  docPath: string;
-  docTitle: string;
-  lineFrom: number;
-  lineTo: number;
-  factPath: string | null;
-  text: string;
-}
-
-export interface Answer {
-  question: string;
-  /** Markdown; citations appear as `[n]`. */
-  text: string;
-  /** 'extractive' when no model answered (the text is the top fact paths, labelled as such). */
-  mode: 'extractive' | 'generated';
-  model: string | null;
-  method: RetrievalMethod;
-  contexts: RetrievedContext[];
-  citations: Citation[];
-  /** Citations the model wrote to sources it was not given; removed from the text. */
-  droppedCitations: number;
-  explanation?: unknown;
-  chatId?: number;
-  ms: number;
-}
-
-export interface MindMapView {
-  id: number;
-  kind: MindMapKind;
-  text: string;
-  lineFrom: number | null;
-  lineTo: number | null;
-  extractor: string;
-  /** Super-node siblings in other notes (cross-note links). */
-  related: { superId: number; superKind: 'topic' | 'fact'; nodeId: number; docId: number; docPath: string; text: string; sim: number }[];
-  children: MindMapView[];
-}
-
-export interface DocumentSummary {
-  id: number;
-  relPath: string;
-  title: string;
-  lang: string;
-  status: 'indexed' | 'skipped' | 'error';
-  error: string | null;
-  chunks: number;
-  fcis: number;
-}
-
-export interface NoteText {
-  docPath: string;
-  title: string;
-  lines: string[];
-}
-
-export interface GraphView {
-  nodes: { id: string; kind: 'doc' | 'entity' | 'super-topic'; label: string; docId?: number; docPath?: string; weight: number }[];
-  links: { source: string; target: string; kind: 'similar' | 'mentions' | 'super-topic'; weight: number }[];
-}
-
-export interface Stats {
-  dbPath: string;
-  roots: string[];
-  counts: IndexCounts;
-  embedder: string;
-  extractors: { extractor: string; documents: number }[];
-  schemaVersion: number;
-}
+export type Citation = z.infer<typeof shape.citation>;
+export type Answer = z.infer<typeof shape.answer>;
+export type MindMapView = z.infer<typeof shape.mindMapView>;
+export type DocumentSummary = z.infer<typeof shape.documentSummary>;
+export type NoteText = z.infer<typeof shape.noteText>;
+export type GraphView = z.infer<typeof graphShape.graphView>;
+export type GraphNode = z.infer<typeof graphShape.graphNode>;
+export type GraphLink = z.infer<typeof graphShape.graphLink>;
+export type RelatedNote = z.infer<typeof graphShape.relatedNote>;
+export type RelatedReason = z.infer<typeof graphShape.relatedReason>;
+export type Stats = z.infer<typeof shape.stats>;

@@ -8,13 +8,17 @@ import { IndexCache, type RetrievalContext } from './retrieve/retriever.js';
 import { retrieve } from './retrieve/index.js';
 import { extractiveAnswer } from './answer/extractive.js';
 import { getSetting, setSetting } from './store/settings.js';
-import { readSettings, writeSettings, type Settings } from './settings.js';
+import { describeSettings, readSettings, writeSettings, type Settings } from './settings.js';
 import { indexCounts } from './store/counts.js';
 import { loadMindMap } from './store/mind-map.js';
-import { buildGraphView } from './graph/graph-view.js';
+import { buildGraphView, buildLocalGraph } from './graph/graph-view.js';
+import { relatedNotes } from './graph/related.js';
+import { isIndexedDocument } from './store/graph-queries.js';
 import { watchFolder, type FolderWatch } from './jobs/watch.js';
-import { addChatMessage, listChats, loadChat, newChat } from './store/chats.js';
-import type { Answer, AskOptions, DocumentSummary, GraphView, IndexReport, MindMapView, NoteText, Stats } from './api.js';
+import { addChatMessage, assertChat, listChats, loadChat, newChat } from './store/chats.js';
+import { NotFoundError } from './errors.js';
+import { reportEngineError } from './log.js';
+import type { Answer, AskOptions, DocumentSummary, GraphView, IndexReport, MindMapView, NoteText, RelatedNote, Stats } from './api.js';
 import type { IndexProgress, RetrievalMethod } from './types.js';
 import type { LlmProvider } from './llm/provider.js';
 import type { RefineReport } from './extract/llm/refine.js';
@@ -162,6 +166,7 @@ export class LociEngine {
 
   async ask(question: string, opts: AskOptions = {}): Promise<Answer> {
     const started = performance.now();
+    if (opts.chatId !== undefined) assertChat(this.db, opts.chatId);
     const method = opts.method ?? (this.settings().method as RetrievalMethod);
     const k = opts.k ?? 8;
     const llm = await this.llm();
@@ -186,7 +191,7 @@ export class LociEngine {
         }),
       };
     } else {
-      answer = { ...(await extractiveAnswer(ctx, question, result.contexts)), mode: 'extractive', model: null, droppedCitations: 0 };
+      answer = { ...(await extractiveAnswer(ctx, question, result.contexts, 5, result.query)), mode: 'extractive', model: null, droppedCitations: 0 };
     }
     const chatId = opts.chatId ?? newChat(this.db, question);
     addChatMessage(this.db, chatId, { role: 'user', text: question, citations: [], method, model: null });
@@ -222,7 +227,7 @@ export class LociEngine {
   /** A note's text, read from disk — only for notes of a library root, never an arbitrary path. */
   async noteText(docPath: string, docId?: number): Promise<NoteText> {
     const doc = this.findIndexed(docPath, docId);
-    if (!doc) throw new Error(`No indexed note '${docPath}'.`);
+    if (!doc) throw new NotFoundError(`No indexed note '${docPath}'.`);
     const rootAbs = resolve(doc.root);
     const file = resolve(rootAbs, doc.rel_path);
     if (!file.startsWith(rootAbs + sep)) throw new Error(`'${docPath}' is outside its library folder.`);
@@ -232,6 +237,18 @@ export class LociEngine {
 
   graph(opts: { limit?: number } = {}): GraphView {
     return buildGraphView(this.db, opts.limit ?? 2000);
+  }
+
+  /** The graph around one note, `hops` document-layer edges out, in the shape of `graph()`. */
+  localGraph(docId: number, opts: { hops?: 1 | 2; limit?: number } = {}): GraphView {
+    if (!isIndexedDocument(this.db, docId)) throw new NotFoundError(`No indexed note with id ${docId}.`);
+    return buildLocalGraph(this.db, docId, opts.hops ?? 1, opts.limit ?? 300);
+  }
+
+  /** Notes related to one note, best first, each with why (similar passage, shared entities, shared topics). */
+  related(docId: number, opts: { limit?: number } = {}): RelatedNote[] {
+    if (!isIndexedDocument(this.db, docId)) throw new NotFoundError(`No indexed note with id ${docId}.`);
+    return relatedNotes(this.db, docId, this.embedder.id, opts.limit);
   }
 
   stats(): Stats {
@@ -252,6 +269,7 @@ export class LociEngine {
   }
 
   chat(id: number) {
+    assertChat(this.db, id);
     return loadChat(this.db, id);
   }
 
@@ -260,11 +278,16 @@ export class LociEngine {
     return readSettings(this.db);
   }
 
+  /** Each setting's label, control, bounds and default (for a settings form). */
+  describeSettings() {
+    return describeSettings();
+  }
+
   /** Validates and stores settings; a new embedder is loaded and the index re-embedded in the background. */
   updateSettings(patch: Record<string, unknown>): void {
     writeSettings(this.db, patch);
     const spec = this.settings().embedder;
-    if (spec !== this.embedderSpec) void this.switchEmbedder(spec).catch((err) => console.error(`loci: embedder '${spec}': ${err instanceof Error ? err.message : err}`));
+    if (spec !== this.embedderSpec) void this.switchEmbedder(spec).catch((err) => reportEngineError('embedder', new Error(`embedder '${spec}': ${err instanceof Error ? err.message : err}`)));
   }
 
   /** Replaces the embedder (after running work finishes) and re-embeds the index for it. */

@@ -3,15 +3,21 @@ import { stat } from 'node:fs/promises';
 import type { Db } from './store/db.js';
 import type { Embedder } from './embed/embedder.js';
 import type { IndexOptions, IndexReport } from './api.js';
-import type { ParsedNote, SkippedFile } from './types.js';
+import type { SkippedFile } from './types.js';
+import { prepareNotes, type NoteInput, type PreparedNote, type PrepareResult, type PrepareTask } from './index-worker/prepare-note.js';
+import { STATIC_EMBEDDER_ID } from './embed/static-embedder.js';
+import { openNotePool, workerCount, type NotePool } from './index-worker/pool.js';
 import { scanFolder, type ScannedFile } from './ingest/scan.js';
 import { readNote } from './ingest/read.js';
-import { parseNote } from './ingest/parse.js';
-import { extractFast } from './extract/fast/index.js';
 import {
+  clearGraphPending,
   deleteDocument,
   documentsUnder,
   findDocument,
+  graphPendingIds,
+  hasIndexedDocuments,
+  touchDocument,
+  type DocumentRow,
   markGraphPending,
   pruneOrphanEntities,
   upsertDocument,
@@ -21,7 +27,7 @@ import {
 import { indexCounts } from './store/counts.js';
 import { getSetting, INDEX_GENERATION, setSetting } from './store/settings.js';
 import { embedMissing } from './embed/embed-missing.js';
-import { loadEmbeddings } from './store/embeddings.js';
+import { loadEmbeddings, writeEmbeddings } from './store/embeddings.js';
 import { VectorMatrix } from './embed/vector-matrix.js';
 import { updateDocEdges } from './graph/doc-edges.js';
 import { DEFAULT_FUSION, updateFusion, type FusionThresholds } from './graph/fusion.js';
@@ -33,6 +39,8 @@ export interface IndexerOptions extends IndexOptions {
   maxBytes?: number;
   fusion?: FusionThresholds;
   docNeighbours?: number;
+  /** Filled with seconds of work per step (parse, extract, write, embed, graph…), summed over threads. */
+  phaseTimes?: Record<string, number>;
 }
 
 /** Settings key: the embedder the graph was last built with; another one means rebuilding it whole. */
@@ -40,56 +48,65 @@ const GRAPH_MODEL = 'graph_model';
 
 /** True when the index holds documents whose vectors (and graph) were made by another embedder. */
 export function needsReembedding(db: Db, embedder: Embedder): boolean {
-  const hasDocs = db.prepare("SELECT 1 FROM documents WHERE status = 'indexed' LIMIT 1").get() !== undefined;
-  return hasDocs && getSetting<string | null>(db, GRAPH_MODEL, null) !== embedder.id;
+  return hasIndexedDocuments(db) && getSetting<string | null>(db, GRAPH_MODEL, null) !== embedder.id;
 }
+
+/** Below this many notes to prepare, starting worker threads costs more than it saves. */
+const MIN_NOTES_FOR_WORKERS = 48;
+/** Notes per worker task and per write transaction (each note its own savepoint inside it). */
+const BATCH_NOTES = 8;
 
 /** Indexes a notes folder: only new or changed notes are processed; deleted notes take their rows with them. */
 export async function indexFolder(db: Db, embedder: Embedder, rootArg: string, opts: IndexerOptions = {}): Promise<IndexReport> {
   const started = performance.now();
+  const times = opts.phaseTimes ?? {};
   const root = resolve(rootArg);
   await assertFolder(root);
   const scan = phaseProgress('scan', 1, opts.onProgress);
   const { files, skipped: scanSkipped } = await scanFolder(root, { maxBytes: opts.maxBytes });
   scan.finish();
+  addTime(times, 'scan', started);
 
   const skipped: SkippedFile[] = [...scanSkipped];
   const seen = new Set<string>([...files.map((f) => f.relPath), ...scanSkipped.map((s) => s.relPath)]);
-  let changed = 0;
   let unchanged = 0;
   const progress = phaseProgress('extract', files.length, opts.onProgress);
 
   for (const s of scanSkipped) recordSkip(db, root, s, null);
 
-  for (const [i, file] of files.entries()) {
-    opts.signal?.throwIfAborted();
-    progress.tick(i, file.relPath);
+  // Notes whose stat changed; the rest are unchanged without being read.
+  const candidates: { file: ScannedFile; known: DocumentRow | undefined }[] = [];
+  for (const file of files) {
     const known = findDocument(db, root, file.relPath);
-    if (known && known.status === 'indexed' && known.mtime === file.mtimeMs && known.size === file.size) {
-      unchanged++;
-      continue;
+    if (known && known.status === 'indexed' && known.mtime === file.mtimeMs && known.size === file.size) unchanged++;
+    else candidates.push({ file, known });
+  }
+
+  const pipeline = new NotePipeline(db, root, candidates.length >= MIN_NOTES_FOR_WORKERS, embedder, times, skipped);
+  try {
+    for (const [i, { file, known }] of candidates.entries()) {
+      opts.signal?.throwIfAborted();
+      progress.tick(unchanged + i, file.relPath);
+      const t = performance.now();
+      const read = await readNote(file.absPath);
+      addTime(times, 'read', t);
+      if (!read.ok) {
+        const skip = { relPath: file.relPath, reason: read.reason, detail: read.detail };
+        skipped.push(skip);
+        recordSkip(db, root, skip, file);
+        continue;
+      }
+      if (known && known.status === 'indexed' && known.content_hash === read.hash) {
+        touchDocument(db, known.id, file.mtimeMs, file.size);
+        unchanged++;
+        continue;
+      }
+      await pipeline.add({ relPath: file.relPath, content: read.content }, { hash: read.hash, mtime: file.mtimeMs, size: file.size }, file);
     }
-    const read = await readNote(file.absPath);
-    if (!read.ok) {
-      const skip = { relPath: file.relPath, reason: read.reason, detail: read.detail };
-      skipped.push(skip);
-      recordSkip(db, root, skip, file);
-      continue;
-    }
-    if (known && known.status === 'indexed' && known.content_hash === read.hash) {
-      db.prepare('UPDATE documents SET mtime = ?, size = ? WHERE id = ?').run(file.mtimeMs, file.size, known.id);
-      unchanged++;
-      continue;
-    }
-    try {
-      indexNote(db, root, parseNote(file.relPath, read.content), { hash: read.hash, mtime: file.mtimeMs, size: file.size });
-      changed++;
-    } catch (err) {
-      // A note the parser or extractor cannot handle is reported, never allowed to stop the run.
-      const skip = { relPath: file.relPath, reason: 'unsupported' as const, detail: `could not be indexed: ${errorText(err)}` };
-      skipped.push(skip);
-      recordSkip(db, root, skip, file);
-    }
+  } finally {
+    // Also when stopped: notes already handed on are finished and written, each whole.
+    await pipeline.drain();
+    await pipeline.close();
   }
   progress.finish();
 
@@ -98,7 +115,7 @@ export async function indexFolder(db: Db, embedder: Embedder, rootArg: string, o
   return {
     root,
     counts: indexCounts(db),
-    changed,
+    changed: pipeline.written,
     unchanged,
     removed,
     skipped,
@@ -118,43 +135,171 @@ export interface TextDocument {
  */
 export async function indexTexts(db: Db, embedder: Embedder, root: string, docs: TextDocument[], opts: IndexerOptions = {}): Promise<IndexReport> {
   const started = performance.now();
+  const times = opts.phaseTimes ?? {};
   const progress = phaseProgress('extract', docs.length, opts.onProgress);
-  let changed = 0;
   let unchanged = 0;
-  for (const [i, d] of docs.entries()) {
-    opts.signal?.throwIfAborted();
-    progress.tick(i, d.relPath);
+  const todo: { d: TextDocument; hash: string }[] = [];
+  for (const d of docs) {
     const hash = createHash('sha256').update(d.title ?? '').update('\0').update(d.content).digest('hex');
     const known = findDocument(db, root, d.relPath);
-    if (known?.status === 'indexed' && known.content_hash === hash) {
-      unchanged++;
-      continue;
+    if (known?.status === 'indexed' && known.content_hash === hash) unchanged++;
+    else todo.push({ d, hash });
+  }
+  const skipped: SkippedFile[] = [];
+  const pipeline = new NotePipeline(db, root, todo.length >= MIN_NOTES_FOR_WORKERS, embedder, times, skipped);
+  try {
+    for (const [i, { d, hash }] of todo.entries()) {
+      opts.signal?.throwIfAborted();
+      progress.tick(unchanged + i, d.relPath);
+      await pipeline.add({ relPath: d.relPath, content: d.content, title: d.title }, { hash, mtime: null, size: Buffer.byteLength(d.content) }, null);
     }
-    const note = parseNote(d.relPath, d.content);
-    if (d.title) note.title = d.title;
-    indexNote(db, root, note, { hash, mtime: null, size: Buffer.byteLength(d.content) });
-    changed++;
+  } finally {
+    await pipeline.drain();
+    await pipeline.close();
   }
   progress.finish();
   const removed = removeMissing(db, root, new Set(docs.map((d) => d.relPath)));
   await updateGraph(db, embedder, opts);
-  return { root, counts: indexCounts(db), changed, unchanged, removed, skipped: [], seconds: (performance.now() - started) / 1000 };
+  return { root, counts: indexCounts(db), changed: pipeline.written, unchanged, removed, skipped, seconds: (performance.now() - started) / 1000 };
 }
 
-/** One note, one transaction: the note's rows are replaced whole or not at all. */
-function indexNote(db: Db, root: string, note: ParsedNote, meta: { hash: string; mtime: number | null; size: number }): number {
-  const extraction = extractFast(note);
-  return db.transaction(() => {
-    const id = upsertDocument(
-      db,
-      { root, relPath: note.relPath, hash: meta.hash, mtime: meta.mtime, size: meta.size },
-      { status: 'indexed', title: note.title, lang: note.lang, frontMatter: note.frontMatter },
-    );
-    writeParsedNote(db, id, note);
-    writeExtraction(db, id, extraction);
-    markGraphPending(db, [id]);
-    return id;
-  })();
+interface NoteMeta {
+  hash: string;
+  mtime: number | null;
+  size: number;
+}
+
+interface Pending {
+  inputs: NoteInput[];
+  metas: NoteMeta[];
+  files: (ScannedFile | null)[];
+}
+
+/**
+ * Notes flow in batches: prepared (parsed, extracted, segmented) in worker threads — or in this thread
+ * for a handful of notes — and written here, by the one connection that writes, in submission order (so
+ * ids, and with them every result, are the same as one note at a time). Each batch is one transaction and
+ * each note a savepoint inside it: a note that fails to write rolls back alone, a killed run keeps every
+ * committed batch whole.
+ */
+class NotePipeline {
+  written = 0;
+  private batch: Pending = { inputs: [], metas: [], files: [] };
+  private readonly inFlight: { pending: Pending; results: Promise<PrepareResult[]> }[] = [];
+  private readonly pool: NotePool | null;
+  private readonly maxInFlight: number;
+  private dispatched = 0;
+  private readonly staticEmbedder: string | null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly root: string,
+    useWorkers: boolean,
+    embedder: Embedder,
+    private readonly times: Record<string, number>,
+    private readonly skipped: SkippedFile[],
+  ) {
+    // The built-in embedder is pure computation on the note's words: its vectors are made with them.
+    this.staticEmbedder = embedder.id === STATIC_EMBEDDER_ID ? embedder.id : null;
+    const threads = useWorkers ? workerCount() : 0;
+    this.pool = threads > 0 ? openNotePool(threads) : null;
+    this.maxInFlight = Math.max(2, threads * 2);
+  }
+
+  async add(input: NoteInput, meta: NoteMeta, file: ScannedFile | null): Promise<void> {
+    this.batch.inputs.push(input);
+    this.batch.metas.push(meta);
+    this.batch.files.push(file);
+    // Batches grow 1, 2, 4… up to BATCH_NOTES: the first notes are searchable at once, the rest cheap.
+    if (this.batch.inputs.length < Math.min(BATCH_NOTES, 2 ** this.dispatched)) return;
+    this.dispatch();
+    while (this.inFlight.length >= this.maxInFlight) await this.writeOldest();
+  }
+
+  /** Prepares and writes every note handed on so far. */
+  async drain(): Promise<void> {
+    this.dispatch();
+    while (this.inFlight.length) await this.writeOldest();
+  }
+
+  async close(): Promise<void> {
+    await this.pool?.close();
+  }
+
+  private dispatch(): void {
+    if (!this.batch.inputs.length) return;
+    const pending = this.batch;
+    this.batch = { inputs: [], metas: [], files: [] };
+    const task = { inputs: pending.inputs, staticEmbedder: this.staticEmbedder };
+    const results = this.pool ? this.pool.prepare(task) : inThisThread(task);
+    this.inFlight.push({ pending, results });
+    this.dispatched++;
+  }
+
+  private async writeOldest(): Promise<void> {
+    const next = this.inFlight.shift();
+    if (!next) return;
+    const results = await next.results;
+    // A turn of the event loop before each write: a question or a progress event waiting since the last
+    // batch goes first (results already in hand would otherwise be written back to back).
+    await new Promise<void>((r) => setImmediate(r));
+    const t = performance.now();
+    const { db, root } = this;
+    db.transaction(() => {
+      results.forEach((r, i) => {
+        const meta = next.pending.metas[i]!;
+        const file = next.pending.files[i] ?? null;
+        const relPath = next.pending.inputs[i]!.relPath;
+        if (r.ok) {
+          this.times.parse = (this.times.parse ?? 0) + r.prepared.ms.parse / 1000;
+          this.times.extract = (this.times.extract ?? 0) + r.prepared.ms.extract / 1000;
+          this.times.embed = (this.times.embed ?? 0) + r.prepared.ms.embed / 1000;
+        }
+        try {
+          if (!r.ok) throw new Error(r.error);
+          db.transaction(() => writeNote(db, root, r.prepared, meta))();
+          this.written++;
+        } catch (err) {
+          // A note the parser, extractor or writer cannot handle is reported, never allowed to stop the run.
+          const skip = { relPath, reason: 'unsupported' as const, detail: `could not be indexed: ${errorText(err)}` };
+          this.skipped.push(skip);
+          recordSkip(db, root, skip, file);
+        }
+      });
+    })();
+    addTime(this.times, 'write', t);
+  }
+}
+
+/** A few notes are prepared here, one batch per turn of the event loop, so calls keep being answered. */
+async function inThisThread(task: PrepareTask): Promise<PrepareResult[]> {
+  await new Promise<void>((r) => setImmediate(r));
+  return prepareNotes(task);
+}
+
+/** One note's rows, replaced whole (the caller wraps this in the note's savepoint). */
+function writeNote(db: Db, root: string, p: PreparedNote, meta: NoteMeta): number {
+  const { note } = p;
+  const id = upsertDocument(
+    db,
+    { root, relPath: note.relPath, hash: meta.hash, mtime: meta.mtime, size: meta.size },
+    { status: 'indexed', title: note.title, lang: note.lang, frontMatter: note.frontMatter },
+  );
+  const chunkIds = writeParsedNote(db, id, note, p.chunkSeg);
+  const { fciIds, mmIds } = writeExtraction(db, id, p.extraction, p.fciSeg);
+  const v = p.vectors;
+  if (v) {
+    writeEmbeddings(db, 'doc', v.model, [{ id, vector: v.doc }]);
+    writeEmbeddings(db, 'chunk', v.model, chunkIds.map((cid, i) => ({ id: cid, vector: v.chunks[i]! })));
+    writeEmbeddings(db, 'fci', v.model, fciIds.map((fid, i) => ({ id: fid, vector: v.fcis[i]! })));
+    writeEmbeddings(db, 'mm', v.model, mmIds.map((mid, i) => ({ id: mid, vector: v.mm[i]! })));
+  }
+  markGraphPending(db, [id]);
+  return id;
+}
+
+function addTime(times: Record<string, number>, phase: string, since: number): void {
+  times[phase] = (times[phase] ?? 0) + (performance.now() - since) / 1000;
 }
 
 function recordSkip(db: Db, root: string, skip: SkippedFile, file: ScannedFile | null): void {
@@ -183,25 +328,30 @@ function removeMissing(db: Db, root: string, present: Set<string>): number {
  * for documents listed in graph_pending. Any pass that rewrites documents' rows (fast or model) ends here.
  */
 export async function updateGraph(db: Db, embedder: Embedder, opts: IndexerOptions): Promise<void> {
+  const times = opts.phaseTimes ?? {};
+  const t0 = performance.now();
   const pruned = pruneOrphanEntities(db);
   const embedProgress = phaseProgress('embed', 1, opts.onProgress);
   const embedded = await embedMissing(db, embedder, (p) => embedProgress.tick(p.done / Math.max(1, p.total)), opts.signal);
   embedProgress.finish();
+  addTime(times, 'embed', t0);
 
-  const pending = (db.prepare('SELECT document_id FROM graph_pending').pluck().all() as number[]);
+  const pending = graphPendingIds(db);
   const sameModel = getSetting<string | null>(db, GRAPH_MODEL, null) === embedder.id;
   if (pending.length === 0 && embedded === 0 && pruned === 0 && sameModel) return;
+  const t1 = performance.now();
   const graph = phaseProgress('graph', 2, opts.onProgress);
   const docVectors = loadEmbeddings(db, 'doc', embedder.id);
   const docs = new VectorMatrix(embedder.dim, docVectors);
   const changed = sameModel ? new Set(pending) : 'all';
-  updateDocEdges(db, docs, changed, opts.docNeighbours);
+  await updateDocEdges(db, docs, changed, opts.docNeighbours);
   graph.tick(1);
-  updateFusion(db, embedder.id, changed, opts.fusion ?? DEFAULT_FUSION);
-  db.prepare('DELETE FROM graph_pending').run();
+  await updateFusion(db, embedder.id, changed, opts.fusion ?? DEFAULT_FUSION);
+  clearGraphPending(db);
   setSetting(db, GRAPH_MODEL, embedder.id);
   setSetting(db, INDEX_GENERATION, getSetting(db, INDEX_GENERATION, 0) + 1);
   graph.finish();
+  addTime(times, 'graph', t1);
   opts.onProgress?.({ phase: 'done', done: 1, total: 1, etaSeconds: 0 });
 }
 

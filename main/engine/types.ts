@@ -1,5 +1,8 @@
-// Domain types shared across the engine. Pure types: no runtime code, no imports of Node APIs,
-// so the contract (and through it the renderer) can import them too.
+// Domain types shared across the engine. No Node imports, so the contract (and through it the
+// renderer) can import them too. Types that cross the wire are inferred from the zod shapes in
+// shapes/domain.ts, so a field cannot exist on one side only.
+import type { z } from 'zod';
+import type * as shape from './shapes/domain.js';
 
 /** Who produced a derived row: the fast path, or a model id + prompt version (e.g. `llm:stories260K@p1`). */
 export type Extractor = string;
@@ -7,9 +10,9 @@ export const FAST_EXTRACTOR: Extractor = 'fast';
 
 export type Lang = 'en' | 'zh' | 'other';
 
-export type DocumentStatus = 'indexed' | 'skipped' | 'error';
+export type DocumentStatus = z.infer<typeof shape.documentStatus>;
 
-export type SkipReason = 'binary' | 'too-large' | 'unreadable' | 'invalid-utf8' | 'empty' | 'unsupported';
+export type SkipReason = z.infer<typeof shape.skipReason>;
 
 /** A note as parsed from disk, before any extraction. Line numbers are 1-based and inclusive. */
 export interface ParsedNote {
@@ -45,7 +48,7 @@ export interface ExtractedFci {
   checkPassed?: boolean | null;
 }
 
-export type MindMapKind = 'topic' | 'route' | 'fact';
+export type MindMapKind = z.infer<typeof shape.mindMapKind>;
 
 /** A mind-map node as extracted; `children` nest. Facts reference the FCI they stand for by index. */
 export interface MindMapNode {
@@ -85,50 +88,9 @@ export interface Extraction {
   triples: ExtractedTriple[];
 }
 
-export type RetrievalMethod = 'bm25' | 'dense' | 'hybrid' | 'hig' | 'pgr' | 'loci';
-
-/** One retrieved context with its provenance. */
-export interface RetrievedContext {
-  text: string;
-  docId: number;
-  docPath: string;
-  docTitle: string;
-  lineFrom: number;
-  lineTo: number;
-  /** `Topic › Route › … › Fact`, when the context is a fact path. */
-  factPath: string | null;
-  score: number;
-  /** Which table the context came from. */
-  kind: 'chunk' | 'fci' | 'fact-path' | 'triple';
-  /** The chunk the context lies in, when known. */
-  chunkId?: number;
-}
-
-export interface IndexCounts {
-  documents: number;
-  chunks: number;
-  fcis: number;
-  mindMapNodes: number;
-  entities: number;
-  triples: number;
-  docEdges: number;
-  superNodes: number;
-  skipped: number;
-}
-
-export interface SkippedFile {
-  relPath: string;
-  reason: SkipReason;
-  detail: string;
-}
-
-export type IndexPhase = 'scan' | 'parse' | 'extract' | 'embed' | 'graph' | 'llm' | 'done';
-
-export interface IndexProgress {
-  phase: IndexPhase;
-  done: number;
-  total: number;
-  /** Seconds left, when it can be estimated. */
-  etaSeconds: number | null;
-  current?: string;
-}
+export type RetrievalMethod = z.infer<typeof shape.retrievalMethod>;
+export type RetrievedContext = z.infer<typeof shape.retrievedContext>;
+export type IndexCounts = z.infer<typeof shape.indexCounts>;
+export type SkippedFile = z.infer<typeof shape.skippedFile>;
+export type IndexPhase = z.infer<typeof shape.indexPhase>;
+export type IndexProgress = z.infer<typeof shape.indexProgress>;

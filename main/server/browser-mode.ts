@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { createDispatcher, validatedEmit } from '../contract/dispatcher.js';
 import { engineHandlers } from '../contract/engine-handlers.js';
 import type { EnginePort } from '../contract/engine-port.js';
+import { getLogger, onEngineError } from '../engine/log.js';
 import { modelHandlers } from './models.js';
 import { startServer, type RunningServer } from './server.js';
 
@@ -17,6 +18,8 @@ export interface BrowserModeOptions {
   /** Index this folder in the background once the server is up, then keep watching it. */
   folder?: string;
   token?: string;
+  /** How many browser contexts one printed URL may open (tests); default 1. */
+  openUrlUses?: number;
   version?: string;
   log?: (line: string) => void;
 }
@@ -35,12 +38,16 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
   const models = modelHandlers(emit);
   const host = engineHandlers(opts.engine, emit, { host: 'browser', canPickFolder: false, version: opts.version ?? '0.0.0' }, models);
   const dispatcher = createDispatcher(host.handlers);
-  server = await startServer({ dispatcher, staticDir: opts.staticDir ?? DEFAULT_STATIC_DIR, port: opts.port, token: opts.token });
+  const offEngineErrors = onEngineError((problem) => emit('engine.error', problem));
+  server = await startServer({ dispatcher, staticDir: opts.staticDir ?? DEFAULT_STATIC_DIR, port: opts.port, token: opts.token, openUrlUses: opts.openUrlUses });
 
   for (const root of opts.engine.roots()) host.watch(root);
   const initialIndex = opts.folder
     ? dispatcher.dispatch('library.index', { root: path.resolve(opts.folder), watch: true }).then((r) => {
-        if (!r.ok) log(`loci: indexing ${opts.folder} failed: ${r.error.message}`);
+        if (!r.ok) {
+          log(`loci: indexing ${opts.folder} failed: ${r.error.message}`);
+          getLogger('server').warn({ folder: opts.folder, error: r.error }, 'initial index failed');
+        }
       })
     : Promise.resolve();
 
@@ -49,6 +56,7 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
     server: running,
     initialIndex,
     async close() {
+      offEngineErrors();
       models.stop();
       await host.stop();
       await running.close();

@@ -6,6 +6,7 @@ import { listInstalledModels } from '../engine/llm/models/installed.js';
 import { modelsDir } from '../engine/llm/models/paths.js';
 import { pullModel } from '../engine/llm/models/pull.js';
 import type { Emit } from '../contract/dispatcher.js';
+import { UserError } from '../engine/errors.js';
 import type { ModelHandlers } from '../contract/engine-handlers.js';
 
 export function modelHandlers(emit: Emit, dir: () => string = modelsDir): ModelHandlers & { stop(): void } {
@@ -23,7 +24,9 @@ export function modelHandlers(emit: Emit, dir: () => string = modelsDir): ModelH
         licence: m.licence,
         sizeBytes: m.sizeBytes,
         sizeLabel: m.sizeLabel ?? null,
+        ramLabel: m.ramLabel ?? null,
         verified: m.verified,
+        recommended: m.recommended ?? false,
       })),
       installed: listInstalledModels(dir()),
       downloading: [...downloads.keys()],
@@ -50,7 +53,14 @@ export function modelHandlers(emit: Emit, dir: () => string = modelsDir): ModelH
       return { cancelled: Boolean(c) };
     },
     'models.import': async ({ file }) => {
-      const r = await importModel(file, dir());
+      // A page must not learn from the answer whether an arbitrary path exists, is readable or what it
+      // starts with: every refusal reads the same.
+      let r: Awaited<ReturnType<typeof importModel>>;
+      try {
+        r = await importModel(file, dir());
+      } catch {
+        throw new UserError(`${file} is not a readable GGUF model file.`);
+      }
       return { id: r.id, path: r.path };
     },
     stop() {

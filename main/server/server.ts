@@ -4,12 +4,16 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Dispatcher } from '../contract/dispatcher.js';
-import type { WireResult } from '../contract/errors.js';
+import path from 'node:path';
+import { httpStatus, type WireResult } from '../contract/errors.js';
 import { CALL_PREFIX, EVENTS_PATH, TOKEN_HEADER } from '../contract/transports/http.js';
-import { CSP, TOKEN_COOKIE, cookieToken, hostAllowed, newToken, originAllowed, tokensEqual } from './security.js';
+import { CSP, OpenCodes, hostAllowed, newToken, originAllowed, pageCookieName, readCookie, tokensEqual, withTokenMeta } from './security.js';
 import { readStatic } from './static-files.js';
+import { getLogger } from '../engine/log.js';
 
-const MAX_BODY = 1 << 20;
+export const MAX_BODY = 1 << 20;
+/** A body over MAX_BODY is read and dropped up to this size (so the client gets its 413), then cut. */
+const MAX_DRAIN = 64 << 20;
 
 export interface ServerOptions {
   dispatcher: Dispatcher;
@@ -18,12 +22,16 @@ export interface ServerOptions {
   port?: number;
   /** Fixed only by tests; otherwise random per run. */
   token?: string;
+  /** How many times one printed URL opens the page (default 1: the URL in the browser history is dead). */
+  openUrlUses?: number;
 }
 
 export interface RunningServer {
   url: string;
-  /** The URL to open: carries the token once; the page moves it to sessionStorage. */
+  /** The URL to open: carries a one-time code (not the API token), spent when the page loads. */
   openUrl: string;
+  /** A fresh one-time URL (the first one was used, or another browser needs one). */
+  newOpenUrl(): string;
   token: string;
   port: number;
   /** Sends an event to every connected page. */
@@ -33,11 +41,23 @@ export interface RunningServer {
 
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const token = opts.token ?? newToken();
+  const pageKey = newToken();
+  const codes = new OpenCodes(opts.openUrlUses ?? 1);
+  // Relative or trailing-slash paths would never match the resolved file paths (every page a 503).
+  const staticDir = path.resolve(opts.staticDir);
   const sockets = new Set<WebSocket>();
   let port = 0;
 
   const server = http.createServer((req, res) => {
     handle(req, res).catch((err) => {
+      if (err instanceof BodyTooLarge) {
+        if (!res.headersSent) {
+          res.setHeader('connection', 'close');
+          deny(res, 413, `request body over ${MAX_BODY} bytes`);
+        }
+        return;
+      }
+      getLogger('server').error({ err, url: req.url }, 'request failed');
       if (!res.headersSent) send(res, 500, { ok: false, error: { kind: 'transport', message: String(err) } });
     });
   });
@@ -51,38 +71,47 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     if (url.pathname.startsWith(CALL_PREFIX)) {
       if (req.method !== 'POST') return deny(res, 405, 'calls are POST');
       if (!tokensEqual(header(req, TOKEN_HEADER), token)) return deny(res, 401, 'missing or wrong token');
-      const name = decodeURIComponent(url.pathname.slice(CALL_PREFIX.length));
+      let name: string;
+      try {
+        name = decodeURIComponent(url.pathname.slice(CALL_PREFIX.length));
+      } catch {
+        return deny(res, 400, `bad call name: ${JSON.stringify(url.pathname.slice(CALL_PREFIX.length))} is not valid percent-encoding`);
+      }
+      const text = await readBody(req);
       let body: unknown;
       try {
-        body = JSON.parse((await readBody(req)) || '{}');
+        body = JSON.parse(text || '{}');
       } catch (err) {
         return send(res, 400, { ok: false, error: { kind: 'contract', call: name, message: `loci call "${name}": body is not JSON (${(err as Error).message})` } });
       }
       const result = await opts.dispatcher.dispatch(name, body);
-      return send(res, result.ok ? 200 : result.error.kind === 'contract' ? 400 : 500, result);
+      const status = result.ok ? 200 : httpStatus(result.error);
+      if (status >= 500 && !result.ok) getLogger('server').error({ call: name, error: result.error }, 'call failed');
+      return send(res, status, result);
     }
 
     if (req.method !== 'GET' && req.method !== 'HEAD') return deny(res, 405, 'method not allowed');
-    const queryToken = url.searchParams.get('token');
-    const viaQuery = tokensEqual(queryToken, token);
-    if (!viaQuery && !tokensEqual(cookieToken(req), token)) {
-      return deny(res, 401, 'Open Loci with the URL printed by `loci serve` (it carries the access token).');
+    // The printed URL's code is spent here; the page cookie (no API power) then lets the assets load.
+    const viaCode = req.method === 'GET' && codes.redeem(url.searchParams.get('token'));
+    if (!viaCode && !tokensEqual(readCookie(req, pageCookieName(port)), pageKey)) {
+      return deny(res, 401, 'Open Loci with the URL printed by `loci serve` (each printed URL opens the page once; press Enter there for a new one).');
     }
-    // The cookie lets the page's own assets load; API calls still need the header (no CSRF by cookie).
-    if (viaQuery) res.setHeader('set-cookie', `${TOKEN_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`);
-    const file = await readStatic(opts.staticDir, url.pathname);
+    if (viaCode) res.setHeader('set-cookie', `${pageCookieName(port)}=${pageKey}; HttpOnly; SameSite=Strict; Path=/`);
+    const file = await readStatic(staticDir, url.pathname);
     if (!file) {
       if (url.pathname === '/' || url.pathname === '/index.html') {
-        return deny(res, 503, `The UI is not built (${opts.staticDir} has no index.html). Run \`npm run build\`.`);
+        return deny(res, 503, `The UI is not built (${staticDir} has no index.html). Run \`npm run build\`.`);
       }
       return deny(res, 404, 'not found');
     }
+    // Only the page opened by a live code learns the API token (from the HTML, which is never cached).
+    const body = viaCode && file.type.startsWith('text/html') ? withTokenMeta(file.body, token) : file.body;
     res.writeHead(200, {
       'content-type': file.type,
       'content-security-policy': CSP,
       'cache-control': file.type.startsWith('text/html') ? 'no-store' : 'max-age=3600',
     });
-    res.end(req.method === 'HEAD' ? undefined : file.body);
+    res.end(req.method === 'HEAD' ? undefined : body);
   }
 
   const wss = new WebSocketServer({ noServer: true });
@@ -111,10 +140,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   });
   port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
+  getLogger('server').info({ url, staticDir }, 'browser mode listening');
 
+  const newOpenUrl = () => `${url}/?token=${codes.mint()}`;
   return {
     url,
-    openUrl: `${url}/?token=${token}`,
+    openUrl: newOpenUrl(),
+    newOpenUrl,
     token,
     port,
     broadcast(event, payload) {
@@ -144,18 +176,27 @@ function deny(res: ServerResponse, status: number, message: string): void {
   send(res, status, { ok: false, error: { kind: 'transport', message } });
 }
 
+class BodyTooLarge extends Error {}
+
+/**
+ * Reads a body of at most MAX_BODY bytes. A larger one is read to its end and dropped, so the client,
+ * still sending, receives a clean 413 instead of a connection reset; past MAX_DRAIN the socket is cut.
+ */
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > MAX_DRAIN) {
+      reject(new BodyTooLarge());
+      return;
+    }
     let size = 0;
     const parts: Buffer[] = [];
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY) {
-        reject(new Error('request body too large'));
-        req.destroy();
-      } else parts.push(c);
+      if (size <= MAX_BODY) parts.push(c);
+      else if (size > MAX_DRAIN) req.destroy();
     });
-    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+    req.on('end', () => (size > MAX_BODY ? reject(new BodyTooLarge()) : resolve(Buffer.concat(parts).toString('utf8'))));
     req.on('error', reject);
   });
 }

@@ -21,7 +21,8 @@ export interface StaticFile {
 }
 
 /** Resolves a URL path inside `dir`; `/` and unknown extension-less paths fall back to index.html. */
-export async function readStatic(dir: string, urlPath: string): Promise<StaticFile | null> {
+export async function readStatic(staticDir: string, urlPath: string): Promise<StaticFile | null> {
+  const dir = path.resolve(staticDir);
   let rel: string;
   try {
     rel = decodeURIComponent(urlPath.split('?')[0] ?? '/');

@@ -30,18 +30,49 @@ describe('electron-builder.yml', () => {
 
   it('unpacks the native modules from the asar and rebuilds them for Electron', () => {
     expect(config.asar).toBe(true);
-    for (const mod of ['better-sqlite3', 'node-llama-cpp', '@node-llama-cpp']) {
+    for (const mod of ['better-sqlite3', 'node-llama-cpp', '@node-llama-cpp', 'onnxruntime-node', '@node-rs/jieba', '@node-rs/jieba-linux-x64-gnu']) {
       expect(config.asarUnpack.some((g: string) => minimatch(`node_modules/${mod}/build/Release/x.node`, g))).toBe(true);
     }
     expect(config.npmRebuild).toBe(true);
   });
 
-  it('ships everything the shell loads at run time, and no models', () => {
-    for (const f of ['package.json', pkg.main, 'out/preload/preload.cjs', 'out/renderer/index.html', 'out/renderer/assets/index-abc.js', 'main/app/engine-process.mjs', 'main/app/engine-process.ts', 'main/engine/engine.ts', 'resources/models/catalogue.json', 'resources/embeddings/glove-100d.bin']) {
+  it('ships the built bundles (no TypeScript sources, no tsx entry), and no models', () => {
+    for (const f of ['package.json', pkg.main, 'out/preload/preload.cjs', 'out/renderer/index.html', 'out/renderer/assets/index-abc.js', 'out/engine/engine-process.js', 'out/engine/worker.mjs', 'out/engine/loci.js']) {
       expect(shipped(f), f).toBe(true);
     }
-    for (const f of ['resources/models/qwen.gguf', 'out/renderer/assets/index-abc.js.map', 'test/contract/contract.test.ts', 'e2e/browser-mode.spec.ts', 'renderer/src/App.tsx']) {
+    for (const f of ['main/app/engine-process.ts', 'main/engine/engine.ts', 'main/engine/llm/local/worker.mjs', 'resources/models/qwen.gguf', 'out/renderer/assets/index-abc.js.map', 'out/engine/engine-process.js.map', 'test/contract/contract.test.ts', 'e2e/browser-mode.spec.ts', 'renderer/src/App.tsx', 'out/models/x.gguf']) {
       expect(shipped(f), f).toBe(false);
+    }
+  });
+
+  it('puts the GloVe binary and the catalogue beside the archive, where the engine looks when packaged', () => {
+    const extra = config.extraResources as { from: string; to: string; filter?: string[] }[];
+    const placed = (file: string) =>
+      extra.some((e) => file.startsWith(`${e.from}/`) && (!e.filter || e.filter.some((f) => minimatch(file.slice(e.from.length + 1), f))));
+    expect(placed('resources/embeddings/glove-100d.bin')).toBe(true);
+    expect(placed('resources/models/catalogue.json')).toBe(true);
+    expect(extra.find((e) => e.from === 'resources/embeddings')?.to).toBe('embeddings');
+    expect(extra.find((e) => e.from === 'resources/models')?.to).toBe('models');
+  });
+
+  it('the engine finds its resources from process.resourcesPath when packaged', async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const fake = mkdtempSync(path.join(os.tmpdir(), 'loci-resources-'));
+    mkdirSync(path.join(fake, 'models'));
+    writeFileSync(path.join(fake, 'models', 'catalogue.json'), '{}');
+    const { resourcesDir } = await import('../../main/engine/paths.js');
+    const proc = process as { resourcesPath?: string };
+    const saved = proc.resourcesPath;
+    try {
+      expect(resourcesDir()).toBe(path.resolve('resources'));
+      proc.resourcesPath = fake;
+      expect(resourcesDir()).toBe(fake);
+      proc.resourcesPath = path.join(fake, 'electron-dist-without-loci');
+      expect(resourcesDir()).toBe(path.resolve('resources'));
+    } finally {
+      proc.resourcesPath = saved;
     }
   });
 

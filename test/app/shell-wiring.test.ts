@@ -8,14 +8,17 @@ import { defaultDbPath } from '../../main/engine/paths.js';
 // check that main/app/main.ts wires the security rules, the IPC transport, the engine utilityProcess
 // and the safe quit. The rules themselves are tested in security.test.ts.
 const h = vi.hoisted(() => {
+  /* eslint-disable @typescript-eslint/no-require-imports -- vi.hoisted runs before the file's imports exist */
   const { EventEmitter } = require('node:events') as typeof import('node:events');
   const appRoot = (require('node:fs') as typeof import('node:fs')).mkdtempSync(
     (require('node:path') as typeof import('node:path')).join((require('node:os') as typeof import('node:os')).tmpdir(), 'loci-shell-'),
   );
+  /* eslint-enable @typescript-eslint/no-require-imports */
   const app = Object.assign(new EventEmitter(), {
     getAppPath: () => appRoot,
     getPath: () => appRoot,
     getVersion: () => '9.9.9',
+    isPackaged: false,
     requestSingleInstanceLock: () => true,
     whenReady: () => Promise.resolve(),
     quit: vi.fn(),
@@ -100,7 +103,8 @@ describe('Electron shell wiring (electron mocked)', () => {
 
   it('hosts the engine in a utilityProcess, not the window', () => {
     expect(h.children).toHaveLength(1);
-    expect(h.children[0]!.entry).toBe(path.join(h.appRoot, 'main', 'app', 'engine-process.mjs'));
+    // The bundle from main/app/build.mjs: no TypeScript loader in the shipped app.
+    expect(h.children[0]!.entry).toBe(path.join(h.appRoot, 'out', 'engine', 'engine-process.js'));
     // The desktop app shares the CLI's and browser mode's index by default.
     expect(h.children[0]!.env.LOCI_DB).toBe(defaultDbPath());
   });

@@ -22,7 +22,7 @@ function clustered(n: number, dim: number, seed: number): { id: number; vector: 
 }
 
 describe('similarPairs', () => {
-  it('finds exactly the pairs a brute-force comparison finds', () => {
+  it('finds exactly the pairs a brute-force comparison finds', async () => {
     const entries = clustered(400, 32, 7);
     const m = new VectorMatrix(32, entries);
     for (const threshold of [0.92, 0.98]) {
@@ -31,7 +31,7 @@ describe('similarPairs', () => {
         for (let j = i + 1; j < entries.length; j++) {
           if (m.similarity(entries[i].id, entries[j].id) >= threshold) expected.add(`${entries[i].id}-${entries[j].id}`);
         }
-      const found = new Set(similarPairs(m, threshold).map((p) => `${Math.min(p.a, p.b)}-${Math.max(p.a, p.b)}`));
+      const found = new Set((await similarPairs(m, threshold)).map((p) => `${Math.min(p.a, p.b)}-${Math.max(p.a, p.b)}`));
       expect(expected.size).toBeGreaterThan(0);
       expect(found).toEqual(expected);
     }
@@ -39,12 +39,12 @@ describe('similarPairs', () => {
 });
 
 describe('lshPairs', () => {
-  it('finds nearly all the pairs the exact query finds, and nothing below the threshold', () => {
+  it('finds nearly all the pairs the exact query finds, and nothing below the threshold', async () => {
     const entries = clustered(1200, 64, 11);
     const m = new VectorMatrix(64, entries);
     for (const threshold of [0.92, 0.98]) {
-      const exact = similarPairs(m, threshold);
-      const approx = lshPairs(m, threshold);
+      const exact = await similarPairs(m, threshold);
+      const approx = await lshPairs(m, threshold);
       const key = (p: { a: number; b: number }) => `${Math.min(p.a, p.b)}-${Math.max(p.a, p.b)}`;
       const exactKeys = new Set(exact.map(key));
       expect(approx.every((p) => p.sim >= threshold && exactKeys.has(key(p)))).toBe(true);
@@ -59,7 +59,7 @@ describe('lshPairs', () => {
 });
 
 describe('updateFusion', () => {
-  it('merging a changed note gives the same super nodes as rebuilding them all', () => {
+  it('merging a changed note gives the same super nodes as rebuilding them all', async () => {
     const db = openDb(':memory:');
     const dim = 16;
     const entries = clustered(120, dim, 5);
@@ -78,7 +78,7 @@ describe('updateFusion', () => {
     const partition = () =>
       (db.prepare('SELECT group_concat(node_id) AS g FROM (SELECT super_id, node_id FROM super_members ORDER BY node_id) GROUP BY super_id').pluck().all() as string[]).sort();
     // Note 7 is edited: its old nodes go (as the indexer deletes them) and new ones arrive.
-    updateFusion(db, 'test', 'all', thresholds);
+    await updateFusion(db, 'test', 'all', thresholds);
     db.prepare('DELETE FROM mm_nodes WHERE document_id = 7 AND parent_id IS NOT NULL').run();
     db.prepare('DELETE FROM mm_nodes WHERE document_id = 7').run();
     const fresh = clustered(3, dim, 99).map((e, i) => ({ id: 1000 + i, vector: entries[i * 5].vector }));
@@ -86,9 +86,9 @@ describe('updateFusion', () => {
     insertNode.run(1001, 7, 1000, 'fact', 'f1001', 'f1001', 1);
     insertNode.run(1002, 7, 1000, 'fact', 'f1002', 'f1002', 1);
     writeEmbeddings(db, 'mm', 'test', fresh);
-    updateFusion(db, 'test', new Set([7]), thresholds);
+    await updateFusion(db, 'test', new Set([7]), thresholds);
     const incremental = partition();
-    updateFusion(db, 'test', 'all', thresholds);
+    await updateFusion(db, 'test', 'all', thresholds);
     expect(incremental.length).toBeGreaterThan(0);
     expect(incremental).toEqual(partition());
     db.close();
@@ -96,23 +96,46 @@ describe('updateFusion', () => {
 });
 
 describe('updateDocEdges', () => {
-  it('gives the same edges incrementally as a full rebuild', () => {
+  it('gives the same edges incrementally as a full rebuild', async () => {
     const db = openDb(':memory:');
     const entries = clustered(60, 16, 3);
     const insertDoc = db.prepare("INSERT INTO documents (id, root, rel_path, status) VALUES (?, 'r', ?, 'indexed')");
     for (const e of entries) insertDoc.run(e.id, `${e.id}.md`);
     const all = new VectorMatrix(16, entries);
-    updateDocEdges(db, new VectorMatrix(16, entries.slice(0, 50)), 'all');
+    await updateDocEdges(db, new VectorMatrix(16, entries.slice(0, 50)), 'all');
     // Ten documents arrive, and one existing one moves to another cluster.
     const moved = { id: 5, vector: entries[1].vector };
     const next = [...entries.slice(0, 50).map((e) => (e.id === 5 ? moved : e)), ...entries.slice(50)];
     const changed = new Set([5, ...entries.slice(50).map((e) => e.id)]);
-    updateDocEdges(db, new VectorMatrix(16, next), changed);
+    await updateDocEdges(db, new VectorMatrix(16, next), changed);
     const incremental = db.prepare('SELECT src, dst FROM doc_edges ORDER BY src, dst').all();
     db.prepare('DELETE FROM doc_edges').run();
-    updateDocEdges(db, new VectorMatrix(16, next), 'all');
+    await updateDocEdges(db, new VectorMatrix(16, next), 'all');
     expect(db.prepare('SELECT src, dst FROM doc_edges ORDER BY src, dst').all()).toEqual(incremental);
     expect(all.size).toBe(60);
+    db.close();
+  });
+
+  it('above the exact limit, finds nearly all of the exact neighbours from LSH buckets', async () => {
+    const db = openDb(':memory:');
+    // Many loose clusters and no ties, like document vectors.
+    let s = 40;
+    const rand = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648) * 2 - 1;
+    const centres = Array.from({ length: 30 }, () => Float32Array.from({ length: 16 }, rand));
+    const entries = Array.from({ length: 1500 }, (_, i) => ({ id: i + 1, vector: normalize(Float32Array.from(centres[i % 30], (x) => x + rand() * 0.5)) }));
+    const insertDoc = db.prepare("INSERT INTO documents (id, root, rel_path, status) VALUES (?, 'r', ?, 'indexed')");
+    for (const e of entries) insertDoc.run(e.id, `${e.id}.md`);
+    const m = new VectorMatrix(16, entries);
+    await updateDocEdges(db, m, 'all', 3);
+    const edges = () => new Set((db.prepare('SELECT src, dst FROM doc_edges').all() as { src: number; dst: number }[]).map((r) => `${r.src}>${r.dst}`));
+    const exact = edges();
+    db.prepare('DELETE FROM doc_edges').run();
+    await updateDocEdges(db, m, 'all', 3, 500);
+    const approx = edges();
+    expect(exact.size).toBe(1500 * 3);
+    expect(approx.size).toBe(1500 * 3);
+    const found = [...exact].filter((e) => approx.has(e)).length;
+    expect(found / exact.size).toBeGreaterThan(0.9);
     db.close();
   });
 });

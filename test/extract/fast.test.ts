@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { extractFast } from '../../main/engine/extract/fast/index.js';
+import { mindMapTopic } from '../../main/engine/extract/fast/mindmap.js';
 import { parseNote } from '../../main/engine/ingest/parse.js';
 import { readNote } from '../../main/engine/ingest/read.js';
 import { scanFolder } from '../../main/engine/ingest/scan.js';
@@ -7,7 +8,7 @@ import { detectLang } from '../../main/engine/text/lang.js';
 import type { Extraction, MindMapNode, ParsedNote } from '../../main/engine/types.js';
 import { readNewsArticles } from '../fixtures/crud-news.js';
 import { citedLines, loadFolder } from '../fixtures/notes-loader.js';
-import { available, CRUD_NEWS, FIXTURE_NOTES, FOAM, SAMPLE_NOTES, SILVERBULLET } from '../fixtures/paths.js';
+import { available, CRUD_NEWS, FIXTURE_NOTES, FOAM, SAMPLE_NOTES, SILVERBULLET, STRUCTURE_NOTES } from '../fixtures/paths.js';
 
 interface Extracted {
   note: ParsedNote;
@@ -82,7 +83,7 @@ function flatten(node: MindMapNode, path: string[] = [], out: { node: MindMapNod
 function expectMindMapMatches({ note, x }: Extracted): void {
   const map = x.mindMap;
   expect(map.kind).toBe('topic');
-  expect(map.text).toBe(note.title);
+  expect(map.text).toBe(mindMapTopic(note, x.fcis));
   const facts = flatten(map).filter(({ node }) => node.kind === 'fact');
   expect(facts.map(({ node }) => node.fciIndex).sort((a, b) => a! - b!)).toEqual(x.fcis.map((_, i) => i));
   for (const { node, path } of facts) {
@@ -90,13 +91,90 @@ function expectMindMapMatches({ note, x }: Extracted): void {
     expect(node.text).toBe(fci.text);
     expect([node.lineFrom, node.lineTo]).toEqual([fci.lineFrom, fci.lineTo]);
     expect(node.children).toEqual([]);
-    // Topic first, then exactly the heading path of the fact's chunk.
-    expect(path.slice(1)).toEqual(note.chunks[fci.chunkOrd].headingPath);
+    // Topic first, then the heading path of the fact's chunk, then routes of the passage structure
+    // (paragraphs, lead-ins, list items), each spanning the fact's lines.
+    const headings = note.chunks[fci.chunkOrd].headingPath;
+    expect(path.slice(1, 1 + headings.length)).toEqual(headings);
+    expect(path.length - 1 - headings.length).toBeLessThanOrEqual(8);
   }
   for (const { node } of flatten(map)) {
-    if (node.kind === 'route') expect(node.children.length).toBeGreaterThan(0);
+    if (node.kind !== 'route') continue;
+    expect(node.children.length).toBeGreaterThan(0);
+    for (const child of node.children) {
+      expect(child.lineFrom!).toBeGreaterThanOrEqual(node.lineFrom!);
+      expect(child.lineTo!).toBeLessThanOrEqual(node.lineTo!);
+    }
   }
 }
+
+describe('fast mind maps follow the note structure, and opaque names give way to the text', () => {
+  let all: Extracted[];
+  const byPath = (relPath: string) => all.find((e) => e.note.relPath === relPath)!;
+  /** A tree as "kind:text" lines indented by depth, to compare shapes. */
+  const shape = (node: MindMapNode, depth = 0): string[] => [
+    `${'  '.repeat(depth)}${node.kind}:${node.text}`,
+    ...node.children.flatMap((c) => shape(c, depth + 1)),
+  ];
+
+  beforeAll(async () => {
+    all = await extractFolder(STRUCTURE_NOTES);
+  });
+
+  it('keeps every FCI once, under its headings, within its routes\' lines', () => {
+    expect(all).toHaveLength(4);
+    for (const e of all) {
+      expectFcisInTheirLines(e);
+      expectMindMapMatches(e);
+    }
+  });
+
+  it('groups a note without headings by paragraphs, lead-ins and nested list items, not one flat fan', () => {
+    const map = byPath('packing-list.md').x.mindMap;
+    expect(map.text).toBe('packing-list');
+    expect(map.children.every((c) => c.kind === 'route')).toBe(true);
+    expect(map.children.map((c) => c.text)).toEqual([
+      'Packing for a week of hiking in the fjords takes some care.',
+      'Clothing to bring along',
+      'Food is bought in the villages along the way.',
+    ]);
+    const clothing = map.children[1];
+    const layers = clothing.children.find((c) => c.kind === 'route')!;
+    expect(layers.text).toBe('Two merino base layers, one light and one warm.');
+    expect(layers.children.map((c) => c.text)).toEqual([
+      'Two merino base layers, one light and one warm.',
+      'The light layer is worn on the climbing days.',
+      'The warm layer is kept dry for the evenings.',
+    ]);
+    // The lead-in's own sentence comes first in its route, then its items.
+    expect(clothing.children.filter((c) => c.kind === 'fact').map((c) => c.text)).toEqual([
+      'Clothing to bring along:',
+      'A waterproof shell jacket with taped seams.',
+      'Wool socks, at least four pairs of them.',
+    ]);
+    expect([layers.lineFrom, layers.lineTo]).toEqual([6, 8]);
+    expect(map.children[2].children).toHaveLength(3);
+  });
+
+  it('leaves single-sentence paragraphs as facts and needs no route when a section holds one passage', () => {
+    const ferry = byPath('2024-03-17.md').x.mindMap;
+    expect(ferry.children.map((c) => c.kind)).toEqual(['fact', 'fact']);
+    const code = extractFast(parseNote('one.md', 'A single paragraph holds two sentences in this note. Nothing else is written here.\n'));
+    expect(shape(code.mindMap).map((l) => l.trim().split(':')[0])).toEqual(['topic', 'fact', 'fact']);
+  });
+
+  it('names a note called by a date, a number or a hash by its first heading or first sentence', () => {
+    expect(byPath('2024-03-17.md').x.mindMap.text).toBe('The ferry to the island leaves at seven in the morning from the north pier.');
+    expect(byPath('48213.md').x.mindMap.text).toBe('港口扩建计划');
+    expect(byPath('9f86d081884c7d65.txt').x.mindMap.text).toBe('Release notes for the sync tool describe three fixes in this version.');
+    // The document keeps its name; only the mind-map topic (what pgr seeds from) changes.
+    expect(byPath('48213.md').note.title).toBe('48213');
+    const meaningful = extractFast(parseNote('Ferry times.md', 'The ferry to the island leaves at seven in the morning.\n'));
+    expect(meaningful.mindMap.text).toBe('Ferry times');
+    const untitledNews = parseNote('news.md', '市政府宣布，港口扩建工程将于明年春季开工。工程预计耗时三年。\n');
+    untitledNews.title = '31877';
+    expect(extractFast(untitledNews).mindMap.text).toBe('市政府宣布，港口扩建工程将于明年春季开工。');
+  });
+});
 
 describe('extractFast on the bundled sample notes', () => {
   let all: Extracted[];

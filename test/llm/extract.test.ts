@@ -5,6 +5,7 @@ import { createStaticEmbedder } from '../../main/engine/embed/static-embedder.js
 import type { Embedder } from '../../main/engine/embed/embedder.js';
 import { DEFAULT_THRESHOLDS } from '../../main/engine/extract/llm/consistency.js';
 import { extractorFor, extractWithModel, type LlmExtraction } from '../../main/engine/extract/llm/extract.js';
+import { parseOutline } from '../../main/engine/extract/llm/piece-facts.js';
 import { segmentNote } from '../../main/engine/extract/llm/segment.js';
 import { parseNote } from '../../main/engine/ingest/parse.js';
 import { LocalLlamaProvider } from '../../main/engine/llm/local/local-provider.js';
@@ -64,7 +65,7 @@ function assertValidExtraction(n: ParsedNote, ex: LlmExtraction, extractor: stri
     inChunk(e);
     expect(e.norm.length).toBeGreaterThan(0);
   }
-  for (const t of ex.triples) expect(norms.size === 0 || [...norms].some((x) => x.length > 0)).toBe(true);
+  for (const _t of ex.triples) expect(norms.size === 0 || [...norms].some((x) => x.length > 0)).toBe(true);
 }
 
 /** Records each request (a real model still answers it). */
@@ -86,9 +87,10 @@ describe('extractWithModel on real notes with the real tiny model', () => {
   it('yields structurally valid FCIs, mind map, triples and entities with provenance (English)', async () => {
     const n = note('lighthouses.md');
     const log: GenerateRequest[] = [];
-    const ex = await extractWithModel(n, recording(llm, log), embedder);
+    const ex = await extractWithModel(n, recording(llm, log), embedder, { strategy: 'separate' });
     expect(extractorFor(llm)).toBe(`llm:stories260K@${PROMPT_VERSION}`);
-    assertValidExtraction(n, ex, extractorFor(llm));
+    expect(extractorFor(llm, 'separate')).toBe('llm:stories260K@p1');
+    assertValidExtraction(n, ex, extractorFor(llm, 'separate'));
     expect(ex.fcis.length).toBeGreaterThan(0);
     expect(ex.triples.length).toBeGreaterThan(0);
     expect(ex.entities.length).toBeGreaterThan(0);
@@ -101,10 +103,12 @@ describe('extractWithModel on real notes with the real tiny model', () => {
     const n = note('灯塔.md');
     expect(n.lang).toBe('zh');
     const log: GenerateRequest[] = [];
-    const ex = await extractWithModel(n, recording(llm, log), embedder, { maxTries: 1 });
-    assertValidExtraction(n, ex, extractorFor(llm));
+    for (const strategy of ['separate', 'combined'] as const) {
+      const ex = await extractWithModel(n, recording(llm, log), embedder, { maxTries: 1, strategy, minSupport: 0 });
+      assertValidExtraction(n, ex, extractorFor(llm, strategy));
+    }
     expect(log.every((r) => /[\u4e00-\u9fff]/.test(r.system ?? ''))).toBe(true);
-  });
+  }, 300_000);
 
   it('pre-segments a long note into pieces and keeps each item inside its own chunk', async () => {
     const full = parseNote('field-journal.md', readFileSync(join(NOTES, '../long/field-journal.md'), 'utf8'));
@@ -114,18 +118,18 @@ describe('extractWithModel on real notes with the real tiny model', () => {
     const pieces = segmentNote(n, 400);
     expect(pieces.length).toBeGreaterThan(3);
     for (const p of pieces) expect(p.text.length).toBeLessThanOrEqual(400 + 2 * p.parts.length);
-    const ex = await extractWithModel(n, llm, embedder, { maxPieceChars: 400, maxTries: 1 });
+    const ex = await extractWithModel(n, llm, embedder, { maxPieceChars: 400, maxTries: 1, strategy: 'separate' });
     expect(ex.stats.pieces).toBe(pieces.length);
-    assertValidExtraction(n, ex, extractorFor(llm));
+    assertValidExtraction(n, ex, extractorFor(llm, 'separate'));
     // FCIs come from more than one part of the note.
     expect(new Set(ex.fcis.map((f) => f.chunkOrd)).size).toBeGreaterThan(1);
-  });
+  }, 300_000);
 
   it('regenerates a piece that fails the consistency check, at most maxTries times', async () => {
     const n = note('automation.md');
     const log: GenerateRequest[] = [];
     // Thresholds no output can meet force every regeneration.
-    const ex = await extractWithModel(n, recording(llm, log), embedder, { maxTries: 3, thresholds: { rouge: 1.01, sim: 1.01 } });
+    const ex = await extractWithModel(n, recording(llm, log), embedder, { strategy: 'separate', maxTries: 3, thresholds: { rouge: 1.01, sim: 1.01 } });
     const fciCalls = log.filter((r) => r.prompt.includes('Fact-checking items')).length;
     expect(fciCalls).toBeGreaterThanOrEqual(3);
     expect(fciCalls).toBeLessThanOrEqual(3 * 2); // tries × (1 + json retry)
@@ -135,12 +139,64 @@ describe('extractWithModel on real notes with the real tiny model', () => {
 
   it('is reproducible: the same note and model give the same extraction (seeded sampling on regeneration)', async () => {
     const n = note('automation.md');
-    const opts = { maxTries: 2, thresholds: { rouge: 1.01, sim: 1.01 } }; // forces a second, sampled try
-    const a = await extractWithModel(n, llm, embedder, opts);
-    const b = await extractWithModel(n, llm, embedder, opts);
-    expect(b.fcis).toEqual(a.fcis);
-    expect(b.mindMap).toEqual(a.mindMap);
-    expect(b.triples).toEqual(a.triples);
+    for (const strategy of ['separate', 'combined'] as const) {
+      const opts = { strategy, minSupport: 0, maxTries: 2, thresholds: { rouge: 1.01, sim: 1.01 } }; // forces a second, sampled try
+      const a = await extractWithModel(n, llm, embedder, opts);
+      const b = await extractWithModel(n, llm, embedder, opts);
+      expect(b.fcis).toEqual(a.fcis);
+      expect(b.mindMap).toEqual(a.mindMap);
+      expect(b.triples).toEqual(a.triples);
+    }
+  });
+
+  it('p2: one grammar-constrained call per piece gives FCIs and routes; triples come from the FCIs, not from more calls', async () => {
+    const n = note('lighthouses.md');
+    const log: GenerateRequest[] = [];
+    // The story model's 512-token vocabulary spells JSON almost character by character: give it room to close.
+    const ex = await extractWithModel(n, recording(llm, log), embedder, { minSupport: 0, maxTries: 1, maxTokens: { piece: 1200 } });
+    assertValidExtraction(n, ex, extractorFor(llm));
+    expect(ex.stats.calls).toBe(log.length);
+    // One call per piece, plus at most one JSON re-ask each.
+    expect(log.length).toBeGreaterThanOrEqual(ex.stats.pieces);
+    expect(log.length).toBeLessThanOrEqual(2 * ex.stats.pieces);
+    expect(log.every((r) => r.jsonSchema !== undefined && r.maxTokens === 1200)).toBe(true);
+    expect(ex.fcis.length).toBeGreaterThan(0);
+    expect(ex.stats.attempts.filter((a) => a.kept)).toHaveLength(ex.stats.pieces);
+  });
+
+  it('p2: regenerates a piece only when the check fails by the margin, and drops facts the piece does not support', async () => {
+    const n = note('automation.md');
+    const pieces = segmentNote(n, 900).length;
+    // Unreachable thresholds fail by any margin: every piece is tried maxTries times.
+    const failing: GenerateRequest[] = [];
+    await extractWithModel(n, recording(llm, failing), embedder, { minSupport: 0, maxTries: 2, thresholds: { rouge: 1.01, sim: 1.01 } });
+    expect(failing.length).toBeGreaterThanOrEqual(2 * pieces);
+    // Output is bounded per piece by default.
+    expect(failing.every((r) => r.maxTokens === 320)).toBe(true);
+    // Thresholds of zero pass at once: one try per piece.
+    const passing: GenerateRequest[] = [];
+    await extractWithModel(n, recording(llm, passing), embedder, { minSupport: 0, maxTries: 2, thresholds: { rouge: 0, sim: -1 } });
+    expect(passing.length).toBeLessThan(failing.length);
+    // The story model's facts are not in the note: with the default support filter nothing it invents is kept.
+    const strict = await extractWithModel(n, llm, embedder, { maxTries: 1 });
+    const vocab = n.chunks.map((c) => c.text.toLowerCase()).join(' ');
+    for (const f of strict.fcis) {
+      const words = f.text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+      expect(words.filter((w) => vocab.includes(w)).length / words.length).toBeGreaterThanOrEqual(0.5);
+    }
+  });
+
+  it('p2f: free text is parsed late into routes and facts; the grammar is used only when nothing parses', async () => {
+    expect(parseOutline('Route: History\n- It opened in 1962.\n- It was rebuilt.\nRoute: Staff\n* Ann runs it.', 'Default')).toEqual([
+      { route: 'History', facts: ['It opened in 1962.', 'It was rebuilt.'] },
+      { route: 'Staff', facts: ['Ann runs it.'] },
+    ]);
+    expect(parseOutline('The library opened in 1962. It holds books.', 'Default')).toEqual([{ route: 'Default', facts: ['The library opened in 1962.', 'It holds books.'] }]);
+    const n = note('lighthouses.md');
+    const log: GenerateRequest[] = [];
+    const ex = await extractWithModel(n, recording(llm, log), embedder, { strategy: 'free', minSupport: 0, maxTries: 1 });
+    assertValidExtraction(n, ex, extractorFor(llm, 'free'));
+    expect(log[0]?.jsonSchema).toBeUndefined();
   });
 
   it('asks the model nothing for a note without prose (code only), and still gives it a topic', async () => {

@@ -4,7 +4,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { entryFiles, loadCatalogue, type CatalogueEntry } from '../../main/engine/llm/models/catalogue.js';
+import { CATALOGUE_FILE, entryFiles, loadCatalogue, type CatalogueEntry } from '../../main/engine/llm/models/catalogue.js';
 import { importModel } from '../../main/engine/llm/models/import.js';
 import { resolveModelFile } from '../../main/engine/llm/models/installed.js';
 import { ChecksumMismatchError, pullModel, sha256File, type PullProgress } from '../../main/engine/llm/models/pull.js';
@@ -51,6 +51,40 @@ describe('model catalogue', () => {
       expect(entryFiles(m).length).toBeGreaterThan(0);
       // A checksum we could not confirm against the publisher is never presented as verified.
       if (m.sha256 === null) expect(m.verified).toBe(false);
+      // Verified means confirmed on the file's hub page at a pinned revision, and the URL downloads that revision.
+      if (m.verified && m.kind === 'gguf') {
+        expect(m.sha256).toMatch(/^[0-9a-f]{64}$/);
+        expect(m.url).toMatch(/\/resolve\/[0-9a-f]{40}\//);
+        expect(m.checksumSource).toMatch(/revision [0-9a-f]{40}/);
+      }
+    }
+  });
+
+  it('recommends one first chat model for a laptop: verified, small, with its memory, languages and licence', () => {
+    const picks = loadCatalogue().filter((m) => m.role === 'chat' && m.recommended);
+    expect(picks).toHaveLength(1);
+    const pick = picks[0]!;
+    expect(pick.verified).toBe(true);
+    expect(pick.ramLabel).toMatch(/GB|MB/);
+    expect(pick.sizeLabel ?? String(pick.sizeBytes)).toBeTruthy();
+    expect(pick.languages).toEqual(expect.arrayContaining(['en', 'zh']));
+    expect(pick.licence.length).toBeGreaterThan(0);
+  });
+
+  it('refuses a catalogue that claims a verified model without a checksum, or two recommended chat models', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loci-cat-'));
+    try {
+      const base = JSON.parse(readFileSync(CATALOGUE_FILE, 'utf8')) as { version: 1; models: Record<string, unknown>[] };
+      const write = (models: Record<string, unknown>[]) => {
+        const f = join(dir, `c${Math.random()}.json`);
+        writeFileSync(f, JSON.stringify({ ...base, models }));
+        return f;
+      };
+      const chat = base.models.find((m) => m.recommended && m.role === 'chat')!;
+      expect(() => loadCatalogue(write([{ ...chat, sha256: null }]))).toThrow(/verified without a checksum/);
+      expect(() => loadCatalogue(write([chat, { ...chat, id: 'second' }]))).toThrow(/more than one recommended chat/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -37,7 +37,7 @@ describe.skipIf(!present)('LLM refinement of real Markdown notes (Foam docs)', (
     const embedder = await createStaticEmbedder();
     await indexFolder(db, embedder, join(dir, 'notes'));
     const model = await tinyModelPath();
-    const report = await refineIndexWithModel(db, embedder, model, { maxTries: 1 });
+    const report = await refineIndexWithModel(db, embedder, model, { maxTries: 1, minSupport: 0, maxTokens: { piece: 1200 } }); // the tiny model's facts are unsupported and its JSON long: keep them, to have rows
     const ex = report.extractor;
     expect(ex).toBe(`llm:stories260K@${PROMPT_VERSION}`);
     expect(report.failed).toEqual([]);

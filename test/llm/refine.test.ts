@@ -11,12 +11,15 @@ import { indexFolder } from '../../main/engine/indexer.js';
 import { LocalLlamaProvider } from '../../main/engine/llm/local/local-provider.js';
 import type { LlmProvider } from '../../main/engine/llm/provider.js';
 import { openDb, type Db } from '../../main/engine/store/db.js';
+import { modelPassStatus } from '../../main/engine/store/model-pass.js';
 import type { IndexProgress } from '../../main/engine/types.js';
 import { tinyModelPath } from './helpers/tiny-model.js';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/llm/notes');
 const SMALL_NOTES = ['lighthouses.md', 'automation.md', '灯塔.md'];
-const OPTS = { maxTries: 1 };
+// The tiny story model writes nothing its notes support: keep its facts (minSupport 0) so there are rows to check;
+// its 512-token vocabulary spells JSON nearly character by character, so it gets room to close a reply.
+const OPTS = { maxTries: 1, minSupport: 0, maxTokens: { piece: 1200 } };
 
 function counting(llm: LlmProvider, id = llm.id) {
   const c = { calls: 0 };
@@ -213,6 +216,49 @@ describe('refineIndex: the background LLM pass over a real index', () => {
     expect(r.stale).toBe(1);
     expect(r.refined).toBe(0);
     expect(perDoc(db, extractorFor(model)).every((d) => d.mm === 0)).toBe(true);
+    db.close();
+  });
+
+  it('reports progress within a note, cancels mid-note, and keeps each note\'s state and failure reason for the Library', async () => {
+    const { db } = await freshIndex('status');
+    const controller = new AbortController();
+    const progress: IndexProgress[] = [];
+    // The real model answers; on the first call for the second note, Cancel is pressed while that call runs.
+    const model: LlmProvider = {
+      id: llm.id,
+      close: async () => {},
+      generate: (r) => {
+        const running = llm.generate(r);
+        if (progress.some((p) => p.done === 1) && !controller.signal.aborted) setTimeout(() => controller.abort(), 0);
+        return running;
+      },
+    };
+    await expect(
+      refineIndex(db, embedder, model, { ...OPTS, concurrentNotes: 1, maxPieceChars: 200, signal: controller.signal, onProgress: (p) => progress.push(p) }),
+    ).rejects.toThrow();
+    // Pieces of a long note were reported as they finished, with an ETA once one note was done.
+    expect(progress.some((p) => /\(piece \d+\/\d+\)$/.test(p.current ?? ''))).toBe(true);
+    expect(progress.filter((p) => p.done >= 1).every((p) => p.etaSeconds !== null)).toBe(true);
+    const status = modelPassStatus(db);
+    expect(status).toHaveLength(SMALL_NOTES.length);
+    expect(status.filter((s) => s.state === 'model')).toHaveLength(1);
+    const cancelled = status.filter((s) => s.state === 'failed');
+    expect(cancelled).toHaveLength(1);
+    expect(cancelled[0]!.reason).toBe('cancelled');
+    // The cancelled note kept its fast rows whole.
+    const rows = perDoc(db, extractorFor(model)).find((d) => d.id === cancelled[0]!.documentId)!;
+    expect([rows.mm, rows.fcis, rows.other > 0]).toEqual([0, 0, true]);
+
+    // A model that cannot answer: the note is failed, with the provider's reason; a later success clears it.
+    const gone = await LocalLlamaProvider.open({ modelPath: await tinyModelPath() });
+    await gone.close();
+    const target = status.find((s) => s.state === 'fast')!;
+    await refineIndex(db, embedder, gone, { ...OPTS, docIds: [target.documentId] });
+    const failed = modelPassStatus(db, [target.documentId])[0]!;
+    expect(failed.state).toBe('failed');
+    expect(failed.reason).toMatch(/closed/i);
+    await refineIndex(db, embedder, llm, OPTS);
+    expect(modelPassStatus(db).every((s) => s.state === 'model' && s.extractor === extractorFor(llm))).toBe(true);
     db.close();
   });
 });

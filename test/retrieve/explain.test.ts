@@ -6,6 +6,8 @@ import { indexTexts } from '../../main/engine/indexer.js';
 import { IndexCache } from '../../main/engine/retrieve/index-cache.js';
 import type { RetrievalContext } from '../../main/engine/retrieve/retriever.js';
 import { createHigRetriever, type HigExplanation } from '../../main/engine/retrieve/hig/retriever.js';
+import { fusedDocuments } from '../../main/engine/retrieve/fusion.js';
+import { analyseQuery } from '../../main/engine/retrieve/query.js';
 import { createPgrRetriever, type PgrExplanation, type PgrMindMapNode } from '../../main/engine/retrieve/pgr/retriever.js';
 import { formatLociExplanation, lociRetriever, type LociExplanation } from '../../main/engine/retrieve/loci.js';
 import { formatHigExplanation } from '../../main/engine/retrieve/hig/explain.js';
@@ -42,7 +44,7 @@ const edge = (a: number, b: number) =>
 describe('hig explanation', () => {
   const question = 'Who worked with Ada Lovelace on the Analytical Engine?';
 
-  it('lists the top-N documents (w = 1), attentive neighbours weighted by document cosine, and entities above λ', async () => {
+  it('lists the top-N documents of the BM25+dense fusion (w = 1, ahead of all neighbours), attentive neighbours weighted by document cosine, and entities above λ', async () => {
     const { contexts, explanation } = await createHigRetriever({ topN: 2, strategy: 'attentive' })(ctx, question, 10);
     const x = explanation as HigExplanation;
     const q = (await embedder.embed([question]))[0];
@@ -52,8 +54,11 @@ describe('hig explanation', () => {
       expect(d.similarity).toBeCloseTo(dot(loadEmbedding(db, 'doc', embedder.id, d.docId)!, q), 5);
       if (d.hops === 0) expect(d.weight).toBe(1);
       else expect(d.weight).toBeCloseTo(edge(d.docId, d.via!)!, 6);
-      expect(d.score).toBeCloseTo(d.weight * d.similarity, 6);
+      // Changed with issue 12: seeds come from the fusion and lead in its order; neighbours score w·cos.
+      if (d.hops === 0) expect(d.score).toBeGreaterThan(1);
+      else expect(d.score).toBeCloseTo(d.weight * d.similarity, 6);
     }
+    expect(x.documents.slice(0, 2).every((d) => d.hops === 0)).toBe(true);
     expect(x.documents.some((d) => d.hops === 1)).toBe(true);
     expect(x.entities.length).toBeGreaterThan(0);
     for (const e of x.entities) {
@@ -95,7 +100,7 @@ describe('hig explanation', () => {
 });
 
 describe('pgr explanation', () => {
-  it('shows key points, seed topics by similarity, seed fact paths, scores and the nested mind map of the chosen paths', async () => {
+  it('shows key points, seed topics from the BM25+dense fusion, seed fact paths, scores and the nested mind map of the chosen paths', async () => {
     const question = 'What did Ada Lovelace write?';
     const { contexts, explanation } = await createPgrRetriever()(ctx, question, 4);
     const x = explanation as PgrExplanation;
@@ -103,7 +108,9 @@ describe('pgr explanation', () => {
     expect(x.keyPoints).toContain('Ada Lovelace');
     expect(x.seedTopics[0].text).toBe('Ada Lovelace');
     expect(x.seedTopics).toHaveLength(3);
-    for (let i = 1; i < x.seedTopics.length; i++) expect(x.seedTopics[i - 1].similarity).toBeGreaterThanOrEqual(x.seedTopics[i].similarity);
+    // Changed with issue 12: seed topics are those of the notes the fusion ranks first, in its order.
+    const fused = fusedDocuments(ctx, await analyseQuery(ctx, question)).map((d) => d.docId);
+    expect(x.seedTopics.map((t) => t.docId)).toEqual(fused.slice(0, 3));
     const candidateTopics = new Set([...x.seedTopics, ...x.walkedTopics].map((t) => t.text));
     expect(candidateTopics.size).toBeLessThanOrEqual(6);
     for (const s of x.seedFactPaths) {
@@ -113,7 +120,11 @@ describe('pgr explanation', () => {
     expect(contexts.length).toBeGreaterThan(0);
     expect(contexts.every((c) => c.kind === 'fact-path')).toBe(true);
     expect(contexts.map((c) => c.factPath)).toEqual(x.factPaths.map((f) => f.pathText));
-    for (let i = 1; i < x.factPaths.length; i++) expect(x.factPaths[i - 1].score).toBeGreaterThanOrEqual(x.factPaths[i].score);
+    // Two paths per note first, best first; then the rest (so the K paths span notes).
+    const notes = contexts.map((c) => c.docId);
+    const firstPass = notes.findIndex((d, i) => notes.slice(0, i).filter((x) => x === d).length >= 2);
+    const head = firstPass === -1 ? x.factPaths : x.factPaths.slice(0, firstPass);
+    for (let i = 1; i < head.length; i++) expect(head[i - 1].score).toBeGreaterThanOrEqual(head[i].score);
     // Every context is a fact of its note, with the fact's line range.
     for (const c of contexts) {
       const node = db.prepare("SELECT line_from, line_to FROM mm_nodes WHERE path_text = ? AND kind = 'fact'").get(c.factPath) as { line_from: number; line_to: number };
@@ -135,7 +146,7 @@ describe('pgr explanation', () => {
     expect(text).toContain('  - Ada Lovelace');
     expect(text).toContain(`Seed topics:\n  Ada Lovelace  sim ${x.seedTopics[0].similarity.toFixed(3)}`);
     for (const p of x.factPaths) expect(text).toContain(`${p.score.toFixed(3)}  ${p.pathText}`);
-    expect(text).toMatch(/Mind map:\n  ▸ Ada Lovelace/);
+    expect(text).toMatch(/Mind map:\n {2}▸ Ada Lovelace/);
   });
 
   it('walks from a seed topic through its super-topic, and uses the key points it is given', async () => {
@@ -166,6 +177,6 @@ describe('loci explanation', () => {
     expect(babbage.bridgedFrom.map((b) => b.title)).toContain('Ada Lovelace');
     expect(babbage.bridgedFrom.find((b) => b.title === 'Ada Lovelace')!.mention).toBe('charles babbage');
     expect(contexts.map((c) => c.docTitle).slice(0, 2)).toEqual(['Ada Lovelace', 'Charles Babbage']);
-    expect(formatLociExplanation(x)).toMatch(/Charles Babbage  \[.*\]  bridge: “Ada Lovelace” mentions “charles babbage”/);
+    expect(formatLociExplanation(x)).toMatch(/Charles Babbage {2}\[.*\] {2}bridge: “Ada Lovelace” mentions “charles babbage”/);
   });
 });

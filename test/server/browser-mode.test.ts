@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -16,10 +16,13 @@ const BIG = path.resolve('../shared/data/notes/silverbullet_docs');
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'loci-bm-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-async function open(name: string): Promise<{ mode: BrowserMode; client: LociClient; events: { event: string; payload: any }[] }> {
+/** The fields of the index events these tests read. */
+type SeenEvent = { event: string; payload: { root?: string; progress?: { phase: string; done: number }; report?: { root: string } } };
+
+async function open(name: string): Promise<{ mode: BrowserMode; client: LociClient; events: SeenEvent[] }> {
   const engine = await LociEngine.open({ dbPath: path.join(tmp, `${name}.db`) });
   const mode = await startBrowserMode({ engine, staticDir: tmp, log: () => {} });
-  const events: { event: string; payload: any }[] = [];
+  const events: SeenEvent[] = [];
   const client = createClient(httpTransport({ baseUrl: mode.server.url, token: mode.server.token, WebSocket: WebSocket as never }));
   for (const e of ['index.progress', 'index.report', 'index.error'] as const) client.on(e, (payload) => events.push({ event: e, payload }));
   await new Promise((r) => setTimeout(r, 100));
@@ -41,9 +44,9 @@ describe('browser mode over the real engine', () => {
       expect(again.unchanged).toBe(report.counts.documents);
       expect(await client.call('library.roots', {})).toEqual([notes]);
       await new Promise((r) => setTimeout(r, 100));
-      const phases = new Set(events.filter((e) => e.event === 'index.progress').map((e) => e.payload.progress.phase));
+      const phases = new Set(events.filter((e) => e.event === 'index.progress').map((e) => e.payload.progress?.phase));
       expect(phases.size).toBeGreaterThan(1);
-      expect(events.some((e) => e.event === 'index.report' && e.payload.report.root === notes)).toBe(true);
+      expect(events.some((e) => e.event === 'index.report' && e.payload.report?.root === notes)).toBe(true);
 
       const docs = await client.call('library.documents', {});
       const withHeadings = docs.find((d) => d.relPath === 'nested-headings.md')!;
@@ -76,7 +79,7 @@ describe('browser mode over the real engine', () => {
     const dbPath = path.join(tmp, 'b.db');
     const run = client.call('library.index', { root: BIG }).catch((e) => e);
     const started = Date.now();
-    while (!events.some((e) => e.event === 'index.progress' && e.payload.progress.phase !== 'scan') && Date.now() - started < 20_000) {
+    while (!events.some((e) => e.event === 'index.progress' && e.payload.progress?.phase !== 'scan') && Date.now() - started < 20_000) {
       await new Promise((r) => setTimeout(r, 20));
     }
     client.close();
@@ -93,4 +96,58 @@ describe('browser mode over the real engine', () => {
     expect(report.unchanged).toBe(partial);
     expect(report.counts.documents).toBeGreaterThan(partial);
   }, 120_000);
+
+  // Probe 8: a missing chat or note came back as a 500 carrying SQLite's "FOREIGN KEY constraint failed".
+  it('answers a missing chat or note as 404 with a clear message, over HTTP', async () => {
+    const { mode, client } = await open('c');
+    try {
+      const call = async (name: string, body: unknown) => {
+        const r = await fetch(`${mode.server.url}/api/call/${name}`, { method: 'POST', headers: { 'x-loci-token': mode.server.token, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        return { status: r.status, body: (await r.json()) as { error: { message: string; code?: string } } };
+      };
+      const ask = await call('ask', { question: 'anything', chatId: 424242 });
+      expect(ask.status).toBe(404);
+      expect(ask.body.error.message).toBe('loci call "ask" failed: No chat 424242.');
+      expect(ask.body.error.message).not.toMatch(/FOREIGN KEY/);
+      const chat = await call('chats.get', { id: 424242 });
+      expect(chat.status).toBe(404);
+      const note = await call('notes.text', { docPath: 'nowhere.md' });
+      expect(note.status).toBe(404);
+      expect(note.body.error.message).toMatch(/No indexed note 'nowhere.md'/);
+      // Through the client the code survives, so the UI can tell "gone" from "broken".
+      const err = await client.call('chats.get', { id: 424242 }).catch((e) => e);
+      expect(err.code).toBe('not_found');
+      // A real chat still works.
+      const first = await client.call('ask', { question: 'first question' });
+      expect(first.chatId).toBeTypeOf('number');
+      expect((await client.call('chats.get', { id: first.chatId! })).length).toBe(2);
+    } finally {
+      client.close();
+      await mode.close();
+    }
+  }, 60_000);
+
+  // Issue 9: a cancel must be shown as cancelled, not as a red error.
+  it('flags a cancelled index run as cancelled in its index.error event', async () => {
+    const notes = path.join(tmp, 'many');
+    mkdirSync(notes);
+    for (let i = 0; i < 400; i++) writeFileSync(path.join(notes, `note-${i}.md`), `# Note ${i}\n\nThe keeper ${i} trims lamp wick number ${i} at dusk near harbour ${i % 17}.\n`);
+    const { mode, client, events } = await open('d');
+    try {
+      const run = client.call('library.index', { root: notes }).then(() => 'finished', (e: Error) => e.message);
+      const started = Date.now();
+      while (!events.some((e) => e.event === 'index.progress' && e.payload.progress?.phase !== 'scan' && (e.payload.progress?.done ?? 0) > 0) && Date.now() - started < 30_000) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      expect(await client.call('library.cancelIndex', { root: notes })).toEqual({ cancelled: true });
+      expect(await run).not.toBe('finished');
+      await new Promise((r) => setTimeout(r, 100));
+      const errors = events.filter((e) => e.event === 'index.error');
+      expect(errors).toHaveLength(1);
+      expect(errors[0]!.payload).toMatchObject({ root: notes, cancelled: true });
+    } finally {
+      client.close();
+      await mode.close();
+    }
+  }, 90_000);
 });

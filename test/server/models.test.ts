@@ -1,13 +1,15 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createDispatcher, validatedEmit, type Handlers } from '../../main/contract/dispatcher.js';
+import { openLlm } from '../../main/engine/llm/open.js';
 import { modelHandlers } from '../../main/server/models.js';
+import { tinyModelFile } from '../llm/helpers/tiny-model.js';
 
-// The contract's models.* calls over the real catalogue and the real tiny GGUF (downloads themselves
-// need the internet and are tested where the downloader lives).
-const GGUF = path.resolve('../shared/models/stories260K/stories260K.gguf');
+// The contract's models.* calls over the real catalogue and the real tiny GGUF (the shared copy or the
+// vendored fixture; downloads are tested against a local server where the downloader lives).
+const GGUF = tinyModelFile();
 
 function setup() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'loci-models-'));
@@ -28,7 +30,7 @@ describe('models.* calls', () => {
     expect(list.installed).toEqual([]);
   });
 
-  it.skipIf(!existsSync(GGUF))('imports a real GGUF, which then shows as installed', async () => {
+  it('imports a real GGUF, which then shows as installed', async () => {
     const { d } = setup();
     const r = await d.dispatch('models.import', { file: GGUF });
     expect(r).toMatchObject({ ok: true, result: { id: 'stories260K' } });
@@ -43,11 +45,39 @@ describe('models.* calls', () => {
     const fake = path.join(dir, 'notes.gguf');
     writeFileSync(fake, 'not a model');
     const r = await d.dispatch('models.import', { file: fake });
-    expect(!r.ok && r.error.message).toMatch(/^loci call "models.import" failed: .*not a GGUF/);
+    expect(!r.ok && r.error.message).toMatch(/^loci call "models.import" failed: .*not a readable GGUF model file/);
     const unknown = await d.dispatch('models.pull', { id: 'no-such-model' });
     expect(!unknown.ok && unknown.error.message).toMatch(/not in the model catalogue/);
     const bad = await d.dispatch('models.pull', { id: '../../etc/passwd' });
     expect(!bad.ok && bad.error.message).toMatch(/"models.pull": invalid request — id: not a catalogue id/);
     expect(await d.dispatch('models.cancelPull', { id: 'stories260K' })).toEqual({ ok: true, result: { cancelled: false } });
+  });
+
+  // Probe 12: the answer told a page whether any path exists ("No such file" vs "not a GGUF").
+  it('refuses a missing file, a folder, an unreadable and a non-GGUF file with one and the same message', async () => {
+    const { d, dir } = setup();
+    const fake = path.join(dir, 'secret.txt');
+    writeFileSync(fake, 'root:x:0:0');
+    const messages = [];
+    for (const file of [fake, path.join(dir, 'no-such-file.gguf'), dir]) {
+      const r = await d.dispatch('models.import', { file });
+      expect(r.ok).toBe(false);
+      messages.push(!r.ok && r.error.message.replace(file, '<file>'));
+    }
+    expect(new Set(messages).size).toBe(1);
+    expect(messages[0]).toBe('loci call "models.import" failed: <file> is not a readable GGUF model file.');
+    expect(messages[0]).not.toContain('root');
+  });
+
+  // Probe 12: a model path naming a non-GGUF file answered with the file's first bytes (llama.cpp's
+  // "Invalid GGUF magic ... got \"root\"").
+  it('refuses a model path that is not a GGUF without echoing its content', async () => {
+    const { dir } = setup();
+    const file = path.join(dir, 'passwd');
+    writeFileSync(file, 'root:x:0:0:root:/root:/bin/bash\n');
+    const err = await openLlm(file).catch((e: Error) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).message).toBe(`${file} is not a GGUF model file.`);
+    expect((err as Error).message).not.toMatch(/root:|"root/);
   });
 });

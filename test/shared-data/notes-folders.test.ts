@@ -84,7 +84,9 @@ describe.runIf(hasShared)('Chinese news (CRUD-RAG)', () => {
   });
 });
 
-function findFact(node: { kind: string; text: string; lineFrom: number | null; lineTo: number | null; children: any[] }): any {
+type MapNode = { kind: string; text: string; lineFrom: number | null; lineTo: number | null; children: MapNode[] };
+
+function findFact(node: MapNode): MapNode | null {
   if (node.kind === 'fact') return node;
   for (const c of node.children) {
     const f = findFact(c);

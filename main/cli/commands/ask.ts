@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import { dbOption, embedderOption, jsonOption, modelOption, print, withEngine } from '../options.js';
 import type { Answer } from '../../engine/api.js';
 import type { RetrievalMethod } from '../../engine/types.js';
+import { termField, termText } from '../terminal.js';
 
 export function registerAsk(program: Command): void {
   program
@@ -11,7 +12,7 @@ export function registerAsk(program: Command): void {
     .addOption(dbOption())
     .addOption(jsonOption())
     .addOption(embedderOption())
-    .addOption(new Option('--method <method>', 'retrieval method').choices(['bm25', 'dense', 'hybrid', 'hig', 'pgr', 'loci']))
+    .addOption(new Option('--method <method>', 'retrieval method').choices(['bm25', 'dense', 'hybrid', 'hig', 'pgr', 'ppr', 'loci']))
     .addOption(new Option('--k <n>', 'how many contexts to retrieve').default(8).argParser((v) => Number.parseInt(v, 10)))
     .addOption(new Option('--explain', 'show how the retrieval reached each context'))
     .addOption(modelOption())
@@ -23,7 +24,7 @@ export function registerAsk(program: Command): void {
           method: opts.method,
           k: opts.k,
           explain: opts.explain,
-          onToken: streaming ? (t) => process.stdout.write(t) : undefined,
+          onToken: streaming ? (t) => process.stdout.write(termText(t)) : undefined,
         });
         if (streaming && answer.mode === 'generated') process.stdout.write('\n\n');
         const { formatExplanation } = await import('../../engine/retrieve/explain.js');
@@ -42,7 +43,7 @@ function jsonAnswer(a: Answer) {
 
 function formatAnswer(a: Answer, explanation: string | null, textAlreadyShown: boolean): string {
   const out = textAlreadyShown ? [] : [a.text, ''];
-  for (const c of a.citations) out.push(`[${c.n}] ${c.docPath}:${c.lineFrom}-${c.lineTo}${c.factPath ? `  ${c.factPath}` : ''}`);
+  for (const c of a.citations) out.push(`[${c.n}] ${termField(c.docPath)}:${c.lineFrom}-${c.lineTo}${c.factPath ? `  ${termField(c.factPath)}` : ''}`);
   if (a.droppedCitations) out.push(`(${a.droppedCitations} citation(s) to sources that were not given were removed)`);
   out.push('', `(${a.mode}, method ${a.method}${a.model ? `, model ${a.model}` : ''}, ${a.ms.toFixed(0)} ms)`);
   if (explanation) out.push('', explanation);

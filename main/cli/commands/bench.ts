@@ -1,37 +1,102 @@
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { DATASET_FORMATS, loadDataset, type DatasetFormat } from '../../engine/bench/datasets.js';
-import { ALL_BENCH_METHODS, formatReport, runBench } from '../../engine/bench/runner.js';
+import { ALL_BENCH_METHODS, checkMethods, formatReport, runBench } from '../../engine/bench/runner.js';
+import { SUITES, formatSuite, runSuite, suiteSetNames } from '../../engine/bench/suite.js';
+import { createEmbedder } from '../../engine/embed/registry.js';
 
 const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
 
-/** `loci bench`: retrieval quality and cost of every method, side by side, on a standard QA file. */
+interface BenchCliOptions {
+  dataset?: string;
+  suite?: string;
+  quick?: boolean;
+  sets?: string;
+  data: string;
+  format?: string;
+  corpus?: string;
+  pool?: string;
+  embedder: string;
+  methods: string;
+  k: string;
+  limit?: string;
+  db?: string;
+  json?: boolean;
+}
+
+function positiveInt(name: string, v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} takes a positive integer, got "${v}"`);
+  return n;
+}
+
+/** `loci bench`: retrieval and answer quality and cost of every method, side by side, on QA sets. */
 export function registerBench(program: Command): void {
   program
     .command('bench')
-    .description('Benchmark retrieval methods on a multi-hop QA file (HotpotQA, MuSiQue, 2Wiki, HippoRAG): recall@k, answer recall, latency, index time, memory')
-    .requiredOption('--dataset <file>', 'questions file (JSON or JSON Lines)')
+    .description(
+      'Benchmark retrieval methods on QA sets (HotpotQA, MuSiQue, 2Wiki, HippoRAG, CRUD-RAG news, docs-QA over a notes folder) or on every dev set at once (--suite dev): recall@k, answer found, the extractive answer shown, ask latency, index time, memory',
+    )
+    .option('--dataset <file>', 'questions file (JSON or JSON Lines)')
+    .option('--suite <name>', `run every set of a suite side by side (${SUITES.join(', ')})`)
+    .option('--quick', 'with --suite: fewer questions and a 1,000-article news pool, for iteration')
+    .option('--sets <list>', 'with --suite: only these sets (comma-separated names)')
+    .option('--data <dir>', 'shared data folder the suite reads', '../shared/data')
     .option('--format <format>', `one of ${DATASET_FORMATS.join(', ')} (detected when absent)`)
-    .option('--corpus <file>', 'HippoRAG corpus file of {title, text} passages')
+    .option('--corpus <path>', 'HippoRAG passages file; CRUD news.jsonl.gz (default: beside the questions); docs-QA notes folder')
+    .option('--pool <n>', 'CRUD: articles in the pool, gold ones included (default 10000)')
+    .option('--embedder <specs>', "comma-separated embedders, one run each: 'glove', 'transformers:<folder>', 'openai:http://host:port/v1#model'", 'glove')
     .option('--methods <list>', 'comma-separated methods', ALL_BENCH_METHODS.join(','))
     .option('--k <list>', 'comma-separated cut-offs', '2,5,10')
     .option('--limit <n>', 'only the first n questions')
-    .option('--db <file>', 'keep the index in this database file instead of a temporary one')
-    .option('--json', 'print the report as JSON')
-    .action(async (o: { dataset: string; format?: string; corpus?: string; methods: string; k: string; limit?: string; db?: string; json?: boolean }) => {
+    .option('--db <file>', 'keep the index in this database file instead of a temporary one (single dataset, single embedder)')
+    .option('--json', 'print the report(s) as JSON')
+    .action(async (o: BenchCliOptions) => {
+      if (!o.dataset === !o.suite) throw new Error('give either --dataset <file> or --suite dev');
       if (o.format && !(DATASET_FORMATS as string[]).includes(o.format)) throw new Error(`--format must be one of ${DATASET_FORMATS.join(', ')}`);
+      if (o.suite && !(SUITES as readonly string[]).includes(o.suite)) throw new Error(`--suite must be one of ${SUITES.join(', ')}`);
       const ks = list(o.k).map(Number);
-      if (ks.some((k) => !Number.isInteger(k) || k <= 0)) throw new Error('--k takes positive integers, e.g. 2,5,10');
-      const ds = loadDataset(o.dataset, {
-        format: o.format as DatasetFormat | undefined,
-        corpus: o.corpus,
-        limit: o.limit !== undefined ? Number(o.limit) : undefined,
-      });
-      const report = await runBench(ds, o.dataset, {
-        methods: list(o.methods),
-        ks,
-        dbFile: o.db,
-        onProgress: o.json ? undefined : (m) => process.stderr.write(`${m}\n`),
-      });
-      process.stdout.write(o.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`);
+      if (ks.length === 0 || ks.some((k) => !Number.isInteger(k) || k <= 0)) throw new Error('--k takes positive integers, e.g. 2,5,10');
+      const methods = list(o.methods);
+      checkMethods(methods);
+      const specs = list(o.embedder);
+      if (specs.length === 0) throw new Error('--embedder names no embedder');
+      if (o.db && (specs.length > 1 || o.suite)) throw new Error('--db keeps one index: use it with one --dataset and one embedder');
+      const pool = positiveInt('--pool', o.pool);
+      const sets = o.sets ? list(o.sets) : undefined;
+      const unknownSets = (sets ?? []).filter((n) => !suiteSetNames().includes(n));
+      if (unknownSets.length) throw new Error(`unknown set(s) ${unknownSets.join(', ')}: the dev suite has ${suiteSetNames().join(', ')}`);
+      const limit = positiveInt('--limit', o.limit);
+      const progress = o.json ? undefined : (m: string) => process.stderr.write(`${m}\n`);
+
+      const outputs: unknown[] = [];
+      for (const spec of specs) {
+        const embedder = await createEmbedder(spec);
+        try {
+          if (o.suite) {
+            const report = await runSuite(embedder, {
+              dataDir: resolve(o.data),
+              methods,
+              ks,
+              quick: o.quick,
+              pool,
+              sets,
+              onProgress: progress,
+              onReport: o.json ? undefined : (r) => process.stderr.write(`${formatReport(r)}\n\n`),
+            });
+            if (o.json) outputs.push(report);
+            else process.stdout.write(`${formatSuite(report)}\n\n`);
+          } else {
+            const ds = loadDataset(o.dataset!, { format: o.format as DatasetFormat | undefined, corpus: o.corpus, limit, pool });
+            const report = await runBench(ds, o.dataset!, { methods, ks, embedder, dbFile: o.db, onProgress: progress });
+            if (o.json) outputs.push(report);
+            else process.stdout.write(`${formatReport(report)}\n\n`);
+          }
+        } finally {
+          await embedder.dispose?.();
+        }
+      }
+      if (o.json) process.stdout.write(`${JSON.stringify(outputs.length === 1 ? outputs[0] : outputs, null, 2)}\n`);
     });
 }

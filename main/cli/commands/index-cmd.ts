@@ -3,6 +3,7 @@ import { dbOption, embedderOption, jsonOption, modelOption, print, withEngine } 
 import { progressReporter } from '../progress.js';
 import type { IndexReport } from '../../engine/api.js';
 import type { RefineReport } from '../../engine/extract/llm/refine.js';
+import { termField } from '../terminal.js';
 
 export function registerIndex(program: Command): void {
   program
@@ -39,11 +40,11 @@ export function registerIndex(program: Command): void {
 export function formatReport(r: IndexReport): string {
   const c = r.counts;
   const lines = [
-    `Indexed ${r.root} in ${r.seconds.toFixed(2)} s — ${r.changed} changed, ${r.unchanged} unchanged, ${r.removed} removed.`,
+    `Indexed ${termField(r.root)} in ${r.seconds.toFixed(2)} s — ${r.changed} changed, ${r.unchanged} unchanged, ${r.removed} removed.`,
     `  documents ${c.documents}  chunks ${c.chunks}  FCIs ${c.fcis}  mind-map nodes ${c.mindMapNodes}`,
     `  entities ${c.entities}  triples ${c.triples}  document edges ${c.docEdges}  super nodes ${c.superNodes}  skipped ${c.skipped}`,
   ];
-  for (const s of r.skipped) lines.push(`  skipped ${s.relPath}: ${s.reason} (${s.detail})`);
+  for (const s of r.skipped) lines.push(`  skipped ${termField(s.relPath)}: ${s.reason} (${termField(s.detail)})`);
   return lines.join('\n');
 }
 
@@ -52,6 +53,6 @@ function formatRefine(r: RefineReport): string {
     `Model pass (${r.extractor}) in ${r.seconds.toFixed(1)} s — ${r.refined} notes refined, ${r.cached} already done, ${r.stale} changed meanwhile; ${r.calls} calls, ${r.tokens} tokens.`,
   ];
   if (r.outputFailures) lines.push(`  ${r.outputFailures} model replies never validated (the rest of those notes was kept)`);
-  for (const f of r.failed) lines.push(`  failed ${f.relPath}: ${f.error}`);
+  for (const f of r.failed) lines.push(`  failed ${termField(f.relPath)}: ${termField(f.error)}`);
   return lines.join('\n');
 }

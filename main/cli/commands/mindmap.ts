@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { dbOption, jsonOption, print, withEngine } from '../options.js';
 import type { MindMapView } from '../../engine/api.js';
+import { termField } from '../terminal.js';
 
 export function registerMindmap(program: Command): void {
   program
@@ -12,7 +13,7 @@ export function registerMindmap(program: Command): void {
     .action(async (note: string, opts: { db: string; json?: boolean }) => {
       await withEngine(opts, async (engine) => {
         const map = engine.mindMap(note);
-        if (!map) throw new Error(`No mind map for '${note}': is it indexed? (loci stats lists the index)`);
+        if (!map) throw new Error(`No mind map for '${termField(note)}': is it indexed? (loci stats lists the index)`);
         print(!!opts.json, map, () => formatTree(map));
       });
     });
@@ -20,6 +21,6 @@ export function registerMindmap(program: Command): void {
 
 function formatTree(node: MindMapView, depth = 0): string {
   const lines = node.lineFrom ? ` (lines ${node.lineFrom}-${node.lineTo})` : '';
-  const related = node.related.length ? `  ↔ ${node.related.map((r) => `${r.docPath}: ${r.text}`).join('; ')}` : '';
-  return [`${'  '.repeat(depth)}${depth === 0 ? '' : '- '}${node.text}${lines}${related}`, ...node.children.map((c) => formatTree(c, depth + 1))].join('\n');
+  const related = node.related.length ? `  ↔ ${node.related.map((r) => `${termField(r.docPath)}: ${termField(r.text)}`).join('; ')}` : '';
+  return [`${'  '.repeat(depth)}${depth === 0 ? '' : '- '}${termField(node.text)}${lines}${related}`, ...node.children.map((c) => formatTree(c, depth + 1))].join('\n');
 }

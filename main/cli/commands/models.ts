@@ -6,6 +6,7 @@ import { listInstalledModels } from '../../engine/llm/models/installed.js';
 import { modelsDir } from '../../engine/llm/models/paths.js';
 import { pullModel } from '../../engine/llm/models/pull.js';
 import { print } from '../options.js';
+import { termField } from '../terminal.js';
 
 const mb = (n: number | null | undefined) => (n ? `${(n / 1e6).toFixed(1)} MB` : '');
 
@@ -33,7 +34,7 @@ export function registerModels(program: Command): void {
               `${m.installed ? '✓' : ' '} ${m.id.padEnd(32)} ${m.kind.padEnd(15)} ${m.role.padEnd(9)} ${(mb(m.sizeBytes) || m.sizeLabel || '').padEnd(9)} ${m.licence.padEnd(11)} ` +
               `sha256 ${m.sha256 ? (m.verified ? 'verified' : 'listed') : 'unknown'}`,
           ),
-          ...extra.map((i) => `✓ ${i.id.padEnd(32)} gguf (imported)  ${mb(i.sizeBytes)}`),
+          ...extra.map((i) => `✓ ${termField(i.id).padEnd(32)} gguf (imported)  ${mb(i.sizeBytes)}`),
         ].join('\n'),
       );
     });
@@ -87,6 +88,6 @@ export function registerModels(program: Command): void {
     .option('--json', 'print machine-readable JSON')
     .action(async (file: string, opts: { dir: string; json?: boolean }) => {
       const r = await importModel(file, opts.dir);
-      print(!!opts.json, r, () => `Imported ${r.id} → ${r.path}\n  sha256 ${r.sha256}\n  use it with --model ${r.id}`);
+      print(!!opts.json, r, () => `Imported ${termField(r.id)} → ${termField(r.path)}\n  sha256 ${r.sha256}\n  use it with --model ${termField(r.id)}`);
     });
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { defaultDbPath } from '../../engine/paths.js';
 import type { BrowserMode } from '../../server/browser-mode.js';
+import { termField, termText } from '../terminal.js';
 
 export interface ServeOptions {
   db?: string;
@@ -11,6 +12,8 @@ export interface ServeOptions {
   port?: number;
   staticDir?: string;
   embedder?: string;
+  /** How many browser contexts one printed URL may open (the e2e setup opens several); default 1. */
+  openUrlUses?: number;
 }
 
 /** Opens the engine and serves the UI; used by `loci serve` and by `npm start` without Electron. */
@@ -30,11 +33,18 @@ export async function runServe(opts: ServeOptions): Promise<BrowserMode> {
     port: opts.port,
     folder: opts.folder,
     staticDir: opts.staticDir,
+    openUrlUses: opts.openUrlUses,
     version: '0.1.0',
   });
-  console.log(`Loci is serving ${dbPath}`);
-  if (opts.folder) console.log(`Indexing ${path.resolve(opts.folder)} in the background (watching for changes).`);
-  console.log(`Open this URL (it carries this run's access token):\n  ${mode.server.openUrl}`);
+  console.log(`Loci is serving ${termField(dbPath)}`);
+  if (opts.folder) console.log(`Indexing ${termField(path.resolve(opts.folder))} in the background (watching for changes).`);
+  console.log(`Open this URL (it opens Loci once; press Enter here for another):\n  ${mode.server.openUrl}`);
+  // Each printed URL is spent when a page loads it, so the one in the browser history opens nothing.
+  const onLine = () => console.log(`  ${mode.server.newOpenUrl()}`);
+  if (process.stdin.isTTY) {
+    process.stdin.on('data', onLine);
+    process.stdin.unref();
+  }
 
   let closing = false;
   const shutdown = (signal: string) => {
@@ -44,7 +54,7 @@ export async function runServe(opts: ServeOptions): Promise<BrowserMode> {
     mode.close().then(
       () => process.exit(0),
       (err) => {
-        console.error(`loci serve: ${err instanceof Error ? err.message : String(err)}`);
+        console.error(termText(`loci serve: ${err instanceof Error ? err.message : String(err)}`));
         process.exit(1);
       },
     );
@@ -67,8 +77,13 @@ export function registerServe(program: Command): void {
     })
     .option('--static <dir>', 'built renderer directory (default: out/renderer)')
     .option('--embedder <name>', 'embedder to use')
-    .action(async (o: { db: string; folder?: string; port?: number; static?: string; embedder?: string }) => {
-      await runServe({ db: o.db, folder: o.folder, port: o.port, staticDir: o.static, embedder: o.embedder });
+    .option('--url-uses <n>', 'how many browsers one printed URL may open (default 1: a used URL opens nothing)', (v) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1 || n > 1000) throw new Error(`--url-uses must be 1–1000, got ${v}`);
+      return n;
+    })
+    .action(async (o: { db: string; folder?: string; port?: number; static?: string; embedder?: string; urlUses?: number }) => {
+      await runServe({ db: o.db, folder: o.folder, port: o.port, staticDir: o.static, embedder: o.embedder, openUrlUses: o.urlUses });
       // Keeps running until SIGINT/SIGTERM.
       await new Promise<never>(() => {});
     });

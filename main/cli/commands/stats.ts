@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { dbOption, jsonOption, print, withEngine } from '../options.js';
+import { termField } from '../terminal.js';
 
 export function registerStats(program: Command): void {
   program
@@ -12,8 +13,8 @@ export function registerStats(program: Command): void {
         const s = engine.stats();
         print(!!opts.json, s, () =>
           [
-            `Index ${s.dbPath} (schema ${s.schemaVersion}), embedder ${s.embedder}`,
-            `Folders: ${s.roots.join(', ') || '(none)'}`,
+            `Index ${termField(s.dbPath)} (schema ${s.schemaVersion}), embedder ${s.embedder}`,
+            `Folders: ${s.roots.map(termField).join(', ') || '(none)'}`,
             ...Object.entries(s.counts).map(([k, v]) => `  ${k.padEnd(14)} ${v}`),
             ...s.extractors.map((e) => `  extractor ${e.extractor}: ${e.documents} documents`),
           ].join('\n'),

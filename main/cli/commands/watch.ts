@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { dbOption, embedderOption, jsonOption } from '../options.js';
 import { formatReport } from './index-cmd.js';
+import { termField, termText } from '../terminal.js';
 
 export function registerWatch(program: Command): void {
   program
@@ -14,10 +15,10 @@ export function registerWatch(program: Command): void {
       const { LociEngine } = await import('../../engine/engine.js');
       const engine = await LociEngine.open({ dbPath: opts.db, embedder: opts.embedder });
       const report = (r: Parameters<typeof formatReport>[0]) =>
-        console.log(opts.json ? JSON.stringify({ event: 'indexed', ...r }) : formatReport(r));
+        console.log(opts.json ? JSON.stringify({ event: 'indexed', ...r }) : termText(formatReport(r)));
       report(await engine.index(folder));
-      const watch = engine.watch(folder, report, undefined, (e) => console.error(`loci watch: ${e.message}`));
-      if (!opts.json) console.log(`Watching ${folder} — Ctrl-C to stop.`);
+      const watch = engine.watch(folder, report, undefined, (e) => console.error(`loci watch: ${termField(e.message)}`));
+      if (!opts.json) console.log(`Watching ${termField(folder)} — Ctrl-C to stop.`);
       await new Promise<void>((done) => process.once('SIGINT', done));
       await watch.close();
       await engine.close();

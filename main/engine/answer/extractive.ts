@@ -2,67 +2,63 @@ import type { RetrievalContext } from '../retrieve/retriever.js';
 import type { RetrievedContext } from '../types.js';
 import type { Citation } from '../api.js';
 import { dot } from '../embed/embedder.js';
-import { queryTerms } from '../text/segment.js';
-import { ftsQuery } from '../retrieve/bm25.js';
+import { analyseQuery, type QueryAnalysis } from '../retrieve/query.js';
+import { factsOf, hasIndexedDocuments } from '../store/retrieval.js';
+import { normalizeName } from '../store/names.js';
+import { segmentWords } from '../text/segment.js';
 
 export const EXTRACTIVE_NOTICE =
   'No language model is installed, so this answer is extractive: the facts in your notes that best match the question, each cited. A model would write a direct answer from them.';
 
 export const EMPTY_INDEX = 'The index is empty: add a notes folder first (`loci index <folder>`, or Library in the app).';
 
-interface FactRow {
-  id: number;
-  document_id: number;
-  chunk_id: number;
-  text: string;
-  line_from: number;
-  line_to: number;
-  path_text: string | null;
-}
-
 /**
  * The answer with no model: the facts (FCIs, shown by their mind-map path) that best match the
  * question inside the retrieved contexts, as cited bullets. Contexts that are already fact paths or
- * triples are cited as they are.
+ * triples are cited as they are. It ranks with what retrieval computed (the analysed question, the
+ * contexts' order) and the facts' own vectors; it runs no search of its own.
+ *
+ * Bridges first: when the question names a note ("the founder of Kestrel Coffee Works") and another
+ * retrieved note mentions that name ("Mara Lindqvist is the founder … of Kestrel Coffee Works"), the
+ * facts of the second note that match the rest of the question ("born") are the answer, and lead.
  */
 export async function extractiveAnswer(
   ctx: RetrievalContext,
   question: string,
   contexts: RetrievedContext[],
   maxFacts = 5,
+  analysed?: QueryAnalysis,
 ): Promise<{ text: string; citations: Citation[] }> {
-  const q = await ctx.cache.embedQuery(question);
-  const terms = [...new Set(queryTerms(question))];
+  const qa = analysed ?? (await analyseQuery(ctx, question));
+  const q = qa.embedding;
+  const terms = qa.terms;
   // Facts come from the whole of each retrieved note, not only the retrieved chunk: on a multi-hop
   // question the second note is found through one passage and answers in another.
   const docRank = new Map<number, number>();
   for (const c of contexts) if (!docRank.has(c.docId)) docRank.set(c.docId, docRank.size);
   const retrievedChunks = new Set(contexts.flatMap((c) => (c.chunkId === undefined ? [] : [c.chunkId])));
   const docOf = new Map(contexts.map((c) => [c.docId, c]));
-  const facts = docRank.size
-    ? (ctx.db
-        .prepare(
-          `SELECT f.id, f.document_id, f.chunk_id, f.text, f.line_from, f.line_to, m.path_text
-           FROM fcis f LEFT JOIN mm_nodes m ON m.fci_id = f.id
-           WHERE f.document_id IN (SELECT value FROM json_each(?))`,
-        )
-        .all(JSON.stringify([...docRank.keys()])) as FactRow[])
-    : [];
+  const facts = factsOf(ctx.db, [...docRank.keys()]);
   const fciVectors = ctx.cache.matrix('fci');
-  const lexical = factBm25(ctx, question, facts.map((f) => f.id));
+  const factTerms = facts.map((f) => termsIn(f.text, terms));
+  const idf = localIdf(terms, factTerms);
+  const totalIdf = [...idf.values()].reduce((a, b) => a + b, 0) || 1;
+  const bridge = bridgeTerms(qa, contexts, facts, factTerms);
 
   type Candidate = Omit<Citation, 'n'> & { score: number; key: string; terms: Set<string> };
   const candidates: Candidate[] = [];
-  for (const f of facts) {
+  facts.forEach((f, i) => {
     const v = fciVectors.vector(f.id);
+    const has = factTerms[i]!;
     // The retriever's order carries evidence the fact's own words lack (BM25, graph walks): keep it.
     const prior = 1 / (docRank.get(f.document_id)! + 2) + (retrievedChunks.has(f.chunk_id) ? 0.1 : 0);
+    const lexical = [...has].reduce((sum, t) => sum + (idf.get(t) ?? 0), 0) / totalIdf;
     const ctxOf = docOf.get(f.document_id)!;
     candidates.push({
       key: `fci:${f.id}`,
       docId: f.document_id,
-      score: (v ? dot(q, v) : 0) + (lexical.get(f.id) ?? 0) + prior,
-      terms: termsIn(f.text, terms),
+      score: (v ? dot(q, v) : 0) + lexical + prior + bridgeBonus(bridge, f.document_id, has, idf),
+      terms: has,
       docPath: ctxOf.docPath,
       docTitle: ctxOf.docTitle,
       lineFrom: f.line_from,
@@ -70,7 +66,7 @@ export async function extractiveAnswer(
       factPath: f.path_text,
       text: f.text,
     });
-  }
+  });
   contexts.forEach((c, i) => {
     if (c.kind === 'chunk') return;
     candidates.push({
@@ -87,8 +83,6 @@ export async function extractiveAnswer(
     });
   });
 
-  const idf = termIdf(ctx, terms);
-  const totalIdf = [...idf.values()].reduce((a, b) => a + b, 0) || 1;
   // Greedy: each pick is the best fact plus a bonus for question terms no chosen fact covers yet, so a
   // multi-hop answer gets the second hop's fact instead of a fourth restatement of the first.
   const chosen: Candidate[] = [];
@@ -111,21 +105,27 @@ export async function extractiveAnswer(
   }
   const citations: Citation[] = chosen.map(({ score: _s, key: _k, terms: _t, ...c }, i) => ({ n: i + 1, ...c }));
   if (citations.length === 0) {
-    const empty = ctx.db.prepare("SELECT 1 FROM documents WHERE status = 'indexed' LIMIT 1").get() === undefined;
+    const empty = !hasIndexedDocuments(ctx.db);
     return { text: empty ? EMPTY_INDEX : 'Nothing in the indexed notes matches this question.', citations };
   }
   const bullets = citations.map((c) => `- ${c.factPath ? `**${c.factPath}**` : c.text}${c.factPath && !c.factPath.endsWith(c.text) ? ` — ${c.text}` : ''} [${c.n}]`);
   return { text: `${EXTRACTIVE_NOTICE}\n\n${bullets.join('\n')}`, citations };
 }
 
-/** What covering all of the question's (IDF-weighted) terms is worth, next to similarity (0–1) and BM25 (0–1). */
+
+/** What covering all of the question's (IDF-weighted) terms is worth, next to similarity (0–1) and lexical match (0–1). */
 const COVERAGE_BONUS = 1;
 
-/** Inverse document frequency of each term over the facts: rare words ("born") outweigh the topic's words. */
-function termIdf(ctx: RetrievalContext, terms: string[]): Map<number | string, number> {
-  const total = (ctx.db.prepare('SELECT count(*) FROM fcis').pluck().get() as number) || 1;
-  const df = ctx.db.prepare('SELECT count(*) FROM fcis_fts WHERE fcis_fts MATCH ?').pluck();
-  return new Map(terms.map((t) => [t, Math.log(1 + total / (1 + (df.get(`"${t.replaceAll('"', '""')}"`) as number)))]));
+/**
+ * What answering the rest of a bridged question is worth: more than a first-hop fact can gain from
+ * lexical match (≤ 1) and term coverage (≤ COVERAGE_BONUS) together, so the answer leads.
+ */
+const BRIDGE_BONUS = 1 + COVERAGE_BONUS + 0.5;
+
+/** IDF of each term over the candidate facts: within the retrieved notes, rare words ("born") outweigh the topic's. */
+function localIdf(terms: string[], factTerms: Set<string>[]): Map<string, number> {
+  const n = factTerms.length;
+  return new Map(terms.map((t) => [t, Math.log(1 + n / (1 + factTerms.filter((s) => s.has(t)).length))]));
 }
 
 function termsIn(text: string, terms: string[]): Set<string> {
@@ -133,13 +133,45 @@ function termsIn(text: string, terms: string[]): Set<string> {
   return new Set(terms.filter((t) => lower.includes(t)));
 }
 
-/** BM25 of the question against the given facts (corpus-wide IDF from the FCI index), scaled to 0–1. */
-function factBm25(ctx: RetrievalContext, question: string, ids: number[]): Map<number, number> {
-  const match = ftsQuery(question);
-  if (!match || ids.length === 0) return new Map();
-  const rows = ctx.db
-    .prepare('SELECT rowid AS id, -bm25(fcis_fts) AS s FROM fcis_fts WHERE fcis_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))')
-    .all(match, JSON.stringify(ids)) as { id: number; s: number }[];
-  const max = Math.max(...rows.map((r) => r.s), 1e-9);
-  return new Map(rows.map((r) => [r.id, r.s / max]));
+interface Bridge {
+  /** Notes that mention a note the question names (not that note itself). */
+  bridgeDocs: Set<number>;
+  /** The question's terms outside the names it mentions, less those the bridging facts already hold. */
+  rest: Set<string>;
+}
+
+/**
+ * Finds the question's names that are retrieved notes' titles, the other retrieved notes whose facts
+ * mention them, and the question's remaining terms (what is asked about the bridged entity).
+ */
+function bridgeTerms(qa: QueryAnalysis, contexts: RetrievedContext[], facts: { document_id: number; text: string }[], factTerms: Set<string>[]): Bridge {
+  const names = new Set(qa.names);
+  const named = new Map<number, string>();
+  for (const c of contexts) if (c.docTitle && names.has(normalizeName(c.docTitle))) named.set(c.docId, c.docTitle.toLowerCase());
+  const none = { bridgeDocs: new Set<number>(), rest: new Set<string>() };
+  if (named.size === 0) return none;
+  const nameWords = new Set([...named.values()].flatMap((t) => segmentWords(t)));
+  const rest = new Set(qa.terms.filter((t) => !nameWords.has(t)));
+  const bridgeDocs = new Set<number>();
+  facts.forEach((f, i) => {
+    if (named.has(f.document_id)) return;
+    const lower = f.text.toLowerCase();
+    if (![...named.values()].some((title) => lower.includes(title))) return;
+    bridgeDocs.add(f.document_id);
+    // The bridging fact answers "founder"; what is left ("born") is asked of the note it leads to.
+    for (const t of factTerms[i]!) rest.delete(t);
+  });
+  return bridgeDocs.size && rest.size ? { bridgeDocs, rest } : none;
+}
+
+function bridgeBonus(b: Bridge, docId: number, has: Set<string>, idf: Map<string, number>): number {
+  if (!b.bridgeDocs.has(docId)) return 0;
+  let got = 0;
+  let all = 0;
+  for (const t of b.rest) {
+    const w = idf.get(t) ?? 0;
+    all += w;
+    if (has.has(t)) got += w;
+  }
+  return all > 0 ? (BRIDGE_BONUS * got) / all : 0;
 }

@@ -1,14 +1,25 @@
 // Loaders for the multi-hop QA formats `loci bench` reads, all reduced to one shape: a pooled corpus of
 // titled paragraphs (deduplicated by title + text) and questions whose gold documents are corpus indices.
 import { readFileSync } from 'node:fs';
+import { loadCrud } from './crud.js';
+import { loadDocsQa } from './docs-qa.js';
 
-export type DatasetFormat = 'hotpotqa' | 'musique' | '2wiki' | 'hipporag';
-export const DATASET_FORMATS: DatasetFormat[] = ['hotpotqa', 'musique', '2wiki', 'hipporag'];
+export type DatasetFormat = 'hotpotqa' | 'musique' | '2wiki' | 'hipporag' | 'crud' | 'docsqa';
+export const DATASET_FORMATS: DatasetFormat[] = ['hotpotqa', 'musique', '2wiki', 'hipporag', 'crud', 'docsqa'];
 
 export interface BenchParagraph {
+  /** Empty when the document has no title of its own: the indexer then derives one as it does for a note. */
   title: string;
   text: string;
+  /** The note's path when the corpus is a notes folder (docs-QA); paragraphs are given synthetic paths otherwise. */
+  relPath?: string;
 }
+
+/**
+ * How an answer is scored: `contains` — any of the answer strings occurs in the text (multi-hop QA, CRUD);
+ * `word-share` — the share of the reference answer's content words that occur in the text (docs-QA).
+ */
+export type AnswerMetric = 'contains' | 'word-share';
 
 export interface BenchQuestion {
   id: string;
@@ -23,8 +34,11 @@ export interface BenchDataset {
   format: DatasetFormat;
   corpus: BenchParagraph[];
   questions: BenchQuestion[];
+  /** `contains` when absent. */
+  answerMetric?: AnswerMetric;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- raw dataset JSON in several formats; each reader checks the fields it uses
 type Json = Record<string, any>;
 
 /** Pools paragraphs, deduplicating by title + text, and hands out stable corpus indices. */
@@ -68,6 +82,8 @@ export function readRecords(file: string): Json[] {
 
 /** Guesses the format from the first record's fields. */
 export function detectFormat(record: Json, hasCorpus: boolean): DatasetFormat {
+  if (Array.isArray(record.gold_doc_ids) && Array.isArray(record.questions)) return 'crud';
+  if (Array.isArray(record.notes) && typeof record.answer === 'string') return 'docsqa';
   if (hasCorpus) return 'hipporag';
   if (Array.isArray(record.paragraphs)) return 'musique';
   if (Array.isArray(record.context) && Array.isArray(record.supporting_facts)) {
@@ -135,11 +151,23 @@ function loadHippoRag(records: Json[], corpusFile: string, pool: CorpusPool): Be
   });
 }
 
-export function loadDataset(file: string, options: { format?: DatasetFormat; corpus?: string; limit?: number } = {}): BenchDataset {
+export interface LoadOptions {
+  format?: DatasetFormat;
+  /** HippoRAG passages; for `crud` the news corpus (news.jsonl.gz); for `docsqa` the notes folder. */
+  corpus?: string;
+  limit?: number;
+  /** `crud`: documents in the pool, gold articles included (default 10,000). */
+  pool?: number;
+}
+
+export function loadDataset(file: string, options: LoadOptions = {}): BenchDataset {
+  if (options.format === 'crud') return loadCrud([file], options).sets[0]!;
+  if (options.format === 'docsqa') return loadDocsQa(file, options);
   let records = readRecords(file);
   if (options.limit !== undefined) records = records.slice(0, options.limit);
   if (records.length === 0) throw new Error(`No questions in ${file}`);
   const format = options.format ?? detectFormat(records[0], options.corpus !== undefined);
+  if (format === 'crud' || format === 'docsqa') return loadDataset(file, { ...options, format });
   const pool = new CorpusPool();
   let questions: BenchQuestion[];
   switch (format) {
@@ -154,6 +182,8 @@ export function loadDataset(file: string, options: { format?: DatasetFormat; cor
       if (!options.corpus) throw new Error('The HippoRAG format needs --corpus <file> with the {title, text} passages.');
       questions = loadHippoRag(records, options.corpus, pool);
       break;
+    default:
+      throw new Error(`--format ${format} is read by its own loader`);
   }
   return { format, corpus: pool.paragraphs, questions };
 }

@@ -36,8 +36,11 @@ export function answerFound(text: string, answers: string[]): number | null {
   const usable = answers.map(normalizeAnswer).filter((a) => a && a !== 'yes' && a !== 'no');
   if (usable.length === 0) return null;
   const hay = ` ${normalizeAnswer(text)} `;
-  return usable.some((a) => hay.includes(` ${a} `)) ? 1 : 0;
+  // Chinese and Japanese write no spaces between words: there an answer is a substring, not a word sequence.
+  return usable.some((a) => (UNSPACED.test(a) ? hay.includes(a) : hay.includes(` ${a} `))) ? 1 : 0;
 }
+
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 
 export function percentile(values: number[], p: number): number {
   if (values.length === 0) return NaN;

@@ -11,19 +11,30 @@ import { IndexCache } from '../retrieve/index-cache.js';
 import { retrieve } from '../retrieve/index.js';
 import type { RetrievalContext } from '../retrieve/retriever.js';
 import type { RetrievalMethod } from '../types.js';
-import type { BenchDataset, BenchParagraph } from './datasets.js';
-import { PEER_NAMES, buildPeer, type PeerName } from './peers.js';
+import { extractiveAnswer } from '../answer/extractive.js';
+import type { AnswerMetric, BenchDataset, BenchParagraph } from './datasets.js';
+import { wordShare } from './docs-qa.js';
+import { PEER_NAMES, buildPeer, type PeerIndex, type PeerName } from './peers.js';
 import { answerFound, mean, percentile, rankedDocuments, recallAtK } from './metrics.js';
 
 export interface MethodResult {
   method: string;
-  /** Mean supporting-paragraph recall@k, per k. */
+  /** Mean supporting-document recall@k, per k. */
   recall: Record<number, number>;
-  /** Share of questions whose answer string occurs in the contexts of the top-k documents (yes/no questions excluded). */
+  /**
+   * Answer found in the contexts of the top-k documents, per k: share of questions whose answer string
+   * occurs (`contains`; yes/no questions excluded), or mean share of reference-answer words (`word-share`).
+   */
   answerRecall: Record<number, number>;
   answerQuestions: number;
+  /** The same answer score on the extractive answer a user sees (`loci ask` with no model); NaN for peers. */
+  extractiveAnswer: number;
+  /** Retrieval alone. */
   latencyP50Ms: number;
   latencyP95Ms: number;
+  /** `ask` with no model: retrieval of ASK_K contexts plus the extractive answer; NaN for peers. */
+  askP50Ms: number;
+  askP95Ms: number;
   /** Index build time: the shared Loci index for Loci methods, the library's own index for peers. */
   indexSeconds: number;
   /** Highest resident set size seen while this method was built and run. */
@@ -34,6 +45,7 @@ export interface MethodResult {
 export interface BenchReport {
   dataset: string;
   format: string;
+  answerMetric: AnswerMetric;
   questions: number;
   paragraphs: number;
   ks: number[];
@@ -51,20 +63,24 @@ export interface BenchOptions {
   onProgress?: (message: string) => void;
 }
 
-export const LOCI_METHODS: RetrievalMethod[] = ['bm25', 'dense', 'hybrid', 'hig', 'pgr', 'loci'];
+export const LOCI_METHODS: RetrievalMethod[] = ['bm25', 'dense', 'hybrid', 'hig', 'pgr', 'ppr', 'loci'];
 export const ALL_BENCH_METHODS: string[] = [...LOCI_METHODS, ...PEER_NAMES];
+/** Contexts `loci ask` retrieves by default (the CLI's and the app's k): the ask timing and answer use it. */
+export const ASK_K = 8;
 
 export const relPathOf = (i: number) => `p${i}.txt`;
-const indexOf = (relPath: string) => Number(/^p(\d+)\.txt$/.exec(relPath)?.[1] ?? -1);
 
-/** Indexes the paragraphs as documents titled by their title; returns the seconds it took. */
+/** The path a corpus document is indexed under: its own for notes, a synthetic one for dataset paragraphs. */
+const pathOf = (p: BenchParagraph, i: number) => p.relPath ?? relPathOf(i);
+
+/** Indexes the paragraphs as documents titled by their title (notes: as the app titles them); returns the seconds it took. */
 export async function indexCorpus(db: Db, embedder: Embedder, corpus: BenchParagraph[]): Promise<number> {
   const started = performance.now();
   await indexTexts(
     db,
     embedder,
     'bench:',
-    corpus.map((p, i) => ({ relPath: relPathOf(i), title: p.title, content: p.text })),
+    corpus.map((p, i) => ({ relPath: pathOf(p, i), title: p.relPath ? undefined : p.title, content: p.text })),
   );
   return (performance.now() - started) / 1000;
 }
@@ -77,20 +93,37 @@ interface Ranked {
   texts: Map<number, string[]>;
 }
 
+/** What the user sees with no model: the extractive answer's cited facts (without the fixed notice). */
+interface Asked {
+  text: string;
+  ms: number;
+}
+
+function scoreAnswer(metric: AnswerMetric, text: string, answers: string[]): number | null {
+  if (metric === 'word-share') return answers[0] === undefined ? null : wordShare(text, answers[0]);
+  return answerFound(text, answers);
+}
+
 async function evaluate(
   name: string,
   ds: BenchDataset,
   ks: number[],
   indexSeconds: number,
   run: (question: string, k: number) => Promise<Ranked>,
+  ask?: (question: string) => Promise<Asked>,
 ): Promise<MethodResult> {
   const maxK = Math.max(...ks);
+  const metric = ds.answerMetric ?? 'contains';
   let peak = rssMb();
   // One untimed query loads what the method caches (vectors, derived tables) so latency is per query.
-  await run(ds.questions[0].question, maxK).catch(() => undefined);
+  const first = ds.questions[0]!.question;
+  await run(first, maxK).catch(() => undefined);
+  if (ask) await ask(first).catch(() => undefined);
   const latencies: number[] = [];
+  const askLatencies: number[] = [];
   const recall: Record<number, number[]> = Object.fromEntries(ks.map((k) => [k, []]));
   const answers: Record<number, number[]> = Object.fromEntries(ks.map((k) => [k, []]));
+  const extractive: number[] = [];
   let errors = 0;
   for (const q of ds.questions) {
     const started = performance.now();
@@ -104,92 +137,183 @@ async function evaluate(
     latencies.push(performance.now() - started);
     const docs = rankedDocuments(ranked.docs);
     for (const k of ks) {
-      recall[k].push(recallAtK(docs, q.gold, k));
+      recall[k]!.push(recallAtK(docs, q.gold, k));
       const text = docs
         .slice(0, k)
         .flatMap((d) => ranked.texts.get(d) ?? [])
         .join('\n');
-      const found = answerFound(text, q.answers);
-      if (found !== null) answers[k].push(found);
+      const found = scoreAnswer(metric, text, q.answers);
+      if (found !== null) answers[k]!.push(found);
+    }
+    if (ask) {
+      try {
+        const a = await ask(q.question);
+        askLatencies.push(a.ms);
+        const found = scoreAnswer(metric, a.text, q.answers);
+        if (found !== null) extractive.push(found);
+      } catch {
+        errors++;
+      }
     }
     peak = Math.max(peak, rssMb());
   }
   return {
     method: name,
-    recall: Object.fromEntries(ks.map((k) => [k, mean(recall[k])])),
-    answerRecall: Object.fromEntries(ks.map((k) => [k, mean(answers[k])])),
-    answerQuestions: answers[ks[0]].length,
+    recall: Object.fromEntries(ks.map((k) => [k, mean(recall[k]!)])),
+    answerRecall: Object.fromEntries(ks.map((k) => [k, mean(answers[k]!)])),
+    answerQuestions: answers[ks[0]!]!.length,
+    extractiveAnswer: ask ? mean(extractive) : NaN,
     latencyP50Ms: percentile(latencies, 50),
     latencyP95Ms: percentile(latencies, 95),
+    askP50Ms: ask ? percentile(askLatencies, 50) : NaN,
+    askP95Ms: ask ? percentile(askLatencies, 95) : NaN,
     indexSeconds,
     peakRssMb: peak,
     errors,
   };
 }
 
-export async function runBench(ds: BenchDataset, file: string, opts: BenchOptions): Promise<BenchReport> {
-  const log = opts.onProgress ?? (() => undefined);
-  const unknown = opts.methods.filter((m) => !ALL_BENCH_METHODS.includes(m));
-  if (unknown.length) throw new Error(`Unknown method(s): ${unknown.join(', ')}. Available: ${ALL_BENCH_METHODS.join(', ')}`);
-  const embedder = opts.embedder ?? (await createStaticEmbedder());
+/** A corpus indexed once by Loci, on which several question sets (sharing that corpus) can be run. */
+export interface PreparedIndex {
+  readonly corpus: BenchParagraph[];
+  readonly embedder: Embedder;
+  readonly indexSeconds: number;
+  readonly ctx: RetrievalContext;
+  close(): void;
+}
+
+export async function prepareIndex(
+  corpus: BenchParagraph[],
+  embedder: Embedder,
+  opts: { dbFile?: string; onProgress?: (message: string) => void } = {},
+): Promise<PreparedIndex> {
   const tempDir = opts.dbFile ? null : mkdtempSync(join(tmpdir(), 'loci-bench-'));
   const db = openDb(opts.dbFile ?? join(tempDir!, 'bench.db'));
   try {
-    const lociMethods = opts.methods.filter((m): m is RetrievalMethod => (LOCI_METHODS as string[]).includes(m));
-    let indexSeconds = 0;
-    if (lociMethods.length) {
-      log(`indexing ${ds.corpus.length} paragraphs…`);
-      indexSeconds = await indexCorpus(db, embedder, ds.corpus);
-    }
-    const ctx: RetrievalContext = { db, embedder, cache: new IndexCache(db, embedder) };
-    const results: MethodResult[] = [];
-    for (const method of opts.methods) {
-      log(`running ${method} on ${ds.questions.length} questions…`);
-      if ((PEER_NAMES as string[]).includes(method)) {
-        const started = performance.now();
-        const peer = await buildPeer(method as PeerName, ds.corpus);
-        const built = (performance.now() - started) / 1000;
-        results.push(
-          await evaluate(method, ds, opts.ks, built, async (question, k) => {
-            const docs = await peer.search(question, k);
-            return { docs, texts: new Map(docs.map((d) => [d, [`${ds.corpus[d].title}\n${ds.corpus[d].text}`]])) };
-          }),
-        );
-      } else {
-        results.push(
-          await evaluate(method, ds, opts.ks, indexSeconds, async (question, k) => {
-            const { contexts } = await retrieve(ctx, question, method as RetrievalMethod, k);
-            const texts = new Map<number, string[]>();
-            const docs: number[] = [];
-            for (const c of contexts) {
-              const d = indexOf(c.docPath);
-              docs.push(d);
-              const list = texts.get(d) ?? [];
-              list.push(c.kind === 'chunk' ? `${c.docTitle}\n${c.text}` : c.text);
-              texts.set(d, list);
-            }
-            return { docs, texts };
-          }),
-        );
-      }
-    }
+    opts.onProgress?.(`indexing ${corpus.length} documents with ${embedder.id}…`);
+    const indexSeconds = await indexCorpus(db, embedder, corpus);
     return {
-      dataset: file,
-      format: ds.format,
-      questions: ds.questions.length,
-      paragraphs: ds.corpus.length,
-      ks: opts.ks,
-      embedder: embedder.id,
+      corpus,
+      embedder,
       indexSeconds,
-      results,
+      ctx: { db, embedder, cache: new IndexCache(db, embedder) },
+      close() {
+        db.close();
+        if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+      },
     };
-  } finally {
+  } catch (err) {
     db.close();
     if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+    throw err;
   }
 }
 
-const pct = (x: number) => (Number.isFinite(x) ? (100 * x).toFixed(1) : '–');
+/** Peer indexes built per corpus, so question sets over one corpus build each peer once. */
+const peerCache = new WeakMap<BenchParagraph[], Map<PeerName, { peer: PeerIndex; seconds: number }>>();
+
+async function peerFor(name: PeerName, corpus: BenchParagraph[]): Promise<{ peer: PeerIndex; seconds: number }> {
+  let byName = peerCache.get(corpus);
+  if (!byName) peerCache.set(corpus, (byName = new Map()));
+  let built = byName.get(name);
+  if (!built) {
+    const started = performance.now();
+    const peer = await buildPeer(name, corpus);
+    built = { peer, seconds: (performance.now() - started) / 1000 };
+    byName.set(name, built);
+  }
+  return built;
+}
+
+export function checkMethods(methods: string[]): void {
+  const unknown = methods.filter((m) => !ALL_BENCH_METHODS.includes(m));
+  if (unknown.length) throw new Error(`Unknown method(s): ${unknown.join(', ')}. Available: ${ALL_BENCH_METHODS.join(', ')}`);
+}
+
+/** Runs every method on one question set over an index prepared from the set's corpus (or, for peers only, none). */
+export async function evaluateDataset(
+  prepared: PreparedIndex | null,
+  ds: BenchDataset,
+  file: string,
+  opts: Pick<BenchOptions, 'methods' | 'ks' | 'onProgress'> & { embedderId?: string },
+): Promise<BenchReport> {
+  checkMethods(opts.methods);
+  const log = opts.onProgress ?? (() => undefined);
+  if (prepared && prepared.corpus !== ds.corpus) throw new Error('the prepared index was built from another corpus');
+  const docIndex = new Map(ds.corpus.map((p, i) => [pathOf(p, i), i]));
+  const indexOf = (relPath: string) => docIndex.get(relPath) ?? -1;
+  const results: MethodResult[] = [];
+  for (const method of opts.methods) {
+    log(`running ${method} on ${ds.questions.length} questions…`);
+    if ((PEER_NAMES as string[]).includes(method)) {
+      const { peer, seconds } = await peerFor(method as PeerName, ds.corpus);
+      results.push(
+        await evaluate(method, ds, opts.ks, seconds, async (question, k) => {
+          const docs = await peer.search(question, k);
+          return { docs, texts: new Map(docs.map((d) => [d, [`${ds.corpus[d]!.title}\n${ds.corpus[d]!.text}`]])) };
+        }),
+      );
+      continue;
+    }
+    if (!prepared) throw new Error(`method ${method} needs a Loci index`);
+    const ctx = prepared.ctx;
+    const m = method as RetrievalMethod;
+    results.push(
+      await evaluate(
+        method,
+        ds,
+        opts.ks,
+        prepared.indexSeconds,
+        async (question, k) => {
+          const { contexts } = await retrieve(ctx, question, m, k);
+          const texts = new Map<number, string[]>();
+          const docs: number[] = [];
+          for (const c of contexts) {
+            const d = indexOf(c.docPath);
+            docs.push(d);
+            const list = texts.get(d) ?? [];
+            list.push(c.kind === 'chunk' ? `${c.docTitle}\n${c.text}` : c.text);
+            texts.set(d, list);
+          }
+          return { docs, texts };
+        },
+        async (question) => {
+          // What `loci ask` does with no model (engine.ask without the chat history write).
+          const started = performance.now();
+          const { contexts } = await retrieve(ctx, question, m, ASK_K);
+          const answer = await extractiveAnswer(ctx, question, contexts);
+          const ms = performance.now() - started;
+          return { ms, text: answer.citations.map((c) => `${c.factPath ?? ''}\n${c.text}`).join('\n') };
+        },
+      ),
+    );
+  }
+  return {
+    dataset: file,
+    format: ds.format,
+    answerMetric: ds.answerMetric ?? 'contains',
+    questions: ds.questions.length,
+    paragraphs: ds.corpus.length,
+    ks: opts.ks,
+    embedder: prepared?.embedder.id ?? opts.embedderId ?? '–',
+    indexSeconds: prepared?.indexSeconds ?? 0,
+    results,
+  };
+}
+
+export async function runBench(ds: BenchDataset, file: string, opts: BenchOptions): Promise<BenchReport> {
+  checkMethods(opts.methods);
+  const embedder = opts.embedder ?? (await createStaticEmbedder());
+  const needsIndex = opts.methods.some((m) => (LOCI_METHODS as string[]).includes(m));
+  const prepared = needsIndex ? await prepareIndex(ds.corpus, embedder, { dbFile: opts.dbFile, onProgress: opts.onProgress }) : null;
+  try {
+    return await evaluateDataset(prepared, ds, file, { ...opts, embedderId: embedder.id });
+  } finally {
+    prepared?.close();
+  }
+}
+
+export const pct = (x: number) => (Number.isFinite(x) ? (100 * x).toFixed(1) : '–');
 
 /** One table, methods side by side. */
 export function formatReport(r: BenchReport): string {
@@ -197,27 +321,43 @@ export function formatReport(r: BenchReport): string {
     'method',
     ...r.ks.map((k) => `R@${k}`),
     ...r.ks.map((k) => `ans@${k}`),
-    'p50 ms',
-    'p95 ms',
+    'ans shown',
+    'ret p50',
+    'ret p95',
+    'ask p50',
+    'ask p95',
     'index s',
     'peak RSS MB',
   ];
+  const ms = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : '–');
   const rows = r.results.map((m) => [
     m.method + (m.errors ? ` (${m.errors} errors)` : ''),
-    ...r.ks.map((k) => pct(m.recall[k])),
-    ...r.ks.map((k) => pct(m.answerRecall[k])),
-    m.latencyP50Ms.toFixed(1),
-    m.latencyP95Ms.toFixed(1),
+    ...r.ks.map((k) => pct(m.recall[k]!)),
+    ...r.ks.map((k) => pct(m.answerRecall[k]!)),
+    pct(m.extractiveAnswer),
+    ms(m.latencyP50Ms),
+    ms(m.latencyP95Ms),
+    ms(m.askP50Ms),
+    ms(m.askP95Ms),
     m.indexSeconds.toFixed(2),
     m.peakRssMb.toFixed(0),
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-  const line = (cells: string[]) => '| ' + cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ') + ' |';
-  const answerNote = r.results[0] ? ` (answer recall over ${r.results[0].answerQuestions} questions with a span answer)` : '';
+  const answerNote =
+    r.answerMetric === 'word-share'
+      ? ' (ans = share of the reference answer\'s words)'
+      : r.results[0]
+        ? ` (answer recall over ${r.results[0].answerQuestions} questions with a span answer)`
+        : '';
   return [
-    `${r.dataset} — ${r.format}, ${r.questions} questions, ${r.paragraphs} pooled paragraphs, embedder ${r.embedder}${answerNote}`,
-    line(header),
-    '|' + widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : '-'.repeat(w + 1) + ':')).join('|') + '|',
-    ...rows.map(line),
+    `${r.dataset} — ${r.format}, ${r.questions} questions, ${r.paragraphs} documents, embedder ${r.embedder}${answerNote}`,
+    ...table(header, rows),
+    'ans shown: the same score on the extractive answer `loci ask` shows (no model); ask = retrieval of 8 contexts + that answer, ms.',
   ].join('\n');
+}
+
+/** A Markdown table: first column left-aligned, the rest right-aligned. */
+export function table(header: string[], rows: string[][]): string[] {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => '| ' + cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ') + ' |';
+  return [line(header), '|' + widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : '-'.repeat(w + 1) + ':')).join('|') + '|', ...rows.map(line)];
 }

@@ -1,16 +1,6 @@
 import type { Db } from '../store/db.js';
 import type { Embedder } from './embedder.js';
-import { writeEmbeddings, type OwnerKind } from '../store/embeddings.js';
-
-/** What text stands for each kind of row when it is embedded (PG-RAG eq. 2: mind-map nodes by path). */
-const SOURCES: Record<OwnerKind, string> = {
-  doc: `SELECT d.id, d.title || char(10) || COALESCE((SELECT group_concat(c.text, char(10)) FROM chunks c WHERE c.document_id = d.id AND c.is_code = 0), '')
-        FROM documents d WHERE d.status = 'indexed'`,
-  chunk: `SELECT c.id, COALESCE(d.title, '') || ' ' || c.text FROM chunks c JOIN documents d ON d.id = c.document_id`,
-  fci: 'SELECT id, text FROM fcis',
-  mm: 'SELECT id, path_text FROM mm_nodes',
-  entity: 'SELECT id, name FROM entities',
-};
+import { rowsMissingEmbeddings, writeEmbeddings, type OwnerKind } from '../store/embeddings.js';
 
 const KINDS: OwnerKind[] = ['doc', 'chunk', 'fci', 'mm', 'entity'];
 const BATCH = 256;
@@ -26,13 +16,7 @@ export interface EmbedProgress {
 export async function embedMissing(db: Db, embedder: Embedder, onProgress?: (p: EmbedProgress) => void, signal?: AbortSignal): Promise<number> {
   const todo = KINDS.map((kind) => ({
     kind,
-    rows: db
-      .prepare(
-        `SELECT * FROM (${SOURCES[kind]}) src
-         WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.owner_kind = ? AND e.model = ? AND e.owner_id = src.id)`,
-      )
-      .raw()
-      .all(kind, embedder.id) as [number, string][],
+    rows: rowsMissingEmbeddings(db, kind, embedder.id),
   }));
   const total = todo.reduce((s, t) => s + t.rows.length, 0);
   let done = 0;
@@ -41,7 +25,12 @@ export async function embedMissing(db: Db, embedder: Embedder, onProgress?: (p: 
       signal?.throwIfAborted();
       const batch = rows.slice(i, i + BATCH);
       const vectors = await embedder.embed(batch.map(([, text]) => (text ?? '').slice(0, MAX_CHARS)));
-      db.transaction(() => writeEmbeddings(db, kind, embedder.id, batch.map(([id], j) => ({ id, vector: vectors[j] }))))();
+      const embedded = batch.map(([id], j) => {
+        const vector = vectors[j];
+        if (!vector) throw new Error(`embedder ${embedder.id} returned ${vectors.length} vectors for ${batch.length} texts`);
+        return { id, vector };
+      });
+      db.transaction(() => writeEmbeddings(db, kind, embedder.id, embedded))();
       done += batch.length;
       onProgress?.({ done, total });
     }

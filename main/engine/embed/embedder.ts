@@ -3,6 +3,11 @@ export interface Embedder {
   readonly id: string;
   readonly dim: number;
   embed(texts: string[]): Promise<Float32Array[]>;
+  /**
+   * Vectors for search queries, where the model embeds them differently from passages (E5's `query:`);
+   * callers embedding a question use this when present, `embed` otherwise.
+   */
+  embedQueries?(texts: string[]): Promise<Float32Array[]>;
   dispose?(): Promise<void>;
 }
 

@@ -1,5 +1,5 @@
 import { readFileSync, existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { resourcePath } from '../paths.js';
 
 /**
  * Reader for the GloVe binary written by scripts/build-glove.mjs (format documented there; the two are
@@ -9,7 +9,7 @@ export const GLOVE_MAGIC = 'LOCIGLV\0';
 export const GLOVE_FORMAT_VERSION = 1;
 const HEADER_BYTES = 32;
 
-export const DEFAULT_GLOVE_FILE = fileURLToPath(new URL('../../../resources/embeddings/glove-100d.bin', import.meta.url));
+export const DEFAULT_GLOVE_FILE = resourcePath('embeddings', 'glove-100d.bin');
 
 export interface GloveTable {
   dim: number;

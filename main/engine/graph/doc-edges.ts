@@ -1,7 +1,18 @@
 import type { Db } from '../store/db.js';
-import { VectorMatrix } from '../embed/vector-matrix.js';
+import { topK, type Scored, VectorMatrix } from '../embed/vector-matrix.js';
+import { loadDocEdges, replaceDocEdges } from '../store/graph-edges.js';
 
 export const DEFAULT_DOC_NEIGHBOURS = 3;
+
+/**
+ * Up to this many documents a full rebuild compares every pair (exact). Above it the cost would grow with
+ * the square of the corpus (68k notes: 4.6·10¹¹ multiply-adds), so candidates come from LSH buckets
+ * and only they are compared: near-linear, and nearly all true neighbours are found.
+ */
+export const EXACT_DOC_LIMIT = 12_000;
+
+/** Documents handled between two turns of the event loop, so calls and progress go on during the step. */
+const YIELD_EVERY = 256;
 
 /**
  * The document layer of KG-Retriever's hierarchical index graph: each document keeps edges to its K most
@@ -9,10 +20,17 @@ export const DEFAULT_DOC_NEIGHBOURS = 3;
  * recomputed — the changed ones, those that pointed at a changed or removed one, and those a changed
  * document now outranks.
  */
-export function updateDocEdges(db: Db, docs: VectorMatrix, changed: Set<number> | 'all', k = DEFAULT_DOC_NEIGHBOURS): number {
-  const current = loadEdges(db);
+export async function updateDocEdges(
+  db: Db,
+  docs: VectorMatrix,
+  changed: Set<number> | 'all',
+  k = DEFAULT_DOC_NEIGHBOURS,
+  exactLimit = EXACT_DOC_LIMIT,
+): Promise<number> {
+  const current = loadDocEdges(db);
   const affected = new Set<number>();
-  if (changed === 'all' || changed.size * 4 > docs.size) {
+  const full = changed === 'all' || changed.size * 4 > docs.size;
+  if (full) {
     for (const id of docs.ids) affected.add(id);
   } else {
     const live = new Set(docs.ids);
@@ -26,33 +44,96 @@ export function updateDocEdges(db: Db, docs: VectorMatrix, changed: Set<number> 
       if (!v) continue;
       const scores = docs.scores(v);
       for (let r = 0; r < scores.length; r++) {
-        const id = docs.ids[r];
+        const id = docs.ids[r]!;
         const edges = current.get(id);
-        if (id !== c && edges && edges.length >= k && scores[r] > edges[edges.length - 1].weight) affected.add(id);
+        if (id !== c && edges && edges.length >= k && scores[r]! > edges[edges.length - 1]!.weight) affected.add(id);
       }
     }
   }
 
-  const del = db.prepare('DELETE FROM doc_edges WHERE src = ?');
-  const ins = db.prepare('INSERT INTO doc_edges (src, dst, weight) VALUES (?, ?, ?)');
-  db.transaction(() => {
+  const lists = new Map<number, Scored[]>();
+  if (full && docs.size > exactLimit) {
+    for (const [id, neighbours] of await lshNeighbours(docs, k)) lists.set(id, neighbours);
+  } else {
+    let n = 0;
     for (const id of affected) {
-      del.run(id);
       const v = docs.vector(id);
-      if (!v) continue;
-      for (const n of docs.search(v, k, (other) => other !== id)) ins.run(id, n.id, n.score);
+      lists.set(id, v ? docs.search(v, k, (other) => other !== id) : []);
+      if (++n % YIELD_EVERY === 0) await turn();
     }
-  })();
+  }
+  // Documents gone from the matrix keep no list (their rows went with them).
+  replaceDocEdges(db, lists);
   return affected.size;
 }
 
-function loadEdges(db: Db): Map<number, { dst: number; weight: number }[]> {
-  const map = new Map<number, { dst: number; weight: number }[]>();
-  const rows = db.prepare('SELECT src, dst, weight FROM doc_edges ORDER BY src, weight DESC').all() as { src: number; dst: number; weight: number }[];
-  for (const r of rows) {
-    let list = map.get(r.src);
-    if (!list) map.set(r.src, (list = []));
-    list.push({ dst: r.dst, weight: r.weight });
+/**
+ * Approximate K nearest neighbours of every row: random-hyperplane hashes of the mean-centred vectors in
+ * several tables; each row is compared with the rows sharing one of its buckets (a window of them in a
+ * crowded bucket), and keeps the K best.
+ */
+async function lshNeighbours(m: VectorMatrix, k: number, tables = 12, bits = 8, window = 48): Promise<Map<number, Scored[]>> {
+  const { dim, size, data, ids } = m;
+  const mean = new Float32Array(dim);
+  for (let r = 0; r < size; r++) for (let d = 0; d < dim; d++) mean[d]! += data[r * dim + d]! / size;
+  let seed = 0x2545f491;
+  const rand = () => {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return ((seed >>> 0) / 4294967296) * 2 - 1;
+  };
+  // Candidates per row, deduplicated per row with a stamp array.
+  const candidates: number[][] = Array.from({ length: size }, () => []);
+  for (let t = 0; t < tables; t++) {
+    const planes = Float32Array.from({ length: bits * dim }, rand);
+    const buckets = new Map<number, number[]>();
+    for (let r = 0; r < size; r++) {
+      let key = 0;
+      for (let b = 0; b < bits; b++) {
+        let s = 0;
+        for (let d = 0; d < dim; d++) s += (data[r * dim + d]! - mean[d]!) * planes[b * dim + d]!;
+        if (s > 0) key |= 1 << b;
+      }
+      let list = buckets.get(key);
+      if (!list) buckets.set(key, (list = []));
+      list.push(r);
+    }
+    for (const rows of buckets.values()) {
+      for (let i = 0; i < rows.length; i++) {
+        const from = Math.max(0, i - window);
+        const to = Math.min(rows.length, i + window + 1);
+        const list = candidates[rows[i]!]!;
+        for (let j = from; j < to; j++) if (j !== i) list.push(rows[j]!);
+      }
+    }
+    await turn();
   }
-  return map;
+  const out = new Map<number, Scored[]>();
+  const stamp = new Int32Array(size).fill(-1);
+  for (let r = 0; r < size; r++) {
+    const cands = candidates[r]!;
+    const rows: number[] = [];
+    for (const c of cands) {
+      if (stamp[c] === r) continue;
+      stamp[c] = r;
+      rows.push(c);
+    }
+    const scores = new Float32Array(rows.length);
+    const rowIds = new Int32Array(rows.length);
+    rows.forEach((c, i) => {
+      let s = 0;
+      for (let d = 0; d < dim; d++) s += data[r * dim + d]! * data[c * dim + d]!;
+      scores[i] = s;
+      rowIds[i] = ids[c]!;
+    });
+    out.set(ids[r]!, topK(scores, rowIds, k));
+    candidates[r] = [];
+    if (r % YIELD_EVERY === 0) await turn();
+  }
+  return out;
+}
+
+function turn(): Promise<void> {
+  return new Promise((r) => setImmediate(r));
 }

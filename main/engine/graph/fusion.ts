@@ -3,6 +3,16 @@ import { VectorMatrix } from '../embed/vector-matrix.js';
 import { loadEmbeddings } from '../store/embeddings.js';
 import { similarPairs, type SimilarPair } from './similar-pairs.js';
 import { lshPairs } from './lsh-pairs.js';
+import {
+  addSuperMember,
+  countSuperNodes,
+  deleteAllSuperNodes,
+  deleteLoneSuperNodes,
+  insertSuperNode,
+  loadFusionNodes,
+  mergeSuperNodes,
+  superNodeOf,
+} from '../store/super-nodes.js';
 
 export interface FusionThresholds {
   /** Topics (note-level mind-map roots) at or above this cosine join one super-topic node. */
@@ -34,32 +44,32 @@ interface Nodes {
  * memberships, were deleted with the old rows). A few changed notes are merged into the existing groups
  * (exact: each new node against all); many, or 'all', rebuild the whole pseudo-graph.
  */
-export function updateFusion(
+export async function updateFusion(
   db: Db,
   model: string,
   changed: Set<number> | 'all',
   t: FusionThresholds = DEFAULT_FUSION,
-): { topics: number; facts: number } {
+): Promise<{ topics: number; facts: number }> {
   const nodes = loadNodes(db, model);
   const docCount = new Set(nodes.docOf.values()).size;
-  db.transaction(() => {
-    if (changed === 'all' || changed.size * 4 > docCount) rebuildAll(db, nodes, t);
-    else mergeChanged(db, nodes, changed, t);
-  })();
-  const count = (kind: Kind) => db.prepare('SELECT count(*) FROM super_nodes WHERE kind = ?').pluck().get(kind) as number;
-  return { topics: count('topic'), facts: count('fact') };
+  if (changed === 'all' || changed.size * 4 > docCount) {
+    // The pairs are found first, yielding to the event loop as it goes; only the writes hold a transaction.
+    const groups = await rebuildGroups(nodes, t);
+    db.transaction(() => {
+      deleteAllSuperNodes(db);
+      for (const { kind, members } of groups) insertGroup(db, kind, members, nodes);
+    })();
+  } else {
+    db.transaction(() => mergeChanged(db, nodes, changed, t))();
+  }
+  return { topics: countSuperNodes(db, 'topic'), facts: countSuperNodes(db, 'fact') };
 }
 
 function loadNodes(db: Db, model: string): Nodes {
   const docOf = new Map<number, number>();
   const textOf = new Map<number, string>();
   const kindOf = new Map<number, Kind>();
-  for (const r of db.prepare("SELECT id, document_id, kind, text FROM mm_nodes WHERE kind IN ('topic','fact')").all() as {
-    id: number;
-    document_id: number;
-    kind: Kind;
-    text: string;
-  }[]) {
+  for (const r of loadFusionNodes(db)) {
     docOf.set(r.id, r.document_id);
     textOf.set(r.id, r.text);
     kindOf.set(r.id, r.kind);
@@ -70,22 +80,21 @@ function loadNodes(db: Db, model: string): Nodes {
   return { docOf, textOf, matrices: { topic: matrix('topic'), fact: matrix('fact') } };
 }
 
-function rebuildAll(db: Db, nodes: Nodes, t: FusionThresholds): void {
-  db.prepare('DELETE FROM super_nodes').run();
+async function rebuildGroups(nodes: Nodes, t: FusionThresholds): Promise<{ kind: Kind; members: Map<number, number> }[]> {
   const otherDoc = (a: number, b: number) => nodes.docOf.get(a) !== nodes.docOf.get(b);
+  const groups: { kind: Kind; members: Map<number, number> }[] = [];
   for (const kind of ['topic', 'fact'] as const) {
     const m = nodes.matrices[kind];
     const threshold = t[kind];
-    const pairs = m.size <= EXACT_LIMIT ? similarPairs(m, threshold, otherDoc) : lshPairs(m, threshold, otherDoc);
-    for (const members of groupPairs(pairs)) insertGroup(db, kind, members, nodes);
+    const pairs = m.size <= EXACT_LIMIT ? await similarPairs(m, threshold, otherDoc) : await lshPairs(m, threshold, otherDoc);
+    for (const members of groupPairs(pairs)) groups.push({ kind, members });
   }
+  return groups;
 }
 
 function mergeChanged(db: Db, nodes: Nodes, changed: Set<number>, t: FusionThresholds): void {
   // Groups that lost members to the deleted rows may have fallen below two.
-  db.prepare('DELETE FROM super_nodes WHERE (SELECT count(*) FROM super_members m WHERE m.super_id = super_nodes.id) < 2').run();
-  const superOf = db.prepare('SELECT super_id FROM super_members WHERE node_id = ?').pluck();
-  const addMember = db.prepare('INSERT OR REPLACE INTO super_members (super_id, node_id, sim) VALUES (?, ?, ?)');
+  deleteLoneSuperNodes(db);
   for (const kind of ['topic', 'fact'] as const) {
     const m = nodes.matrices[kind];
     for (const id of m.ids) {
@@ -94,17 +103,16 @@ function mergeChanged(db: Db, nodes: Nodes, changed: Set<number>, t: FusionThres
       for (let r = 0; r < scores.length; r++) {
         const other = m.ids[r];
         if (scores[r] < t[kind] || nodes.docOf.get(other) === nodes.docOf.get(id)) continue;
-        const mine = superOf.get(id) as number | undefined;
-        const theirs = superOf.get(other) as number | undefined;
+        const mine = superNodeOf(db, id);
+        const theirs = superNodeOf(db, other);
         if (mine === undefined && theirs === undefined) {
           insertGroup(db, kind, new Map([[id, scores[r]], [other, scores[r]]]), nodes);
         } else if (mine === undefined) {
-          addMember.run(theirs, id, scores[r]);
+          addSuperMember(db, theirs!, id, scores[r]!);
         } else if (theirs === undefined) {
-          addMember.run(mine, other, scores[r]);
+          addSuperMember(db, mine, other, scores[r]!);
         } else if (mine !== theirs) {
-          db.prepare('UPDATE OR REPLACE super_members SET super_id = ? WHERE super_id = ?').run(theirs, mine);
-          db.prepare('DELETE FROM super_nodes WHERE id = ?').run(mine);
+          mergeSuperNodes(db, theirs, mine);
         }
       }
     }
@@ -112,10 +120,8 @@ function mergeChanged(db: Db, nodes: Nodes, changed: Set<number>, t: FusionThres
 }
 
 function insertGroup(db: Db, kind: Kind, members: Map<number, number>, nodes: Nodes): void {
-  const label = [...members.keys()].map((id) => nodes.textOf.get(id) ?? '').sort((a, b) => a.length - b.length)[0];
-  const { id } = db.prepare('INSERT INTO super_nodes (kind, text) VALUES (?, ?) RETURNING id').get(kind, label) as { id: number };
-  const insert = db.prepare('INSERT INTO super_members (super_id, node_id, sim) VALUES (?, ?, ?)');
-  for (const [node, sim] of members) insert.run(id, node, sim);
+  const label = [...members.keys()].map((id) => nodes.textOf.get(id) ?? '').sort((a, b) => a.length - b.length)[0] ?? '';
+  insertSuperNode(db, kind, label, members);
 }
 
 function groupPairs(pairs: SimilarPair[]): Map<number, number>[] {

@@ -1,52 +1,99 @@
 import type { Db } from '../store/db.js';
-import type { GraphView } from '../api.js';
+import type { GraphNode, GraphView } from '../api.js';
+import {
+  docNeighbours,
+  documentSuperTopics,
+  edgesWithin,
+  entitiesSharedWithin,
+  graphDocuments,
+  mentionsWithin,
+  mostConnectedDocuments,
+  superTopicMembersWithin,
+  superTopicsWithin,
+  type GraphDoc,
+} from '../store/graph-queries.js';
+
+/** Of a view's `limit` nodes: most go to notes, then shared entities, then super-topics. */
+const SHARE = { docs: 0.6, entities: 0.3, supers: 0.1 };
 
 /**
- * The cross-note graph for display: documents with their similarity edges, the entities that several
- * notes share, and super-topics. Bounded by `limit` nodes, most connected first, so a view stays usable.
+ * The cross-note graph for display: documents with their similarity edges, the entities several of
+ * them share, and super-topics. Bounded by `limit` nodes, most connected first, so a view stays usable.
+ * Each note carries its cluster keys (folder, strongest super-topic) so a UI can group a large graph.
  */
 export function buildGraphView(db: Db, limit: number): GraphView {
-  const docs = db
-    .prepare(
-      `SELECT d.id, d.title, d.rel_path, (SELECT count(*) FROM doc_edges e WHERE e.src = d.id OR e.dst = d.id) AS degree
-       FROM documents d WHERE d.status = 'indexed' ORDER BY degree DESC, d.id LIMIT ?`,
-    )
-    .all(Math.ceil(limit * 0.6)) as { id: number; title: string; rel_path: string; degree: number }[];
-  const docIds = new Set(docs.map((d) => d.id));
-  const nodes: GraphView['nodes'] = docs.map((d) => ({ id: `d${d.id}`, kind: 'doc', label: d.title, docId: d.id, docPath: d.rel_path, weight: d.degree }));
-  const links: GraphView['links'] = [];
-  for (const e of db.prepare('SELECT src, dst, weight FROM doc_edges').all() as { src: number; dst: number; weight: number }[]) {
-    if (docIds.has(e.src) && docIds.has(e.dst)) links.push({ source: `d${e.src}`, target: `d${e.dst}`, kind: 'similar', weight: e.weight });
-  }
+  return assemble(db, mostConnectedDocuments(db, Math.ceil(limit * SHARE.docs)), limit);
+}
 
-  const shared = db
-    .prepare(
-      `SELECT e.id, e.name, count(DISTINCT m.document_id) AS docs FROM entities e JOIN entity_mentions m ON m.entity_id = e.id
-       GROUP BY e.id HAVING docs >= 2 ORDER BY docs DESC LIMIT ?`,
-    )
-    .all(Math.floor(limit * 0.3)) as { id: number; name: string; docs: number }[];
-  const mentionRows = db.prepare('SELECT DISTINCT document_id FROM entity_mentions WHERE entity_id = ?').pluck();
-  for (const e of shared) {
-    nodes.push({ id: `e${e.id}`, kind: 'entity', label: e.name, weight: e.docs });
-    for (const docId of mentionRows.all(e.id) as number[]) {
-      if (docIds.has(docId)) links.push({ source: `e${e.id}`, target: `d${docId}`, kind: 'mentions', weight: 1 });
+/**
+ * The graph around one note: notes within `hops` document-layer edges (nearest and strongest first),
+ * with the entities and super-topics they share, in the same shape as the global view. Each note
+ * carries its distance from the centre in `hops`.
+ */
+export function buildLocalGraph(db: Db, docId: number, hops: 1 | 2, limit: number): GraphView {
+  const docBudget = Math.max(1, Math.ceil(limit * SHARE.docs));
+  const distance = new Map<number, number>([[docId, 0]]);
+  let frontier = [docId];
+  for (let h = 1; h <= hops && distance.size < docBudget; h++) {
+    const next: { docId: number; weight: number }[] = [];
+    for (const d of frontier) for (const n of docNeighbours(db, d)) if (!distance.has(n.docId)) next.push(n);
+    next.sort((a, b) => b.weight - a.weight);
+    frontier = [];
+    for (const n of next) {
+      if (distance.size >= docBudget) break;
+      if (distance.has(n.docId)) continue;
+      distance.set(n.docId, h);
+      frontier.push(n.docId);
     }
   }
+  const docs = graphDocuments(db, distance.keys());
+  if (!docs.some((d) => d.id === docId)) return { nodes: [], links: [] };
+  const view = assemble(db, docs, limit);
+  for (const n of view.nodes) if (n.docId !== undefined && n.kind === 'doc') n.hops = distance.get(n.docId);
+  return view;
+}
 
-  const supers = db
-    .prepare(
-      `SELECT s.id, s.text, count(*) AS members FROM super_nodes s JOIN super_members m ON m.super_id = s.id
-       WHERE s.kind = 'topic' GROUP BY s.id ORDER BY members DESC LIMIT ?`,
-    )
-    .all(Math.floor(limit * 0.1)) as { id: number; text: string; members: number }[];
-  const memberDocs = db
-    .prepare('SELECT DISTINCT n.document_id FROM super_members m JOIN mm_nodes n ON n.id = m.node_id WHERE m.super_id = ?')
-    .pluck();
-  for (const s of supers) {
-    nodes.push({ id: `s${s.id}`, kind: 'super-topic', label: s.text, weight: s.members });
-    for (const docId of memberDocs.all(s.id) as number[]) {
-      if (docIds.has(docId)) links.push({ source: `s${s.id}`, target: `d${docId}`, kind: 'super-topic', weight: 1 });
-    }
+function assemble(db: Db, docs: GraphDoc[], limit: number): GraphView {
+  const docIds = docs.map((d) => d.id);
+  const topicOf = strongestTopics(db, docIds);
+  const nodes: GraphNode[] = docs.map((d) => ({
+    id: `d${d.id}`,
+    kind: 'doc',
+    label: d.title,
+    docId: d.id,
+    docPath: d.relPath,
+    weight: d.degree,
+    folder: folderOf(d.relPath),
+    ...topicOf.get(d.id),
+  }));
+  const links: GraphView['links'] = edgesWithin(db, docIds).map((e) => ({ source: `d${e.src}`, target: `d${e.dst}`, kind: 'similar', weight: e.weight }));
+
+  const entities = entitiesSharedWithin(db, docIds, Math.floor(limit * SHARE.entities));
+  for (const e of entities) nodes.push({ id: `e${e.id}`, kind: 'entity', label: e.name, weight: e.docs });
+  for (const m of mentionsWithin(db, entities.map((e) => e.id), docIds)) {
+    links.push({ source: `e${m.entityId}`, target: `d${m.docId}`, kind: 'mentions', weight: 1 });
+  }
+
+  const supers = superTopicsWithin(db, docIds, Math.floor(limit * SHARE.supers));
+  for (const s of supers) nodes.push({ id: `s${s.id}`, kind: 'super-topic', label: s.text, weight: s.docs });
+  for (const m of superTopicMembersWithin(db, supers.map((s) => s.id), docIds)) {
+    links.push({ source: `s${m.superId}`, target: `d${m.docId}`, kind: 'super-topic', weight: 1 });
   }
   return { nodes, links };
+}
+
+/** The folder a note sits in, relative to its library folder (`''` at the top level). */
+function folderOf(relPath: string): string {
+  const cut = relPath.lastIndexOf('/');
+  return cut < 0 ? '' : relPath.slice(0, cut);
+}
+
+/** Each note's largest super-topic (ties: the lower id), as `s<id>` so it matches the super-topic node. */
+function strongestTopics(db: Db, docIds: number[]): Map<number, { topic: string; topicLabel: string }> {
+  const best = new Map<number, { superId: number; size: number; text: string }>();
+  for (const r of documentSuperTopics(db, docIds)) {
+    const b = best.get(r.docId);
+    if (!b || r.size > b.size || (r.size === b.size && r.superId < b.superId)) best.set(r.docId, r);
+  }
+  return new Map([...best].map(([docId, b]) => [docId, { topic: `s${b.superId}`, topicLabel: b.text }]));
 }

@@ -7,7 +7,7 @@ import type { SimilarPair } from './similar-pairs.js';
  * everything in a few buckets. Candidates sharing a bucket in any table get the exact cosine.
  * With 16 tables the chance of missing a pair at the fact threshold (0.98) is well under 1%.
  */
-export function lshPairs(m: VectorMatrix, threshold: number, allow?: (a: number, b: number) => boolean, tables = 16): SimilarPair[] {
+export async function lshPairs(m: VectorMatrix, threshold: number, allow?: (a: number, b: number) => boolean, tables = 16): Promise<SimilarPair[]> {
   const { dim, size, data, ids } = m;
   const bits = threshold >= 0.97 ? 12 : 8;
   const mean = new Float32Array(dim);
@@ -37,6 +37,8 @@ export function lshPairs(m: VectorMatrix, threshold: number, allow?: (a: number,
       if (!list) buckets.set(key, (list = []));
       list.push(r);
     }
+    // A turn of the event loop per table: at 100k+ facts a table takes seconds.
+    await new Promise<void>((r) => setImmediate(r));
     for (const rows of buckets.values()) {
       for (let i = 0; i < rows.length; i++) {
         for (let j = i + 1; j < rows.length && j <= i + WINDOW; j++) {

@@ -13,7 +13,7 @@ export interface SimilarPair {
  * other on it — and on a second principal direction, as a cheap filter — get the exact dot product.
  * Exact: no pair above the threshold is missed.
  */
-export function similarPairs(m: VectorMatrix, threshold: number, allow?: (a: number, b: number) => boolean): SimilarPair[] {
+export async function similarPairs(m: VectorMatrix, threshold: number, allow?: (a: number, b: number) => boolean): Promise<SimilarPair[]> {
   const n = m.size;
   if (n < 2) return [];
   const dim = m.dim;
@@ -26,6 +26,8 @@ export function similarPairs(m: VectorMatrix, threshold: number, allow?: (a: num
   const out: SimilarPair[] = [];
   const data = m.data;
   for (let i = 0; i < n; i++) {
+    // A turn of the event loop now and then, so calls and progress go on during the graph step.
+    if (i % 2048 === 2047) await new Promise<void>((r) => setImmediate(r));
     const ri = order[i];
     for (let j = i + 1; j < n; j++) {
       const rj = order[j];

@@ -1,26 +1,15 @@
 import type { Retriever } from './retriever.js';
-import type { Db } from '../store/db.js';
-import type { Scored } from '../embed/vector-matrix.js';
-import { queryTerms } from '../text/segment.js';
 import { chunkContexts } from './contexts.js';
+import { analyseQuery, bm25Ranking, ftsMatchOf } from './query.js';
+import { queryTerms } from '../text/segment.js';
 
 /** An FTS5 MATCH expression: any of the question's terms, each quoted so no term is read as syntax. */
 export function ftsQuery(question: string): string | null {
-  const terms = [...new Set(queryTerms(question))].filter((t) => t.length > 0);
-  if (terms.length === 0) return null;
-  return terms.map((t) => `"${t.replaceAll('"', '""')}"`).join(' OR ');
+  return ftsMatchOf(queryTerms(question));
 }
 
 /** BM25 over chunks (title, heading path and text, pre-segmented). Higher score is better. */
-export function bm25Chunks(db: Db, question: string, k: number): Scored[] {
-  const match = ftsQuery(question);
-  if (!match) return [];
-  const rows = db
-    .prepare('SELECT rowid AS id, bm25(chunks_fts) AS rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?')
-    .all(match, k) as { id: number; rank: number }[];
-  return rows.map((r) => ({ id: r.id, score: -r.rank }));
-}
-
-export const bm25Retriever: Retriever = async (ctx, question, k) => ({
-  contexts: chunkContexts(ctx.db, bm25Chunks(ctx.db, question, k)),
-});
+export const bm25Retriever: Retriever = async (ctx, question, k) => {
+  const qa = await analyseQuery(ctx, question);
+  return { contexts: chunkContexts(ctx.db, bm25Ranking(ctx, qa, k)), query: qa };
+};

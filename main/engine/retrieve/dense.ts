@@ -1,13 +1,9 @@
-import type { Retriever, RetrievalContext } from './retriever.js';
-import type { Scored } from '../embed/vector-matrix.js';
+import type { Retriever } from './retriever.js';
 import { chunkContexts } from './contexts.js';
-
-export async function denseChunks(ctx: RetrievalContext, question: string, k: number): Promise<Scored[]> {
-  const q = await ctx.cache.embedQuery(question);
-  return ctx.cache.matrix('chunk').search(q, k);
-}
+import { analyseQuery, denseRanking } from './query.js';
 
 /** Cosine similarity between the question and every chunk's vector. */
-export const denseRetriever: Retriever = async (ctx, question, k) => ({
-  contexts: chunkContexts(ctx.db, await denseChunks(ctx, question, k)),
-});
+export const denseRetriever: Retriever = async (ctx, question, k) => {
+  const qa = await analyseQuery(ctx, question);
+  return { contexts: chunkContexts(ctx.db, denseRanking(ctx, qa, k)), query: qa };
+};

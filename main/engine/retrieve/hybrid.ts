@@ -1,8 +1,7 @@
 import type { Retriever } from './retriever.js';
 import type { Scored } from '../embed/vector-matrix.js';
-import { bm25Chunks } from './bm25.js';
-import { denseChunks } from './dense.js';
 import { chunkContexts } from './contexts.js';
+import { analyseQuery, bm25Ranking, denseRanking } from './query.js';
 
 /** The constant of reciprocal rank fusion (Cormack et al.): damps the weight of the very top ranks. */
 export const RRF_K = 60;
@@ -20,7 +19,8 @@ export function reciprocalRankFusion(rankings: Scored[][], k: number): Scored[] 
 }
 
 export const hybridRetriever: Retriever = async (ctx, question, k) => {
+  const qa = await analyseQuery(ctx, question);
   const depth = Math.max(k * 4, 40);
-  const fused = reciprocalRankFusion([bm25Chunks(ctx.db, question, depth), await denseChunks(ctx, question, depth)], k);
-  return { contexts: chunkContexts(ctx.db, fused) };
+  const fused = reciprocalRankFusion([bm25Ranking(ctx, qa, depth), denseRanking(ctx, qa, depth)], k);
+  return { contexts: chunkContexts(ctx.db, fused), query: qa };
 };

@@ -14,6 +14,7 @@ export class IndexCache {
   private matrices = new Map<OwnerKind, VectorMatrix>();
   private derivedValues = new Map<string, unknown>();
   private queries = new Map<string, Float32Array>();
+  private analyses = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly db: Db,
@@ -26,6 +27,7 @@ export class IndexCache {
       this.generation = g;
       this.matrices.clear();
       this.derivedValues.clear();
+      this.analyses.clear();
     }
   }
 
@@ -46,10 +48,26 @@ export class IndexCache {
     return this.derivedValues.get(key) as T;
   }
 
+  /** A question's analysis (and the rankings memoised on it), kept until the index changes. */
+  analysis<T>(question: string, build: () => Promise<T>): Promise<T> {
+    this.refresh();
+    let a = this.analyses.get(question) as Promise<T> | undefined;
+    if (!a) {
+      a = build();
+      // Small on purpose: it serves one ask (retrieval, then the answer), not a benchmark's later methods.
+      if (this.analyses.size >= 8) this.analyses.clear();
+      this.analyses.set(question, a);
+    }
+    return a;
+  }
+
   async embedQuery(text: string): Promise<Float32Array> {
     let v = this.queries.get(text);
     if (!v) {
-      [v] = await this.embedder.embed([text]);
+      // Query-side embedding where the model distinguishes it (e5's "query: " prefix).
+      const [embedded] = await (this.embedder.embedQueries ?? this.embedder.embed).call(this.embedder, [text]);
+      if (!embedded) throw new Error(`The embedder ${this.embedder.id} returned no vector for the question.`);
+      v = embedded;
       if (this.queries.size > 256) this.queries.clear();
       this.queries.set(text, v);
     }

@@ -6,6 +6,7 @@ import { hybridRetriever } from './hybrid.js';
 import { higRetriever } from './hig/retriever.js';
 import { pgrRetriever } from './pgr/retriever.js';
 import { lociRetriever } from './loci.js';
+import { pprRetriever } from './ppr.js';
 
 const retrievers: Partial<Record<RetrievalMethod, Retriever>> = {
   bm25: bm25Retriever,
@@ -13,6 +14,7 @@ const retrievers: Partial<Record<RetrievalMethod, Retriever>> = {
   hybrid: hybridRetriever,
   hig: higRetriever,
   pgr: pgrRetriever,
+  ppr: pprRetriever,
   loci: lociRetriever,
 };
 

@@ -2,6 +2,7 @@ import type { Db } from '../store/db.js';
 import type { Embedder } from '../embed/embedder.js';
 import type { RetrievedContext } from '../types.js';
 import { IndexCache } from './index-cache.js';
+import type { QueryAnalysis } from './query.js';
 
 export { IndexCache };
 
@@ -16,6 +17,8 @@ export interface RetrievalContext {
 export interface RetrievalResult {
   contexts: RetrievedContext[];
   explanation?: unknown;
+  /** The analysed question, with the rankings computed for it (the extractive answer reuses them). */
+  query?: QueryAnalysis;
 }
 
 export type Retriever = (ctx: RetrievalContext, question: string, k: number) => Promise<RetrievalResult>;

@@ -1,5 +1,11 @@
 import type { Db } from './db.js';
 import type { Citation } from '../api.js';
+import { NotFoundError } from '../errors.js';
+
+/** A chat id from a caller must name a chat (else SQLite's bare "FOREIGN KEY constraint failed"). */
+export function assertChat(db: Db, chatId: number): void {
+  if (!db.prepare('SELECT 1 FROM chats WHERE id = ?').get(chatId)) throw new NotFoundError(`No chat ${chatId}.`);
+}
 
 export function newChat(db: Db, title: string): number {
   const { id } = db

@@ -6,6 +6,11 @@ import { normalizeLinkTarget, normalizeName } from './names.js';
 
 export const PATH_SEPARATOR = ' › ';
 
+/** A mind-map node's path text (what it is embedded by): its ancestors' texts and its own, joined. */
+export function mindMapPathText(parentPath: string, text: string): string {
+  return parentPath ? `${parentPath}${PATH_SEPARATOR}${text}` : text;
+}
+
 export interface DocumentRow {
   id: number;
   root: string;
@@ -45,17 +50,16 @@ export function upsertDocument(
   meta: DocumentMeta,
   fields: { status: DocumentStatus; title?: string; lang?: Lang; error?: string | null; frontMatter?: Record<string, unknown> },
 ): number {
-  const row = db
-    .prepare(
-      `INSERT INTO documents (root, rel_path, title, lang, content_hash, mtime, size, status, error, front_matter, indexed_at)
+  const row = stmt(
+    db,
+    `INSERT INTO documents (root, rel_path, title, lang, content_hash, mtime, size, status, error, front_matter, indexed_at)
        VALUES (@root, @relPath, @title, @lang, @hash, @mtime, @size, @status, @error, @frontMatter, datetime('now'))
        ON CONFLICT (root, rel_path) DO UPDATE SET
          title = excluded.title, lang = excluded.lang, content_hash = excluded.content_hash, mtime = excluded.mtime,
          size = excluded.size, status = excluded.status, error = excluded.error, front_matter = excluded.front_matter,
          indexed_at = excluded.indexed_at
        RETURNING id`,
-    )
-    .get({
+  ).get({
       ...meta,
       title: fields.title ?? meta.relPath,
       lang: fields.lang ?? 'other',
@@ -66,8 +70,20 @@ export function upsertDocument(
   return row.id;
 }
 
-/** Replaces the document's chunks and links (and with them every row derived from the old chunks). */
-export function writeParsedNote(db: Db, docId: number, note: ParsedNote): number[] {
+/** A note whose content is unchanged though its file was touched: remember the new stat, keep the rows. */
+export function touchDocument(db: Db, docId: number, mtime: number, size: number): void {
+  stmt(db, 'UPDATE documents SET mtime = ?, size = ? WHERE id = ?').run(mtime, size, docId);
+}
+
+export function hasIndexedDocuments(db: Db): boolean {
+  return stmt(db, "SELECT 1 FROM documents WHERE status = 'indexed' LIMIT 1").get() !== undefined;
+}
+
+/**
+ * Replaces the document's chunks and links (and with them every row derived from the old chunks).
+ * `chunkSeg` is the chunks' FTS text when already segmented (by an indexing worker), else made here.
+ */
+export function writeParsedNote(db: Db, docId: number, note: ParsedNote, chunkSeg?: string[]): number[] {
   clearDerived(db, docId);
   stmt(db, 'DELETE FROM chunks WHERE document_id = ?').run(docId);
   stmt(db, 'DELETE FROM links WHERE document_id = ?').run(docId);
@@ -76,11 +92,11 @@ export function writeParsedNote(db: Db, docId: number, note: ParsedNote): number
      VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
   );
   const insertFts = stmt(db, 'INSERT INTO chunks_fts (rowid, seg) VALUES (?, ?)');
-  const ids = note.chunks.map((c) => {
+  const ids = note.chunks.map((c, i) => {
     const { id } = insertChunk.get(docId, c.ord, JSON.stringify(c.headingPath), c.text, c.lineFrom, c.lineTo, c.isCode ? 1 : 0) as {
       id: number;
     };
-    insertFts.run(id, segmentForIndex(`${note.title} ${c.headingPath.join(' ')} ${c.text}`));
+    insertFts.run(id, chunkSeg?.[i] ?? segmentForIndex(`${note.title} ${c.headingPath.join(' ')} ${c.text}`));
     return id;
   });
   const insertLink = stmt(db, 'INSERT INTO links (document_id, target, target_norm, line) VALUES (?, ?, ?, ?)');
@@ -92,7 +108,7 @@ export function writeParsedNote(db: Db, docId: number, note: ParsedNote): number
  * Writes one extractor's output for a document, replacing whatever extraction the document had
  * (a note carries one extraction at a time: the best one made for its current content).
  */
-export function writeExtraction(db: Db, docId: number, extraction: Extraction): void {
+export function writeExtraction(db: Db, docId: number, extraction: Extraction, fciSeg?: string[]): { fciIds: number[]; mmIds: number[] } {
   clearDerived(db, docId);
   const chunkIdByOrd = new Map<number, number>(
     (stmt(db, 'SELECT ord, id FROM chunks WHERE document_id = ?').all(docId) as { ord: number; id: number }[]).map((r) => [
@@ -107,7 +123,7 @@ export function writeExtraction(db: Db, docId: number, extraction: Extraction): 
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
   );
   const insertFciFts = stmt(db, 'INSERT INTO fcis_fts (rowid, seg) VALUES (?, ?)');
-  const fciIds = extraction.fcis.map((f) => {
+  const fciIds = extraction.fcis.map((f, i) => {
     const passed = f.checkPassed === undefined || f.checkPassed === null ? null : f.checkPassed ? 1 : 0;
     const { id } = insertFci.get(
       docId,
@@ -120,11 +136,11 @@ export function writeExtraction(db: Db, docId: number, extraction: Extraction): 
       f.checkSim ?? null,
       passed,
     ) as { id: number };
-    insertFciFts.run(id, segmentForIndex(f.text));
+    insertFciFts.run(id, fciSeg?.[i] ?? segmentForIndex(f.text));
     return id;
   });
 
-  writeMindMap(db, docId, extraction.mindMap, fciIds, ex);
+  const mmIds = writeMindMap(db, docId, extraction.mindMap, fciIds, ex);
 
   const entityIds = new Map<string, number>();
   const mention = stmt(db, 
@@ -145,6 +161,7 @@ export function writeExtraction(db: Db, docId: number, extraction: Extraction): 
     if (s === o) continue;
     insertTriple.run(docId, chunkIdByOrd.get(t.chunkOrd) ?? null, s, t.relation, o, t.lineFrom, t.lineTo, ex);
   }
+  return { fciIds, mmIds };
 }
 
 /** Removes a document and everything it contributed; shared entities stay while other notes mention them. */
@@ -189,6 +206,14 @@ export function markGraphPending(db: Db, ids: number[]): void {
   for (const id of ids) insert.run(id);
 }
 
+export function graphPendingIds(db: Db): number[] {
+  return stmt(db, 'SELECT document_id FROM graph_pending').pluck().all() as number[];
+}
+
+export function clearGraphPending(db: Db): void {
+  stmt(db, 'DELETE FROM graph_pending').run();
+}
+
 /** Entities no note mentions any more (their last supporting note changed or went away). */
 export function pruneOrphanEntities(db: Db): number {
   return db
@@ -208,13 +233,15 @@ function clearDerived(db: Db, docId: number): void {
   stmt(db, 'DELETE FROM fcis WHERE document_id = ?').run(docId);
 }
 
-function writeMindMap(db: Db, docId: number, root: MindMapNode, fciIds: number[], extractor: string): void {
+/** Writes the mind map depth-first (node before children, children in order); returns the ids in that order. */
+function writeMindMap(db: Db, docId: number, root: MindMapNode, fciIds: number[], extractor: string): number[] {
+  const ids: number[] = [];
   const insert = stmt(db, 
     `INSERT INTO mm_nodes (document_id, parent_id, kind, text, path_text, depth, ord, fci_id, line_from, line_to, extractor)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
   );
   const walk = (node: MindMapNode, parentId: number | null, parentPath: string, depth: number, ord: number) => {
-    const pathText = parentPath ? `${parentPath}${PATH_SEPARATOR}${node.text}` : node.text;
+    const pathText = mindMapPathText(parentPath, node.text);
     const fciId = node.fciIndex !== undefined ? (fciIds[node.fciIndex] ?? null) : null;
     const { id } = insert.get(
       docId,
@@ -229,18 +256,19 @@ function writeMindMap(db: Db, docId: number, root: MindMapNode, fciIds: number[]
       node.lineTo ?? null,
       extractor,
     ) as { id: number };
+    ids.push(id);
     node.children.forEach((child, i) => walk(child, id, pathText, depth + 1, i));
   };
   walk(root, null, '', 0, 0);
+  return ids;
 }
 
 function ensureEntity(db: Db, name: string, norm: string, type: string | null): number {
-  const row = db
-    .prepare(
-      `INSERT INTO entities (name, norm, type) VALUES (?, ?, ?)
+  const row = stmt(
+    db,
+    `INSERT INTO entities (name, norm, type) VALUES (?, ?, ?)
        ON CONFLICT (norm) DO UPDATE SET type = COALESCE(entities.type, excluded.type) RETURNING id`,
-    )
-    .get(name, norm, type) as { id: number };
+  ).get(name, norm, type) as { id: number };
   return row.id;
 }
 

@@ -1,12 +1,11 @@
+import { stmt } from './statements.js';
 import type { Db } from './db.js';
 
 /** The kinds of rows that carry vectors: documents, chunks, FCIs, mind-map nodes (by path text), entities. */
 export type OwnerKind = 'doc' | 'chunk' | 'fci' | 'mm' | 'entity';
 
 export function writeEmbeddings(db: Db, kind: OwnerKind, model: string, rows: { id: number; vector: Float32Array }[]): void {
-  const insert = db.prepare(
-    'INSERT OR REPLACE INTO embeddings (owner_kind, owner_id, model, dim, vector) VALUES (?, ?, ?, ?, ?)',
-  );
+  const insert = stmt(db, 'INSERT OR REPLACE INTO embeddings (owner_kind, owner_id, model, dim, vector) VALUES (?, ?, ?, ?, ?)');
   for (const r of rows) insert.run(kind, r.id, model, r.vector.length, Buffer.from(r.vector.buffer, r.vector.byteOffset, r.vector.byteLength));
 }
 
@@ -25,9 +24,30 @@ export function loadEmbedding(db: Db, kind: OwnerKind, model: string, id: number
   return row ? toFloat32(row.vector) : undefined;
 }
 
-function toFloat32(buf: Buffer): Float32Array {
+export function toFloat32(buf: Buffer): Float32Array {
   // Copy: the Buffer may not be 4-byte aligned, and better-sqlite3 reuses nothing we should alias.
   const out = new Float32Array(buf.byteLength / 4);
   new Uint8Array(out.buffer).set(buf);
   return out;
+}
+
+/** What text stands for each kind of row when it is embedded (PG-RAG eq. 2: mind-map nodes by path). */
+const EMBEDDED_TEXT: Record<OwnerKind, string> = {
+  doc: `SELECT d.id, d.title || char(10) || COALESCE((SELECT group_concat(c.text, char(10)) FROM chunks c WHERE c.document_id = d.id AND c.is_code = 0), '')
+        FROM documents d WHERE d.status = 'indexed'`,
+  chunk: `SELECT c.id, COALESCE(d.title, '') || ' ' || c.text FROM chunks c JOIN documents d ON d.id = c.document_id`,
+  fci: 'SELECT id, text FROM fcis',
+  mm: 'SELECT id, path_text FROM mm_nodes',
+  entity: 'SELECT id, name FROM entities',
+};
+
+/** Rows of `kind` with no vector from `model` yet, as [id, text to embed]. */
+export function rowsMissingEmbeddings(db: Db, kind: OwnerKind, model: string): [number, string][] {
+  return db
+    .prepare(
+      `SELECT * FROM (${EMBEDDED_TEXT[kind]}) src
+       WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.owner_kind = ? AND e.model = ? AND e.owner_id = src.id)`,
+    )
+    .raw()
+    .all(kind, model) as [number, string][];
 }

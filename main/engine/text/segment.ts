@@ -38,8 +38,10 @@ export function segmentWords(text: string, mode: HanCutMode = 'precise'): string
   return words;
 }
 
+// eslint-disable-next-line no-control-regex -- the ASCII range starts at NUL on purpose
 const ASCII = /^[\x00-\x7f]*$/;
 const ASCII_WORD = /[a-z0-9]+(?:['.][a-z0-9]+)*/g;
+const WHITESPACE = /\s+/u;
 
 function pushNonHanWords(text: string, out: string[]): void {
   // Fast paths for the many short fragments between Chinese runs (punctuation, numbers, Latin words):
@@ -49,6 +51,23 @@ function pushNonHanWords(text: string, out: string[]): void {
     for (const m of text.matchAll(ASCII_WORD)) out.push(m[0]);
     return;
   }
+  // Mostly-ASCII text with the odd dash, quote or accented name: word boundaries always fall at white
+  // space, so ASCII pieces take the fast path and only runs of pieces with other characters go to ICU
+  // (which is several times slower per character).
+  let run = '';
+  for (const piece of text.split(WHITESPACE)) {
+    if (ASCII.test(piece)) {
+      if (run) pushIcuWords(run, out);
+      run = '';
+      for (const m of piece.matchAll(ASCII_WORD)) out.push(m[0]);
+    } else {
+      run = run ? `${run} ${piece}` : piece;
+    }
+  }
+  if (run) pushIcuWords(run, out);
+}
+
+function pushIcuWords(text: string, out: string[]): void {
   for (const seg of wordSegmenter.segment(text)) {
     if (seg.isWordLike && HAS_LETTER_OR_DIGIT.test(seg.segment)) out.push(seg.segment);
   }

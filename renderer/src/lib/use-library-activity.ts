@@ -68,15 +68,15 @@ export function useLibraryActivity(client: LociClient | null): LibraryState {
         setActivity((a) => ({ ...a, [root]: { ...(a[root] ?? idle), running: false, report, error: null, cancelling: false, cancelled: isCancelled(report) } }));
         setVersion((v) => v + 1);
       }),
-      client.on('index.error', ({ root, message }) =>
+      // A run the user stopped is not an error: it just ends (no red message).
+      client.on('index.error', ({ root, message, cancelled: stopped }) => {
         setActivity((a) => {
           const prev = a[root] ?? idle;
-          const cancelled = prev.cancelling || isCancelled(null, message);
+          const cancelled = Boolean(stopped) || prev.cancelling || isCancelled(null, message);
           return { ...a, [root]: { ...prev, running: false, cancelling: false, cancelled, error: cancelled ? null : message } };
-        }),
-      ),
-      client.on('index.error', () => setVersion((v) => v + 1),
-      ),
+        });
+        setVersion((v) => v + 1);
+      }),
     ];
     return () => offs.forEach((off) => off());
   }, [client]);

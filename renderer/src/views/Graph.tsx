@@ -245,7 +245,13 @@ function neighbourhood(graph: Graph, note: { docId?: number; docPath: string }, 
   let frontier = [start.id];
   for (let h = 0; h < hops; h++) {
     const next: string[] = [];
-    for (const id of frontier) for (const m of adj.get(id) ?? []) if (!keep.has(m)) (keep.add(m), next.push(m));
+    for (const id of frontier) {
+      for (const m of adj.get(id) ?? []) {
+        if (keep.has(m)) continue;
+        keep.add(m);
+        next.push(m);
+      }
+    }
     frontier = next;
   }
   return { nodes: graph.nodes.filter((n) => keep.has(n.id)), links: graph.links.filter((l) => keep.has(l.source) && keep.has(l.target)) };

@@ -94,7 +94,6 @@ function MindMapTree({ root, note, query }: { root: MmNode; note: NoteRef; query
     svg.call(zoom).on('dblclick.zoom', null);
     fit(false);
     return () => void svg.on('.zoom', null);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   /** Zooms so the whole visible tree fits the canvas (never above 100%; on first show, never so far

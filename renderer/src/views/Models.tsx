@@ -52,7 +52,7 @@ export function ModelsPanel({ settings, onSaved }: { settings: Record<string, un
     }
   }
 
-  async function useModel(value: string) {
+  async function switchModel(value: string) {
     setError(null);
     try {
       await client.call('settings.update', { patch: { model: value, threads } });
@@ -70,7 +70,7 @@ export function ModelsPanel({ settings, onSaved }: { settings: Record<string, un
       const r = await client.call('models.import', { file: importPath.trim() });
       setImportPath('');
       models.reload();
-      await useModel(r.id);
+      await switchModel(r.id);
     } catch (err) {
       setError(err);
     }
@@ -93,7 +93,7 @@ export function ModelsPanel({ settings, onSaved }: { settings: Record<string, un
         className={ui.row}
         onSubmit={(e) => {
           e.preventDefault();
-          void useModel(spec.trim());
+          void switchModel(spec.trim());
         }}
       >
         <label htmlFor="model-spec" className={ui.muted}>
@@ -147,7 +147,7 @@ export function ModelsPanel({ settings, onSaved }: { settings: Record<string, un
                       </Button>
                     </span>
                   ) : installed.has(m.id) || installed.has(m.id.replace(/\.gguf$/, '')) ? (
-                    <Button size="small" onClick={() => useModel(m.id)} disabled={spec === m.id}>
+                    <Button size="small" onClick={() => switchModel(m.id)} disabled={spec === m.id}>
                       {spec === m.id ? 'In use' : 'Use for answers'}
                     </Button>
                   ) : (

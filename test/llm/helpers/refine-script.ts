@@ -5,6 +5,6 @@ import { openDb } from '../../../main/engine/store/db.js';
 
 const [dbFile, model] = process.argv.slice(2);
 const db = openDb(dbFile);
-const report = await refineIndexWithModel(db, await createStaticEmbedder(), model, { maxTries: 1, onProgress: (p) => console.log(`progress ${p.done}/${p.total}`) });
+const report = await refineIndexWithModel(db, await createStaticEmbedder(), model, { maxTries: 1, minSupport: 0, maxTokens: { piece: 1200 }, onProgress: (p) => console.log(`progress ${p.done}/${p.total}`) });
 console.log(JSON.stringify(report));
 db.close();

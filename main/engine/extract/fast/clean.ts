@@ -41,6 +41,14 @@ export function cleanLine(raw: string): CleanLine {
   return { text: cleanInline(line), kind };
 }
 
+/** Columns before a list item's marker (tabs count 4), or null when the line is no list item. */
+export function listIndent(raw: string): number | null {
+  const line = raw.replace(QUOTE, '');
+  if (!BULLET.test(line)) return null;
+  const lead = /^\s*/.exec(line)![0];
+  return lead.replace(/\t/g, '    ').length;
+}
+
 export function cleanInline(text: string): string {
   // Code spans are kept verbatim (minus the backticks): Markdown inside them is not Markdown.
   const parts = text.split(/(`+)([^`]*?)\1/);

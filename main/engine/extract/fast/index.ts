@@ -5,17 +5,19 @@ import { chineseKeywords, chineseTriples } from './chinese.js';
 import { ExtractionCollector } from './collector.js';
 import { analyseSentence } from './english.js';
 import { buildMindMap } from './mindmap.js';
-import { extractSentenceFcis } from './sentences.js';
+import { splitSentences } from './sentences.js';
 
 /**
- * Fast mode, no model: sentences become FCIs, the heading outline becomes the mind map, wink-nlp
+ * Fast mode, no model: sentences become FCIs, the note's outline (headings, paragraphs, list nesting)
+ * becomes the mind map, wink-nlp
  * (English) or jieba keywords (Chinese) give entities and triples, and the note's own structure gives
  * triples that are certainly true (title links to X, title has section Y). Everything carries the chunk
  * and lines it came from.
  */
 export function extractFast(note: ParsedNote): Extraction {
-  const fcis = extractSentenceFcis(note.chunks);
-  const mindMap = buildMindMap(note, fcis);
+  const split = splitSentences(note.chunks);
+  const fcis = split.fcis;
+  const mindMap = buildMindMap(note, split);
   const out = new ExtractionCollector(note);
   addChineseKeywords(note, out);
   addSentenceFacts(note, fcis, out);

@@ -1,5 +1,5 @@
 import type { ExtractedFci, ParsedChunk } from '../../types.js';
-import { cleanLine } from './clean.js';
+import { cleanLine, listIndent } from './clean.js';
 
 // ICU's sentence rules are the same for every locale we care about, and they know 。！？ as well as . ! ?
 const sentenceSegmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
@@ -13,14 +13,40 @@ const CODE_CHARS = /[{}()[\]=<>;$\\|_~^]/g;
 interface Passage {
   text: string;
   lineStarts: { offset: number; line: number }[];
+  /** Indentation of the list marker when the passage is a list item, else null (paragraph, row, heading). */
+  itemIndent: number | null;
+}
+
+/** A paragraph or list item of a prose chunk: the structure fast-mode mind maps group sentences by. */
+export interface SentencePassage {
+  chunkOrd: number;
+  text: string;
+  itemIndent: number | null;
+}
+
+export interface SentenceSplit {
+  fcis: ExtractedFci[];
+  /** Every passage of every prose chunk, in note order (also those that yielded no FCI). */
+  passages: SentencePassage[];
+  /** passageOf[i] is the index in `passages` of fcis[i]. */
+  passageOf: number[];
 }
 
 /** Fast-mode FCIs: the sentences of a note's prose chunks, cleaned of Markdown, with their source lines. */
 export function extractSentenceFcis(chunks: ParsedChunk[]): ExtractedFci[] {
+  return splitSentences(chunks).fcis;
+}
+
+/** FCIs together with the paragraphs and list items they come from. */
+export function splitSentences(chunks: ParsedChunk[]): SentenceSplit {
   const fcis: ExtractedFci[] = [];
+  const passages: SentencePassage[] = [];
+  const passageOf: number[] = [];
   for (const chunk of chunks) {
     if (chunk.isCode) continue;
     for (const passage of passagesOf(chunk)) {
+      const passageIndex = passages.length;
+      passages.push({ chunkOrd: chunk.ord, text: passage.text, itemIndent: passage.itemIndent });
       for (const seg of sentenceSegmenter.segment(passage.text)) {
         const text = seg.segment.trim();
         if (!isFactLike(text)) continue;
@@ -28,17 +54,18 @@ export function extractSentenceFcis(chunks: ParsedChunk[]): ExtractedFci[] {
         // Cite the lines of the words, not of stray punctuation that ICU glued on at either end.
         const firstWord = text.search(WORD_CHAR);
         let lastWord = text.length - 1;
-        while (lastWord > firstWord && !WORD_CHAR.test(text[lastWord])) lastWord--;
+        while (lastWord > firstWord && !WORD_CHAR.test(text[lastWord]!)) lastWord--;
         fcis.push({
           chunkOrd: chunk.ord,
           text,
           lineFrom: lineAt(passage, start + firstWord),
           lineTo: lineAt(passage, start + lastWord),
         });
+        passageOf.push(passageIndex);
       }
     }
   }
-  return fcis;
+  return { fcis, passages, passageOf };
 }
 
 /** Splits a chunk at blank lines, list items, table rows and headings: sentences never cross those. */
@@ -47,13 +74,14 @@ function passagesOf(chunk: ParsedChunk): Passage[] {
   let current: Passage | null = null;
   const rawLines = chunk.text.split('\n');
   for (let i = 0; i < rawLines.length; i++) {
-    const { text, kind } = cleanLine(rawLines[i]);
+    const raw = rawLines[i]!;
+    const { text, kind } = cleanLine(raw);
     if (kind === 'blank') {
       current = null;
       continue;
     }
     if (kind === 'start' || current === null) {
-      current = { text: '', lineStarts: [] };
+      current = { text: '', lineStarts: [], itemIndent: kind === 'start' ? listIndent(raw) : null };
       passages.push(current);
     } else {
       current.text += ' ';
@@ -65,7 +93,7 @@ function passagesOf(chunk: ParsedChunk): Passage[] {
 }
 
 function lineAt(passage: Passage, offset: number): number {
-  let line = passage.lineStarts[0].line;
+  let line = passage.lineStarts[0]!.line;
   for (const start of passage.lineStarts) {
     if (start.offset > offset) break;
     line = start.line;

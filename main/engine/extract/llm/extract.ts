@@ -2,16 +2,33 @@
 // consistency check and bounded regeneration, a mind map from the FCIs, triples per piece. Every item is
 // traced back to a chunk and line range. Model failures are recorded, never thrown (except cancellation).
 import type { Embedder } from '../../embed/embedder.js';
-import { fciPrompt, mindMapPrompt, PROMPT_VERSION, promptLang, triplePrompt, type PromptLang } from '../../llm/prompts/index.js';
+import {
+  DEFAULT_STRATEGY,
+  fciPrompt,
+  mindMapPrompt,
+  PROMPT_VERSIONS,
+  promptLang,
+  triplePrompt,
+  type ExtractStrategy,
+  type PromptLang,
+} from '../../llm/prompts/index.js';
 import { fciOutput, mindMapOutput, tripleOutput } from '../../llm/prompts/schemas.js';
 import type { LlmProvider } from '../../llm/provider.js';
 import { generateStructured } from '../../llm/structured.js';
 import { normalizeName } from '../../store/names.js';
 import type { ExtractedEntity, ExtractedFci, ExtractedTriple, Extraction, MindMapNode, ParsedNote } from '../../types.js';
 import { checkConsistency, DEFAULT_THRESHOLDS, rougeL, type ConsistencyScore, type ConsistencyThresholds } from './consistency.js';
+import { triplesFromFcis } from './fci-triples.js';
+import { factsForPiece, type AttemptRecord } from './piece-facts.js';
 import { locateInPiece, segmentNote, type Piece } from './segment.js';
 
 export interface ExtractOptions {
+  /** 'combined' (p2, default): one bounded call per piece; 'free' (p2f): the same written as free text; 'separate' (p1): FCIs, mind map and triples in their own calls. */
+  strategy?: ExtractStrategy;
+  /** p2: regenerate a piece only when its check fails by this relative margin (default 0.3). */
+  regenerateMargin?: number;
+  /** p2: drop facts with less than this share of their words in the piece (default 0.5; 0 keeps all). */
+  minSupport?: number;
   /** Largest piece of note text sent to the model at once (characters). */
   maxPieceChars?: number;
   thresholds?: ConsistencyThresholds;
@@ -21,9 +38,11 @@ export interface ExtractOptions {
   jsonRetries?: number;
   /** Pieces in flight at once; the local provider runs them on parallel sequences. */
   concurrency?: number;
-  maxTokens?: { fci?: number; mindMap?: number; triples?: number };
+  maxTokens?: { fci?: number; mindMap?: number; triples?: number; piece?: number };
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** Called as each piece's facts are done (within-note progress for long notes). */
+  onPiece?: (done: number, total: number) => void;
 }
 
 export interface ExtractionStats {
@@ -33,15 +52,17 @@ export interface ExtractionStats {
   /** Seconds spent waiting on the model. */
   modelSeconds: number;
   failures: string[];
+  /** Every model call's outcome (p2 per call; p1 per structured request), for the quality report. */
+  attempts: AttemptRecord[];
 }
 
 export interface LlmExtraction extends Extraction {
   stats: ExtractionStats;
 }
 
-/** The extractor key for rows this model writes with the current prompts. */
-export function extractorFor(llm: LlmProvider): string {
-  return `llm:${llm.id}@${PROMPT_VERSION}`;
+/** The extractor key for rows this model writes with a strategy's prompts (default: the current one). */
+export function extractorFor(llm: LlmProvider, strategy: ExtractStrategy = DEFAULT_STRATEGY): string {
+  return `llm:${llm.id}@${PROMPT_VERSIONS[strategy]}`;
 }
 
 export async function extractWithModel(
@@ -50,14 +71,21 @@ export async function extractWithModel(
   embedder: Embedder,
   opts: ExtractOptions = {},
 ): Promise<LlmExtraction> {
-  const stats: ExtractionStats = { pieces: 0, calls: 0, tokens: 0, modelSeconds: 0, failures: [] };
+  const stats: ExtractionStats = { pieces: 0, calls: 0, tokens: 0, modelSeconds: 0, failures: [], attempts: [] };
   const model = meter(llm, stats);
   const lang = promptLang(note.lang);
-  const pieces = segmentNote(note, opts.maxPieceChars ?? 1200);
+  const strategy = opts.strategy ?? DEFAULT_STRATEGY;
+  const pieces = segmentNote(note, opts.maxPieceChars ?? (strategy === 'separate' ? 1200 : 900));
   stats.pieces = pieces.length;
   const title = note.title || note.relPath;
+  if (strategy !== 'separate') return extractCombined(note, title, pieces, lang, llm, model, embedder, opts, stats, strategy);
 
-  const perPiece = await mapPool(pieces, opts.concurrency ?? 4, (p) => fcisForPiece(p, title, lang, model, embedder, opts, stats));
+  let piecesDone = 0;
+  const perPiece = await mapPool(pieces, opts.concurrency ?? 4, async (p) => {
+    const r = await fcisForPiece(p, title, lang, model, embedder, opts, stats);
+    opts.onPiece?.(++piecesDone, pieces.length);
+    return r;
+  });
   const fcis = perPiece.flat();
   const fciPiece = perPiece.flatMap((list, i) => list.map(() => pieces[i]));
 
@@ -67,7 +95,67 @@ export async function extractWithModel(
   const triples = tripleLists.flat();
   const entities = entitiesOf(triples);
 
-  return { extractor: extractorFor(llm), fcis, mindMap, entities, triples, stats };
+  return { extractor: extractorFor(llm, 'separate'), fcis, mindMap, entities, triples, stats };
+}
+
+/** p2/p2f: one call per piece gives FCIs under routes; the mind map is assembled from them and triples parsed from the FCIs. */
+async function extractCombined(
+  note: ParsedNote,
+  title: string,
+  pieces: Piece[],
+  lang: PromptLang,
+  llm: LlmProvider,
+  model: LlmProvider,
+  embedder: Embedder,
+  opts: ExtractOptions,
+  stats: ExtractionStats,
+  strategy: ExtractStrategy,
+): Promise<LlmExtraction> {
+  let piecesDone = 0;
+  const results = await mapPool(pieces, opts.concurrency ?? 4, async (p) => {
+    const r = await factsForPiece(p, title, lang, model, embedder, {
+      thresholds: opts.thresholds ?? DEFAULT_THRESHOLDS,
+      maxTries: opts.maxTries ?? 2,
+      regenerateMargin: opts.regenerateMargin ?? 0.3,
+      free: strategy === 'free',
+      maxTokens: opts.maxTokens?.piece ?? 320,
+      jsonRetries: opts.jsonRetries ?? 1,
+      minSupport: opts.minSupport,
+      signal: opts.signal,
+      timeoutMs: opts.timeoutMs,
+    });
+    opts.onPiece?.(++piecesDone, pieces.length);
+    return r;
+  });
+  const fcis: ExtractedFci[] = [];
+  const routes: MindMapNode[] = [];
+  for (const r of results) {
+    stats.attempts.push(...r.attempts);
+    if (r.failure) stats.failures.push(`fci ${r.failure}`);
+    for (const route of r.routes) {
+      const children: MindMapNode[] = route.fcis.map((fci) => {
+        fcis.push(fci);
+        return { kind: 'fact', text: fci.text, fciIndex: fcis.length - 1, lineFrom: fci.lineFrom, lineTo: fci.lineTo, children: [] };
+      });
+      // A route the model names like one already in the map (another piece) is the same route.
+      const same = routes.find((x) => x.text.toLowerCase() === (route.route || title).toLowerCase());
+      if (same) {
+        same.children.push(...children);
+        same.lineFrom = Math.min(same.lineFrom!, ...children.map((c) => c.lineFrom!));
+        same.lineTo = Math.max(same.lineTo!, ...children.map((c) => c.lineTo!));
+      } else routes.push(routeNode(route.route || title, children));
+    }
+  }
+  const lines = routes.flatMap((r) => [r.lineFrom!, r.lineTo!]);
+  const mindMap: MindMapNode = {
+    kind: 'topic',
+    text: title,
+    lineFrom: lines.length ? Math.min(...lines) : undefined,
+    lineTo: lines.length ? Math.max(...lines) : undefined,
+    children: routes,
+  };
+  const { triples, entities } = triplesFromFcis(note, fcis);
+  return { extractor: extractorFor(llm, strategy), fcis, mindMap, entities, triples, stats };
 }
 
 async function fcisForPiece(
@@ -81,7 +169,7 @@ async function fcisForPiece(
 ): Promise<ExtractedFci[]> {
   const [pieceVector] = await embedder.embed([piece.text]);
   const thresholds = opts.thresholds ?? DEFAULT_THRESHOLDS;
-  let best: { facts: string[]; score: ConsistencyScore } | undefined;
+  let best: { facts: string[]; score: ConsistencyScore; attempt: AttemptRecord } | undefined;
   const tries = opts.maxTries ?? 3;
   for (let t = 0; t < tries; t++) {
     const r = await generateStructured(llm, fciPrompt(lang, { title, headingPath: piece.headingPath, text: piece.text }), fciOutput, {
@@ -92,6 +180,8 @@ async function fcisForPiece(
       signal: opts.signal,
       timeoutMs: opts.timeoutMs,
     });
+    const attempt: AttemptRecord = { kind: 'fci', piece: piece.index, tryNo: t + 1, tokens: r.tokens, valid: r.ok, passed: null, kept: false };
+    stats.attempts.push(attempt);
     if (!r.ok) {
       stats.failures.push(`fci piece ${piece.index}: ${r.error}`);
       continue;
@@ -99,9 +189,11 @@ async function fcisForPiece(
     const facts = unique(r.value.facts.map(clean).filter((f) => f.length >= 3));
     if (!facts.length) continue;
     const score = await checkConsistency(facts.join('\n'), piece.text, embedder, thresholds, pieceVector);
-    if (!best || better(score, best.score)) best = { facts, score };
+    attempt.passed = score.passed;
+    if (!best || better(score, best.score)) best = { facts, score, attempt };
     if (score.passed) break;
   }
+  if (best) best.attempt.kept = true;
   if (!best) {
     stats.failures.push(`fci piece ${piece.index}: no usable facts after ${tries} tries`);
     return [];
@@ -139,6 +231,7 @@ async function buildMindMap(
       signal: opts.signal,
       timeoutMs: opts.timeoutMs,
     });
+    stats.attempts.push({ kind: 'mindMap', piece: null, tryNo: 1, tokens: r.tokens, valid: r.ok, passed: null, kept: r.ok });
     if (!r.ok) {
       stats.failures.push(`mind map (facts ${start + 1}–${start + batch.length}): ${r.error}`);
       continue;
@@ -193,6 +286,7 @@ async function triplesForPiece(piece: Piece, lang: PromptLang, llm: LlmProvider,
     signal: opts.signal,
     timeoutMs: opts.timeoutMs,
   });
+  stats.attempts.push({ kind: 'triples', piece: piece.index, tryNo: 1, tokens: r.tokens, valid: r.ok, passed: null, kept: r.ok });
   if (!r.ok) {
     stats.failures.push(`triples piece ${piece.index}: ${r.error}`);
     return [];

@@ -10,6 +10,7 @@ import { openLlm, type OpenLlmOptions } from '../../llm/open.js';
 import { isAbortError, type LlmProvider } from '../../llm/provider.js';
 import type { Db } from '../../store/db.js';
 import { loadParsedNote, markGraphPending, pruneOrphanEntities, writeExtraction } from '../../store/documents.js';
+import { countIndexedDocuments, currentContentHash, listRefineTodo, modelPassJobs } from '../../store/model-pass.js';
 import type { IndexProgress } from '../../types.js';
 import { extractorFor, extractWithModel, type ExtractOptions } from './extract.js';
 
@@ -40,25 +41,11 @@ export interface RefineReport {
   seconds: number;
 }
 
-interface TodoRow {
-  id: number;
-  rel_path: string;
-  content_hash: string | null;
-}
-
 export async function refineIndex(db: Db, embedder: Embedder, llm: LlmProvider, opts: RefineOptions = {}): Promise<RefineReport> {
   const t0 = performance.now();
-  const extractor = extractorFor(llm);
-  const filter = opts.docIds ? `AND d.id IN (${opts.docIds.map(Number).join(',') || 'NULL'})` : '';
-  const indexed = (db.prepare(`SELECT count(*) AS n FROM documents d WHERE d.status = 'indexed' ${filter}`).get() as { n: number }).n;
-  const todo = db
-    .prepare(
-      `SELECT d.id, d.rel_path, d.content_hash FROM documents d
-       WHERE d.status = 'indexed' ${filter}
-         AND NOT EXISTS (SELECT 1 FROM mm_nodes m WHERE m.document_id = d.id AND m.extractor = ?)
-       ORDER BY d.id`,
-    )
-    .all(extractor) as TodoRow[];
+  const extractor = extractorFor(llm, opts.strategy);
+  const indexed = countIndexedDocuments(db, opts.docIds);
+  const todo = listRefineTodo(db, extractor, opts.docIds);
   const report: RefineReport = {
     extractor,
     refined: 0,
@@ -71,25 +58,28 @@ export async function refineIndex(db: Db, embedder: Embedder, llm: LlmProvider, 
     seconds: 0,
   };
   const progress = phaseProgress('llm', todo.length, opts.onProgress);
-  const job = jobRecorder(db, extractor);
+  const job = modelPassJobs(db, extractor);
   let done = 0;
   let next = 0;
 
   const work = async () => {
     while (next < todo.length) {
       opts.signal?.throwIfAborted();
-      const row = todo[next++];
+      const row = todo[next++]!;
       const jobId = job.start(row.id);
       try {
         const note = loadParsedNote(db, row.id);
-        const extraction = await extractWithModel(note, llm, embedder, opts);
+        // Long notes take minutes on a laptop CPU: report the pieces as they finish, not only whole notes.
+        const onPiece = (piecesDone: number, pieces: number) => {
+          if (pieces > 1) progress.tick(done, `${row.relPath} (piece ${piecesDone}/${pieces})`);
+        };
+        const extraction = await extractWithModel(note, llm, embedder, { ...opts, onPiece });
         report.calls += extraction.stats.calls;
         report.tokens += extraction.stats.tokens;
         report.outputFailures += extraction.stats.failures.length;
         const { stats, ...rows } = extraction;
         const written = db.transaction(() => {
-          const now = db.prepare('SELECT content_hash FROM documents WHERE id = ?').get(row.id) as { content_hash: string | null } | undefined;
-          if (!now || now.content_hash !== row.content_hash) return false;
+          if (currentContentHash(db, row.id) !== row.contentHash) return false;
           writeExtraction(db, row.id, rows);
           markGraphPending(db, [row.id]);
           job.finish(jobId, 'done', stats.failures.length ? stats.failures.slice(0, 5).join('; ') : null);
@@ -106,10 +96,10 @@ export async function refineIndex(db: Db, embedder: Embedder, llm: LlmProvider, 
           throw err;
         }
         const message = err instanceof Error ? err.message : String(err);
-        report.failed.push({ docId: row.id, relPath: row.rel_path, error: message });
+        report.failed.push({ docId: row.id, relPath: row.relPath, error: message });
         job.finish(jobId, 'failed', message);
       }
-      progress.tick(++done, row.rel_path);
+      progress.tick(++done, row.relPath);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrentNotes ?? 2, todo.length)) }, work));
@@ -123,21 +113,6 @@ export async function refineIndex(db: Db, embedder: Embedder, llm: LlmProvider, 
   }
   report.seconds = (performance.now() - t0) / 1000;
   return report;
-}
-
-/** One `jobs` row per note attempt, so the app can show what the background pass is doing and what failed. */
-function jobRecorder(db: Db, extractor: string) {
-  const insert = db.prepare(
-    `INSERT INTO jobs (kind, document_id, extractor, status, attempts, updated_at) VALUES ('llm-extract', ?, ?, 'running', 1, datetime('now')) RETURNING id`,
-  );
-  const update = db.prepare(`UPDATE jobs SET status = ?, error = ?, updated_at = datetime('now') WHERE id = ?`);
-  // Rows of a run that was killed stay 'running'; the next run marks them failed before it starts.
-  db.prepare(`UPDATE jobs SET status = 'failed', error = 'interrupted', updated_at = datetime('now') WHERE kind = 'llm-extract' AND status = 'running'`).run();
-  db.prepare(`DELETE FROM jobs WHERE kind = 'llm-extract' AND status = 'done' AND extractor != ?`).run(extractor);
-  return {
-    start: (docId: number) => (insert.get(docId, extractor) as { id: number }).id,
-    finish: (id: number, status: 'done' | 'failed', error: string | null) => update.run(status, error, id),
-  };
 }
 
 /** `--model <id|path|url#model>`: opens the model, refines the index with it, and always closes it. */

@@ -38,6 +38,8 @@ export interface LocalModelInfo {
   sequences: number;
   threads: number;
   mode: 'chat' | 'completion';
+  /** node-llama-cpp's chat wrapper in use (e.g. 'Gemma'); null in completion mode. */
+  chatWrapper: string | null;
 }
 
 interface Pending {

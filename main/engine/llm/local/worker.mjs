@@ -1,12 +1,14 @@
 // The model process. It loads one GGUF once and serves generation requests from its parent over IPC,
 // running up to `sequences` of them in parallel on one context. Plain ESM JavaScript so it starts
 // without a TypeScript loader; if llama.cpp crashes or runs out of memory only this process dies.
-import { getLlama, LlamaCompletion, LlamaChatSession } from 'node-llama-cpp';
+import { getLlama, LlamaCompletion, LlamaChatSession, resolveChatWrapper } from 'node-llama-cpp';
 
 /** @type {import('node-llama-cpp').Llama} */ let llama;
 /** @type {import('node-llama-cpp').LlamaModel} */ let model;
 /** @type {import('node-llama-cpp').LlamaContext} */ let context;
 let useChat = false;
+/** node-llama-cpp's chat wrapper for this GGUF (from its template, else from its name and turn tokens). */
+let chatWrapper;
 const freeSequences = [];
 const sequenceWaiters = [];
 const running = new Map(); // request id -> AbortController
@@ -26,8 +28,8 @@ async function init(opts) {
     batchSize: opts.batchSize,
   });
   for (let i = 0; i < opts.sequences; i++) freeSequences.push(context.getSequence());
-  const template = model.fileInfo.metadata?.tokenizer?.chat_template;
-  useChat = opts.mode === 'chat' || (opts.mode !== 'completion' && typeof template === 'string' && template.length > 0);
+  chatWrapper = resolveChatWrapper(model);
+  useChat = opts.mode === 'chat' || (opts.mode !== 'completion' && speaksChat(model, chatWrapper));
   send({
     type: 'ready',
     info: {
@@ -36,8 +38,24 @@ async function init(opts) {
       sequences: opts.sequences,
       threads: opts.threads,
       mode: useChat ? 'chat' : 'completion',
+      chatWrapper: useChat ? chatWrapper.wrapperName : null,
     },
   });
+}
+
+// Turn markers that only chat-trained vocabularies hold as single special tokens (Gemma, ChatML, Llama 3).
+const TURN_TOKENS = ['<start_of_turn>', '<|im_start|>', '<|start_header_id|>'];
+
+/**
+ * A GGUF with a chat template speaks chat. Without one (Gemma 3 270M ships none), node-llama-cpp still
+ * resolves its family's wrapper from the name and architecture; that wrapper is trusted only when the
+ * vocabulary really has turn tokens, so a llama-architecture story model is not forced into [INST] chat.
+ */
+function speaksChat(model, wrapper) {
+  const template = model.fileInfo.metadata?.tokenizer?.chat_template;
+  if (typeof template === 'string' && template.length > 0) return true;
+  if (!wrapper || wrapper.wrapperName === 'General') return false;
+  return TURN_TOKENS.some((t) => model.tokenize(t, true).length === 1);
 }
 
 function acquireSequence() {
@@ -85,7 +103,7 @@ async function generate(id, req) {
     };
     let text;
     if (useChat) {
-      const session = new LlamaChatSession({ contextSequence: seq, systemPrompt: req.system, autoDisposeSequence: false });
+      const session = new LlamaChatSession({ contextSequence: seq, chatWrapper, systemPrompt: req.system, autoDisposeSequence: false });
       try {
         text = await session.prompt(req.prompt, options);
       } finally {

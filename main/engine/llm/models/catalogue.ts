@@ -1,6 +1,6 @@
 // The catalogue of recommended models (resources/models/catalogue.json), validated on load.
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { resourcePath } from '../../paths.js';
 import { z } from 'zod';
 
 const sha = z.string().regex(/^[0-9a-f]{64}$/).nullable();
@@ -24,6 +24,10 @@ const entrySchema = z.object({
   sha256: sha,
   checksumSource: z.string().nullable(),
   verified: z.boolean(),
+  /** Memory the model needs while it runs on CPU (weights + a 4k context), for choosing one that fits. */
+  ramLabel: z.string().optional(),
+  /** The first model to install on a laptop; at most one chat and one embedding model carry it. */
+  recommended: z.boolean().optional(),
 });
 
 export type CatalogueEntry = z.infer<typeof entrySchema>;
@@ -31,11 +35,16 @@ export type CatalogueFile = z.infer<typeof fileSchema>;
 
 const catalogueSchema = z.object({ version: z.literal(1), note: z.string().optional(), models: z.array(entrySchema) });
 
-export const CATALOGUE_FILE = fileURLToPath(new URL('../../../../resources/models/catalogue.json', import.meta.url));
+export const CATALOGUE_FILE = resourcePath('models', 'catalogue.json');
 
 export function loadCatalogue(file = CATALOGUE_FILE): CatalogueEntry[] {
   const parsed = catalogueSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+  for (const role of ['chat', 'embedding'] as const) {
+    const picks = parsed.models.filter((m) => m.role === role && m.recommended);
+    if (picks.length > 1) throw new Error(`Catalogue: more than one recommended ${role} model (${picks.map((m) => m.id).join(', ')}).`);
+  }
   for (const m of parsed.models) {
+    if (m.verified && !(m.sha256 || m.files?.every((f) => f.sha256))) throw new Error(`Catalogue entry ${m.id}: verified without a checksum.`);
     if (m.kind === 'gguf' && (!m.url || !m.file)) throw new Error(`Catalogue entry ${m.id}: a GGUF model needs url and file.`);
     if (m.kind === 'transformers.js' && !m.files?.length) throw new Error(`Catalogue entry ${m.id}: a transformers.js model needs files.`);
   }

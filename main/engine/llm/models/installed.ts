@@ -3,6 +3,8 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { findCatalogueEntry, loadCatalogue } from './catalogue.js';
 import { modelsDir } from './paths.js';
+import { isGguf } from './import.js';
+import { UserError } from '../../errors.js';
 
 export interface InstalledModel {
   id: string;
@@ -19,7 +21,11 @@ export function listInstalledModels(dir = modelsDir()): InstalledModel[] {
 
 /** A path to an existing file, a catalogue id, or the name of an installed GGUF → the GGUF path. */
 export function resolveModelFile(spec: string, dir = modelsDir()): string {
-  if (existsSync(spec) && statSync(spec).isFile()) return resolve(spec);
+  if (existsSync(spec) && statSync(spec).isFile()) {
+    // Checked here so llama.cpp's "expected GGUF but got <the file's first bytes>" never reaches a caller.
+    if (!isGguf(spec)) throw new UserError(`${spec} is not a GGUF model file.`);
+    return resolve(spec);
+  }
   const entry = findCatalogueEntry(spec, loadCatalogue());
   if (entry?.kind === 'gguf' && entry.file && existsSync(join(dir, entry.file))) return join(dir, entry.file);
   const installed = listInstalledModels(dir).find((m) => m.id === spec);

@@ -2,9 +2,18 @@
 // key (`llm:<model>@<version>`), so changing any prompt text or schema here must bump PROMPT_VERSION —
 // that re-extracts every note with the new prompts instead of mixing generations.
 import type { Lang } from '../../types.js';
-import { fciSchema, keyPointsSchema, mindMapSchema, tripleSchema } from './schemas.js';
+import { fciSchema, keyPointsSchema, mindMapSchema, pieceSchema, tripleSchema } from './schemas.js';
 
-export const PROMPT_VERSION = 'p1';
+/**
+ * p1: three calls per note (FCIs per piece with up to 3 regenerations, a mind map, triples per piece).
+ * p2: one bounded call per piece writes FCIs grouped under routes; triples are parsed from the FCIs.
+ * p2f: p2 written as free text and parsed late (JSON grammar only as a fallback).
+ */
+export const PROMPT_VERSIONS = { separate: 'p1', combined: 'p2', free: 'p2f' } as const;
+export type ExtractStrategy = keyof typeof PROMPT_VERSIONS;
+export const DEFAULT_STRATEGY: ExtractStrategy = 'combined';
+/** The version rows are written under by default; changing the default strategy re-extracts every note. */
+export const PROMPT_VERSION: string = PROMPT_VERSIONS[DEFAULT_STRATEGY];
 
 export type PromptLang = 'en' | 'zh';
 
@@ -45,6 +54,61 @@ export function fciPrompt(lang: PromptLang, piece: { title: string; headingPath:
       'the others. Keep every number, date, place, name and stated opinion. Add nothing the excerpt does not say. Answer in JSON only.',
     prompt: `Note location: ${where}\n\nExcerpt:\n${piece.text}\n\nFact-checking items (JSON):`,
     jsonSchema: fciSchema,
+  };
+}
+
+// PG-RAG §2.3, both transformations in one call: the excerpt becomes FCIs grouped under routes. The
+// instructions and a one-shot example are the system text, identical for every call, so a local model
+// keeps them evaluated on its sequence and only the excerpt is new work.
+// A made-up subject, unrelated to any note, so the example's facts cannot leak into an extraction unnoticed.
+const PIECE_EXAMPLE = {
+  en: {
+    excerpt: 'The Marsh Lane library opened in 1962 and holds about 40,000 books. Its reading room is on the second floor.',
+    routes: [
+      { route: 'History', facts: ['The Marsh Lane library opened in 1962.'] },
+      { route: 'Building and collection', facts: ['The Marsh Lane library holds about 40,000 books.', 'The reading room of the Marsh Lane library is on the second floor.'] },
+    ],
+  },
+  zh: {
+    excerpt: '沼泽巷图书馆于 1962 年开馆，藏书约四万册。阅览室在二楼。',
+    routes: [
+      { route: '历史', facts: ['沼泽巷图书馆于 1962 年开馆。'] },
+      { route: '馆舍与藏书', facts: ['沼泽巷图书馆藏书约四万册。', '沼泽巷图书馆的阅览室在二楼。'] },
+    ],
+  },
+};
+
+/** The one-shot example, answered in the format the call asks for (JSON, or the free-text outline). */
+function pieceExample(lang: PromptLang, free: boolean): string {
+  const ex = PIECE_EXAMPLE[lang];
+  const answer = free
+    ? ex.routes.map((r) => [`${lang === 'zh' ? '路线：' : 'Route: '}${r.route}`, ...r.facts.map((f) => `- ${f}`)].join('\n')).join('\n')
+    : JSON.stringify({ routes: ex.routes });
+  return lang === 'zh' ? `示例片段：${ex.excerpt}\n示例回答：\n${answer}` : `Example excerpt: ${ex.excerpt}\nExample answer:\n${answer}`;
+}
+
+export function piecePrompt(lang: PromptLang, piece: { title: string; headingPath: string[]; text: string }, free = false): BuiltPrompt {
+  const where = [piece.title, ...piece.headingPath].filter(Boolean).join(' > ');
+  if (lang === 'zh') {
+    return {
+      system:
+        '你是一名严谨的事实核查编辑。把笔记片段改写为简短的事实条目：每条是一句可以独立核实的完整陈述，写出主语，保留数字、日期、地点和人名，' +
+        '不添加片段没有的信息；把相关条目归入一到三条简短的路线（子主题）。' +
+        (free ? '每条路线写一行“路线：名称”，其下每条事实一行，以“- ”开头。\n' : '只输出 JSON。\n') +
+        pieceExample('zh', free),
+      prompt: `笔记位置：${where}\n\n片段：\n${piece.text}`,
+      jsonSchema: free ? undefined : pieceSchema,
+    };
+  }
+  return {
+    system:
+      'You are a careful fact-checking editor. Rewrite the note excerpt as short fact-checking items: each one complete ' +
+      'statement that can be checked on its own, with its subject spelled out, keeping numbers, dates, places and names, ' +
+      'adding nothing the excerpt does not say. Group related items under one to three short routes (sub-topics). ' +
+      (free ? 'Write each route as a line "Route: name" followed by its facts, one per line starting with "- ".\n' : 'Answer in JSON only.\n') +
+      pieceExample('en', free),
+    prompt: `Note location: ${where}\n\nExcerpt:\n${piece.text}`,
+    jsonSchema: free ? undefined : pieceSchema,
   };
 }
 

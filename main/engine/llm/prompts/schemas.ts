@@ -13,6 +13,11 @@ export const LIMITS = {
   termChars: 80,
   keyPoints: 5,
   keyPointChars: 160,
+  // One call per piece writes FCIs grouped under routes: bounded so a reply closes in ~300 tokens.
+  pieceRoutes: 3,
+  pieceFactsPerRoute: 4,
+  pieceFactChars: 160,
+  pieceRouteChars: 60,
 } as const;
 
 export const fciSchema = {
@@ -107,3 +112,32 @@ export const keyPointsSchema = {
 } as const;
 
 export const keyPointsOutput = z.object({ keyPoints: z.array(z.string()) });
+
+/** One structured call per piece (prompt p2): the FCIs, already grouped under mind-map routes. */
+export const pieceSchema = {
+  type: 'object',
+  properties: {
+    routes: {
+      type: 'array',
+      minItems: 1,
+      maxItems: LIMITS.pieceRoutes,
+      items: {
+        type: 'object',
+        properties: {
+          route: { type: 'string', minLength: 1, maxLength: LIMITS.pieceRouteChars },
+          facts: {
+            type: 'array',
+            minItems: 1,
+            maxItems: LIMITS.pieceFactsPerRoute,
+            items: { type: 'string', minLength: 3, maxLength: LIMITS.pieceFactChars },
+          },
+        },
+        required: ['route', 'facts'],
+      },
+    },
+  },
+  required: ['routes'],
+} as const;
+
+export const pieceOutput = z.object({ routes: z.array(z.object({ route: z.string(), facts: z.array(z.string()) })) });
+export type PieceOutput = z.infer<typeof pieceOutput>;

@@ -7,7 +7,7 @@ export function formatHigExplanation(x: HigExplanation): string {
   const title = new Map(x.documents.map((d) => [d.docId, d.title]));
   const out = [`hig (${x.params.strategy}; N=${x.params.topN}, K=${x.params.neighbours}, λ=${x.params.lambda}, T=${x.params.maxTriples})`, 'Documents:'];
   for (const d of x.documents) {
-    const how = d.hops === 0 ? 'top-N by similarity' : `${d.hops}-hop neighbour of “${title.get(d.via!) ?? d.via}”`;
+    const how = d.hops === 0 ? 'top-N by BM25+dense fusion' : `${d.hops}-hop neighbour of “${title.get(d.via!) ?? d.via}”`;
     out.push(`  ${d.title}  sim ${f3(d.similarity)} · w ${f3(d.weight)} = ${f3(d.score)}  (${how})`);
   }
   out.push(`Entities kept (w·cos > ${x.params.lambda}):`);

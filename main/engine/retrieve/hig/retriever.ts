@@ -1,17 +1,22 @@
-// KG-Retriever's retrieval over the hierarchical index graph (§3.2.2): document level (top-N documents by
-// query similarity plus their neighbours on the document graph under one of three collaboration
-// strategies), then KG level (entities of the candidate documents kept when w·cos(v_e, v_q) > λ, their
-// triples returned, at most T).
+// KG-Retriever's retrieval over the hierarchical index graph (§3.2.2): document level (top-N documents
+// plus their neighbours on the document graph under one of three collaboration strategies), then KG level
+// (entities of the candidate documents kept when w·cos(v_e, v_q) > λ, their triples returned, at most T).
+// The paper takes the top-N by dense similarity; here they come from the fusion of BM25 and dense, so a
+// weak embedder does not choose the documents alone (the walk and the KG level are the paper's).
 import type { Db } from '../../store/db.js';
 import type { RetrievedContext } from '../../types.js';
 import type { RetrievalContext, RetrievalResult, Retriever } from '../retriever.js';
 import { chunkContexts } from '../contexts.js';
 import { dot } from '../../embed/embedder.js';
+import { analyseQuery } from '../query.js';
+import { fusedDocuments } from '../fusion.js';
+import { docEdgesOf, entityMentionsOf, titlesOf, triplesOf, type DocEdge } from '../../store/hig.js';
+import { proseChunksOf } from '../../store/retrieval.js';
 
 export type HigStrategy = 'one-hop' | 'attentive' | 'multi-hop';
 
 export interface HigParams {
-  /** Documents taken by query similarity. */
+  /** Documents taken from the BM25+dense fusion. */
   topN: number;
   /** Neighbours followed per document (the document graph stores the K most similar; this caps it). */
   neighbours: number;
@@ -22,8 +27,11 @@ export interface HigParams {
   strategy: HigStrategy;
 }
 
-/** The paper's HotpotQA settings (K=3, N=3, T=20, λ=0.1); multi-hop is the strategy that also reaches 2 hops. */
-export const DEFAULT_HIG_PARAMS: HigParams = { topN: 3, neighbours: 3, lambda: 0.1, maxTriples: 20, strategy: 'attentive' };
+/**
+ * The paper's HotpotQA settings (K=3, T=20, λ=0.1) but N=5 seed documents: with fusion seeds, N=3 left
+ * ranks 4–5 to graph neighbours, which trailed hybrid on every dev set (bench, fast mode, GloVe).
+ */
+export const DEFAULT_HIG_PARAMS: HigParams = { topN: 5, neighbours: 3, lambda: 0.1, maxTriples: 20, strategy: 'attentive' };
 
 export interface HigDocument {
   docId: number;
@@ -56,23 +64,10 @@ export interface HigExplanation {
   triples: { id: number; text: string; docId: number; entityId: number; score: number }[];
 }
 
-interface Edge {
-  src: number;
-  dst: number;
-  weight: number;
-}
+type Edge = DocEdge;
 
-/** Document graph edges touching `ids`, both directions (an edge means "among each other's K most similar"). */
 function edgesOf(db: Db, ids: number[]): Edge[] {
-  if (ids.length === 0) return [];
-  const json = JSON.stringify(ids);
-  const rows = db
-    .prepare(
-      `SELECT src, dst, weight FROM doc_edges WHERE src IN (SELECT value FROM json_each(?))
-       UNION SELECT dst AS src, src AS dst, weight FROM doc_edges WHERE dst IN (SELECT value FROM json_each(?))`,
-    )
-    .all(json, json) as Edge[];
-  return rows;
+  return docEdgesOf(db, ids);
 }
 
 /** Neighbours of `from` by edge weight, capped per document. */
@@ -116,9 +111,7 @@ export function collaborate(db: Db, docSims: (id: number) => number, seeds: { id
 
 /** Each document's chunk most similar to the query (its first chunk when no chunk has a vector). */
 export function bestChunks(ctx: RetrievalContext, q: Float32Array, docIds: number[]): Map<number, number> {
-  const rows = ctx.db
-    .prepare('SELECT id, document_id AS docId FROM chunks WHERE is_code = 0 AND document_id IN (SELECT value FROM json_each(?)) ORDER BY id')
-    .all(JSON.stringify(docIds)) as { id: number; docId: number }[];
+  const rows = proseChunksOf(ctx.db, docIds);
   const chunks = ctx.cache.matrix('chunk');
   const best = new Map<number, { id: number; score: number }>();
   for (const r of rows) {
@@ -134,31 +127,27 @@ export function createHigRetriever(overrides: Partial<HigParams> = {}): Retrieve
   const p: HigParams = { ...DEFAULT_HIG_PARAMS, ...overrides };
   return async (ctx: RetrievalContext, question: string, k: number): Promise<RetrievalResult> => {
     const { db, cache } = ctx;
-    const q = await cache.embedQuery(question);
+    const qa = await analyseQuery(ctx, question);
+    const q = qa.embedding;
     const docMatrix = cache.matrix('doc');
     const docSim = (id: number) => {
       const v = docMatrix.vector(id);
       return v ? dot(v, q) : 0;
     };
-    const seeds = docMatrix.search(q, p.topN);
+    // Seeds lead in fusion order (score above any neighbour's w·cos ≤ 1); neighbours follow by w·cos.
+    const seeds = fusedDocuments(ctx, qa)
+      .slice(0, p.topN)
+      .map((d, i) => ({ id: d.docId, score: 2 - i / p.topN }));
     const docs = collaborate(db, docSim, seeds, p);
+    for (const s of seeds) docs.get(s.id)!.similarity = docSim(s.id);
     const ranked = [...docs.values()].sort((a, b) => b.score - a.score);
     const ids = ranked.map((d) => d.docId);
 
-    const titles = new Map(
-      (db.prepare('SELECT id, title FROM documents WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as { id: number; title: string }[]).map(
-        (r) => [r.id, r.title],
-      ),
-    );
+    const titles = titlesOf(db, ids);
     for (const d of ranked) d.title = titles.get(d.docId) ?? '';
 
     // KG level: entities mentioned in a candidate document, weighted by that document's w.
-    const mentions = db
-      .prepare(
-        `SELECT DISTINCT m.entity_id AS entityId, m.document_id AS docId, e.name FROM entity_mentions m JOIN entities e ON e.id = m.entity_id
-         WHERE m.document_id IN (SELECT value FROM json_each(?))`,
-      )
-      .all(JSON.stringify(ids)) as { entityId: number; docId: number; name: string }[];
+    const mentions = entityMentionsOf(db, ids);
     const entityMatrix = cache.matrix('entity');
     const best = new Map<number, HigEntity>();
     for (const m of mentions) {
@@ -173,33 +162,15 @@ export function createHigRetriever(overrides: Partial<HigParams> = {}): Retrieve
     }
     const entities = [...best.values()].sort((a, b) => b.score - a.score);
 
-    const tripleRows = entities.length
-      ? (db
-          .prepare(
-            `SELECT t.id, t.document_id AS docId, t.subject_id AS s, t.object_id AS o, t.relation, t.line_from AS lineFrom, t.line_to AS lineTo,
-                    se.name AS subject, oe.name AS object, d.rel_path AS relPath, d.title
-             FROM triples t JOIN entities se ON se.id = t.subject_id JOIN entities oe ON oe.id = t.object_id JOIN documents d ON d.id = t.document_id
-             WHERE t.document_id IN (SELECT value FROM json_each(?))
-               AND (t.subject_id IN (SELECT value FROM json_each(?)) OR t.object_id IN (SELECT value FROM json_each(?)))`,
-          )
-          .all(JSON.stringify(ids), JSON.stringify(entities.map((e) => e.entityId)), JSON.stringify(entities.map((e) => e.entityId))) as {
-          id: number;
-          docId: number;
-          s: number;
-          o: number;
-          relation: string;
-          lineFrom: number;
-          lineTo: number;
-          subject: string;
-          object: string;
-          relPath: string;
-          title: string;
-        }[])
-      : [];
+    const tripleRows = triplesOf(
+      db,
+      ids,
+      entities.map((e) => e.entityId),
+    );
     const tripleScored = tripleRows
       .map((t) => {
         const e = [best.get(t.s), best.get(t.o)].filter((x): x is HigEntity => !!x).sort((a, b) => b.score - a.score)[0];
-        return { t, entity: e, score: e.score };
+        return { t, entity: e!, score: e!.score };
       })
       .sort((a, b) => b.score - a.score || a.t.id - b.t.id)
       .slice(0, p.maxTriples);
@@ -231,7 +202,7 @@ export function createHigRetriever(overrides: Partial<HigParams> = {}): Retrieve
       entities,
       triples: tripleScored.map(({ t, entity, score }) => ({ id: t.id, text: `${t.subject} ${t.relation} ${t.object}`, docId: t.docId, entityId: entity.entityId, score })),
     };
-    return { contexts: [...docContexts, ...tripleContexts], explanation };
+    return { contexts: [...docContexts, ...tripleContexts], explanation, query: qa };
   };
 }
 

@@ -18,15 +18,15 @@ export function keyPhrases(question: string, max = 4): string[] {
     const t = p.trim().replace(/[?.,!:;]+$/, '');
     if (t && !phrases.some((x) => x.toLowerCase() === t.toLowerCase()) && t.toLowerCase() !== question.trim().toLowerCase()) phrases.push(t);
   };
-  for (const m of question.matchAll(QUOTED)) add(m[1]);
+  for (const m of question.matchAll(QUOTED)) add(m[1]!);
   if (hasHan(question)) {
     for (const k of getTfIdf().extractKeywords(getJieba(), question, max)) add(k.keyword);
   } else {
     for (const m of question.matchAll(NAME_RUN)) {
       const words = m[0].split(/\s+/);
       // The sentence's first word is capitalised by grammar, not because it is a name ("Which", "Who").
-      if (m.index === 0 && isFiller(words[0])) words.shift();
-      if (words.length === 1 && isFiller(words[0])) continue;
+      if (m.index === 0 && isFiller(words[0]!)) words.shift();
+      if (words.length === 1 && isFiller(words[0]!)) continue;
       if (words.length) add(words.join(' '));
     }
   }

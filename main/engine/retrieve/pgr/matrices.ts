@@ -71,13 +71,13 @@ export function similarityMatrix(t: Template, kp: Float32Array): Float32Array {
   for (let n = 0; n < nodeCount; n++) {
     let s = 0;
     const base = n * t.dim;
-    for (let i = 0; i < t.dim; i++) s += t.nodeVectors[base + i] * kp[i];
+    for (let i = 0; i < t.dim; i++) s += t.nodeVectors[base + i]! * kp[i]!;
     nodeSim[n] = s;
   }
   const sm = new Float32Array(t.rows * t.cols);
   for (let cell = 0; cell < sm.length; cell++) {
-    const n = t.cellNode[cell];
-    if (n >= 0) sm[cell] = nodeSim[n];
+    const n = t.cellNode[cell]!;
+    if (n >= 0) sm[cell] = nodeSim[n]!;
   }
   return sm;
 }
@@ -87,7 +87,7 @@ export function leafColumns(t: Template): Int32Array {
   const leaf = new Int32Array(t.rows);
   for (let r = 0; r < t.rows; r++) {
     let c = t.cols - 1;
-    while (c > 0 && t.ids[r * t.cols + c] === -1) c--;
+    while (c > 0 && t.ids[r * t.cols + c]! === -1) c--;
     leaf[r] = c;
   }
   return leaf;
@@ -95,8 +95,8 @@ export function leafColumns(t: Template): Int32Array {
 
 /** Seed rows: the fact paths whose leaf is most similar to the key point (a fact node encodes its whole path). */
 export function selectSeeds(t: Template, sm: Float32Array, leaf: Int32Array, n: number): number[] {
-  const order = Array.from({ length: t.rows }, (_, r) => r).filter((r) => t.cellNode[r * t.cols + leaf[r]] >= 0);
-  order.sort((a, b) => sm[b * t.cols + leaf[b]] - sm[a * t.cols + leaf[a]] || a - b);
+  const order = Array.from({ length: t.rows }, (_, r) => r).filter((r) => t.cellNode[r * t.cols + leaf[r]!]! >= 0);
+  order.sort((a, b) => sm[b * t.cols + leaf[b]!]! - sm[a * t.cols + leaf[a]!]! || a - b);
   return order.slice(0, n);
 }
 
@@ -136,32 +136,32 @@ export function walkSeed(t: Template, sm: Float32Array, leaf: Int32Array, seedRo
   const { rows, cols, ids } = t;
   const cm = new Float32Array(rows * cols);
   const pm = new Uint8Array(rows * cols);
-  const seedCol = leaf[seedRow];
-  const seedSim = sm[seedRow * cols + seedCol];
+  const seedCol = leaf[seedRow]!;
+  const seedSim = sm[seedRow * cols + seedCol]!;
   cm[seedRow * cols + seedCol] = contribution(seedSim, seedSim, p);
 
   let left = seedCol;
   for (let c = seedCol - 1; c >= 0; c--) {
-    const v = t.cellNode[seedRow * cols + c] >= 0 ? contribution(sm[seedRow * cols + c], seedSim, p) : 0;
+    const v = t.cellNode[seedRow * cols + c]! >= 0 ? contribution(sm[seedRow * cols + c]!, seedSim, p) : 0;
     if (v === 0) break;
     cm[seedRow * cols + c] = v;
     left = c;
   }
 
-  const ancestorId = ids[seedRow * cols + left];
+  const ancestorId = ids[seedRow * cols + left]!;
   let top = seedRow;
-  while (top > 0 && ids[(top - 1) * cols + left] === ancestorId) top--;
+  while (top > 0 && ids[(top - 1) * cols + left]! === ancestorId) top--;
   let bottom = seedRow;
-  while (bottom < rows - 1 && ids[(bottom + 1) * cols + left] === ancestorId) bottom++;
+  while (bottom < rows - 1 && ids[(bottom + 1) * cols + left]! === ancestorId) bottom++;
   let right = left;
-  for (let r = top; r <= bottom; r++) right = Math.max(right, leaf[r]);
+  for (let r = top; r <= bottom; r++) right = Math.max(right, leaf[r]!);
 
   for (let r = top; r <= bottom; r++) {
     for (let c = left; c <= right; c++) if (ids[r * cols + c] !== -1) pm[r * cols + c] = 1;
     if (r === seedRow) continue;
-    for (let c = left; c <= leaf[r]; c++) {
+    for (let c = left; c <= leaf[r]!; c++) {
       const cell = r * cols + c;
-      const v = t.cellNode[cell] >= 0 ? contribution(sm[cell], seedSim, p) : 0;
+      const v = t.cellNode[cell]! >= 0 ? contribution(sm[cell]!, seedSim, p) : 0;
       if (v === 0) break;
       cm[cell] = v;
     }
@@ -195,7 +195,7 @@ export function aggregate(t: Template, keyPoints: Float32Array[], p: PgrParams =
       for (let r = s.top; r <= s.bottom; r++) {
         for (let c = s.left; c <= s.right; c++) {
           const cell = r * t.cols + c;
-          am[cell] += s.cm[cell] * s.pm[cell];
+          am[cell]! += s.cm[cell]! * s.pm[cell]!;
         }
       }
     }
@@ -204,7 +204,7 @@ export function aggregate(t: Template, keyPoints: Float32Array[], p: PgrParams =
   const rowScores = new Float32Array(t.rows);
   for (let r = 0; r < t.rows; r++) {
     let s = 0;
-    for (let c = 0; c < t.cols; c++) s += am[r * t.cols + c];
+    for (let c = 0; c < t.cols; c++) s += am[r * t.cols + c]!;
     rowScores[r] = s;
   }
   return { am, rowScores, runs };
@@ -213,7 +213,7 @@ export function aggregate(t: Template, keyPoints: Float32Array[], p: PgrParams =
 /** The K rows with the highest total contribution (rows with none are left out), best first. */
 export function topRows(rowScores: Float32Array, k: number): number[] {
   return Array.from({ length: rowScores.length }, (_, r) => r)
-    .filter((r) => rowScores[r] > 0)
-    .sort((a, b) => rowScores[b] - rowScores[a] || a - b)
+    .filter((r) => rowScores[r]! > 0)
+    .sort((a, b) => rowScores[b]! - rowScores[a]! || a - b)
     .slice(0, k);
 }

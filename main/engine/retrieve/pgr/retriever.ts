@@ -1,6 +1,8 @@
-// PG-RAG's pseudo-graph retrieval (§2.4): seed topics by similarity, topic walking through super-topics and
-// fact walking through super-facts to a handful of candidate topics, their fact paths loaded into template
-// matrices, and the matrix core (./matrices.ts) choosing the top-K fact paths.
+// PG-RAG's pseudo-graph retrieval (§2.4): seed topics, topic walking through super-topics and fact
+// walking through super-facts to a handful of candidate topics, their fact paths loaded into template
+// matrices, and the matrix core (./matrices.ts) choosing the top-K fact paths. The paper seeds by topic
+// similarity; here the seed topics are those of the notes the BM25+dense fusion ranks first (a note
+// named by an id has its first heading or sentence as topic, so untitled news is found too).
 import type { Db } from '../../store/db.js';
 import type { RetrievedContext } from '../../types.js';
 import type { RetrievalContext, RetrievalResult, Retriever } from '../retriever.js';
@@ -8,19 +10,37 @@ import { VectorMatrix, topK } from '../../embed/vector-matrix.js';
 import { dot } from '../../embed/embedder.js';
 import { DEFAULT_PGR_PARAMS, aggregate, buildTemplate, topRows, type PgrParams } from './matrices.js';
 import { fastKeyPoints } from './key-points.js';
+import { analyseQuery } from '../query.js';
+import { fusedDocuments } from '../fusion.js';
+import { documentsByIds, mindMapsOfTopics, superNodeSizes, superNodesOfTopics, topicRows, topicsUnderSuperNodes, type MindMapNodeRow } from '../../store/pgr.js';
 
 export interface PgrRetrieverParams extends PgrParams {
-  /** Topics picked by similarity to the question. */
+  /** Seed topics: those of the notes the BM25+dense fusion ranks first. */
   seedTopics: number;
   /** Candidate topics after walking (PG-RAG walks to ~6). */
   maxTopics: number;
-  /** When walking finds fewer topics, fill up with the next most similar ones. */
+  /** When walking finds fewer topics, fill up with the next notes of the fusion. */
   fillBySimilarity: boolean;
   /** Super nodes with more members are hubs (shared boilerplate), not walked through. */
   maxSuperMembers: number;
+  /**
+   * Weight of the note's fusion score next to the matrix score (both scaled to 0–1) when the rows are
+   * ranked: the matrices judge paths by the key points' vectors alone, which a weak embedder blurs.
+   */
+  wFusion: number;
+  /** Rows per note before another note's rows are taken (the rest follow), so K paths span notes. */
+  rowsPerNote: number;
 }
 
-export const DEFAULT_PGR_RETRIEVER_PARAMS: PgrRetrieverParams = { ...DEFAULT_PGR_PARAMS, seedTopics: 3, maxTopics: 6, fillBySimilarity: true, maxSuperMembers: 50 };
+export const DEFAULT_PGR_RETRIEVER_PARAMS: PgrRetrieverParams = {
+  ...DEFAULT_PGR_PARAMS,
+  seedTopics: 3,
+  maxTopics: 6,
+  fillBySimilarity: true,
+  maxSuperMembers: 50,
+  wFusion: 1,
+  rowsPerNote: 2,
+};
 
 export interface PgrTopic {
   id: number;
@@ -28,7 +48,7 @@ export interface PgrTopic {
   text: string;
   similarity: number;
   /** How the topic joined the candidates. */
-  via: 'seed' | 'super-topic' | 'super-fact' | 'similarity';
+  via: 'seed' | 'super-topic' | 'super-fact' | 'fusion';
   /** The super node walked through, for walked topics. */
   superId?: number;
 }
@@ -56,31 +76,25 @@ export interface PgrExplanation {
   templateRows: number;
 }
 
-interface NodeRow {
-  id: number;
-  document_id: number;
-  parent_id: number | null;
-  kind: string;
-  text: string;
-  path_text: string;
-  line_from: number | null;
-  line_to: number | null;
-}
+type NodeRow = MindMapNodeRow;
 
 interface TopicIndex {
   matrix: VectorMatrix;
   docOf: Map<number, number>;
   textOf: Map<number, string>;
+  topicsOf: Map<number, number[]>;
 }
 
 function topicIndex(ctx: RetrievalContext): TopicIndex {
   return ctx.cache.derived('pgr:topics', () => {
     const mm = ctx.cache.matrix('mm');
-    const rows = ctx.db.prepare("SELECT id, document_id, text FROM mm_nodes WHERE kind = 'topic' ORDER BY id").all() as {
-      id: number;
-      document_id: number;
-      text: string;
-    }[];
+    const rows = topicRows(ctx.db);
+    const topicsOf = new Map<number, number[]>();
+    for (const r of rows) {
+      const list = topicsOf.get(r.document_id);
+      if (list) list.push(r.id);
+      else topicsOf.set(r.document_id, [r.id]);
+    }
     const entries = rows.flatMap((r) => {
       const vector = mm.vector(r.id);
       return vector ? [{ id: r.id, vector }] : [];
@@ -89,44 +103,27 @@ function topicIndex(ctx: RetrievalContext): TopicIndex {
       matrix: new VectorMatrix(mm.dim, entries),
       docOf: new Map(rows.map((r) => [r.id, r.document_id])),
       textOf: new Map(rows.map((r) => [r.id, r.text])),
+      topicsOf,
     };
   });
 }
 
 /** Members per super node, for leaving out hubs (boilerplate lines shared by hundreds of notes say nothing). */
 function superSizes(ctx: RetrievalContext): Map<number, number> {
-  return ctx.cache.derived('pgr:super-sizes', () => {
-    const rows = ctx.db.prepare('SELECT super_id AS id, count(*) AS n FROM super_members GROUP BY super_id').all() as { id: number; n: number }[];
-    return new Map(rows.map((r) => [r.id, r.n]));
-  });
+  return ctx.cache.derived('pgr:super-sizes', () => superNodeSizes(ctx.db));
 }
 
 /** Topics sharing a super-topic node with a seed, and topics of facts sharing a super-fact node with a seed topic's fact. */
 function walk(ctx: RetrievalContext, seedIds: number[], maxSuperMembers: number): { topicId: number; via: 'super-topic' | 'super-fact'; superId: number }[] {
   const { db } = ctx;
   const sizes = superSizes(ctx);
-  const supers = db
-    .prepare(
-      `SELECT s.id AS superId, s.kind FROM super_members m JOIN super_nodes s ON s.id = m.super_id AND s.kind = 'topic'
-       WHERE m.node_id IN (SELECT value FROM json_each(?))
-       UNION
-       SELECT s.id AS superId, s.kind FROM mm_nodes seed
-       JOIN mm_nodes f ON f.document_id = seed.document_id AND f.extractor = seed.extractor AND +f.kind = 'fact'
-       JOIN super_members m ON m.node_id = f.id
-       JOIN super_nodes s ON s.id = m.super_id AND s.kind = 'fact'
-       WHERE seed.id IN (SELECT value FROM json_each(?))`,
-    )
-    .all(JSON.stringify(seedIds), JSON.stringify(seedIds)) as { superId: number; kind: 'topic' | 'fact' }[];
+  const supers = superNodesOfTopics(db, seedIds);
   const usable = supers.filter((s) => (sizes.get(s.superId) ?? 0) <= maxSuperMembers);
   if (usable.length === 0) return [];
-  const topics = db
-    .prepare(
-      `SELECT DISTINCT m.super_id AS superId, t.id AS topicId FROM super_members m
-       JOIN mm_nodes n ON n.id = m.node_id
-       JOIN mm_nodes t ON t.document_id = n.document_id AND t.extractor = n.extractor AND +t.kind = 'topic'
-       WHERE m.super_id IN (SELECT value FROM json_each(?))`,
-    )
-    .all(JSON.stringify(usable.map((s) => s.superId))) as { superId: number; topicId: number }[];
+  const topics = topicsUnderSuperNodes(
+    db,
+    usable.map((u) => u.superId),
+  );
   const kindOf = new Map(usable.map((s) => [s.superId, s.kind]));
   const seeds = new Set(seedIds);
   return topics
@@ -136,13 +133,7 @@ function walk(ctx: RetrievalContext, seedIds: number[], maxSuperMembers: number)
 
 /** Root-to-leaf paths of the given topics' mind maps, in DFS order (rows sharing an ancestor stay consecutive). */
 function factPaths(db: Db, topicIds: number[]): { paths: number[][]; nodes: Map<number, NodeRow> } {
-  const rows = db
-    .prepare(
-      `SELECT n.id, n.document_id, n.parent_id, n.kind, n.text, n.path_text, n.line_from, n.line_to FROM mm_nodes n
-       JOIN mm_nodes t ON t.document_id = n.document_id AND t.extractor = n.extractor
-       WHERE t.id IN (SELECT value FROM json_each(?)) ORDER BY n.parent_id, n.ord, n.id`,
-    )
-    .all(JSON.stringify(topicIds)) as NodeRow[];
+  const rows = mindMapsOfTopics(db, topicIds);
   const nodes = new Map(rows.map((r) => [r.id, r]));
   const children = new Map<number, number[]>();
   for (const r of rows) {
@@ -168,7 +159,8 @@ export function createPgrRetriever(overrides: Partial<PgrRetrieverParams> = {}):
     const { db, cache } = ctx;
     const keyPoints = ctx.keyPoints?.length ? ctx.keyPoints : fastKeyPoints(question);
     const kpVectors = await Promise.all(keyPoints.map((kp) => cache.embedQuery(kp)));
-    const q = await cache.embedQuery(question);
+    const qa = await analyseQuery(ctx, question);
+    const q = qa.embedding;
     const topics = topicIndex(ctx);
     const topicScores = topics.matrix.scores(q);
     const simOf = (id: number) => {
@@ -184,7 +176,10 @@ export function createPgrRetriever(overrides: Partial<PgrRetrieverParams> = {}):
       via,
       ...(superId !== undefined ? { superId } : {}),
     });
-    const seedTopics = topK(topicScores, topics.matrix.ids, p.seedTopics).map((s) => topicOf(s.id, 'seed'));
+    // Topics in the order of their notes in the fusion (only topics with a vector can enter the matrices).
+    const fused = fusedDocuments(ctx, qa);
+    const fusedTopics = fused.flatMap((d) => (topics.topicsOf.get(d.docId) ?? []).filter((id) => topics.matrix.vector(id)));
+    const seedTopics = fusedTopics.slice(0, p.seedTopics).map((id) => topicOf(id, 'seed'));
     const chosen = new Set(seedTopics.map((t) => t.id));
     const walked: PgrTopic[] = [];
     const walkedCandidates = walk(
@@ -202,11 +197,12 @@ export function createPgrRetriever(overrides: Partial<PgrRetrieverParams> = {}):
       walked.push(topicOf(w.topicId, w.via, w.superId));
     }
     if (p.fillBySimilarity && chosen.size < p.maxTopics) {
-      for (const s of topK(topicScores, topics.matrix.ids, p.maxTopics + chosen.size)) {
+      const next = [...fusedTopics, ...topK(topicScores, topics.matrix.ids, p.maxTopics + chosen.size).map((s) => s.id)];
+      for (const id of next) {
         if (chosen.size >= p.maxTopics) break;
-        if (chosen.has(s.id)) continue;
-        chosen.add(s.id);
-        walked.push(topicOf(s.id, 'similarity'));
+        if (chosen.has(id)) continue;
+        chosen.add(id);
+        walked.push(topicOf(id, 'fusion'));
       }
     }
 
@@ -214,16 +210,14 @@ export function createPgrRetriever(overrides: Partial<PgrRetrieverParams> = {}):
     const mm = cache.matrix('mm');
     const template = buildTemplate(paths, (id) => mm.vector(id), mm.dim);
     const agg = aggregate(template, kpVectors, p);
-    const rows = topRows(agg.rowScores, k);
-    const leafOf = (r: number) => paths[r][paths[r].length - 1];
+    const rowScores = withFusion(agg.rowScores, paths, nodes, fused, p.wFusion);
+    const leafOf = (r: number): number => {
+      const path = paths[r]!;
+      return path[path.length - 1]!;
+    };
+    const rows = spreadRows(topRows(rowScores, rowScores.length), (r) => nodes.get(leafOf(r))!.document_id, p.rowsPerNote, k);
 
-    const docs = new Map(
-      (
-        db.prepare('SELECT id, rel_path, title FROM documents WHERE id IN (SELECT value FROM json_each(?))').all(
-          JSON.stringify([...new Set(rows.map((r) => nodes.get(leafOf(r))!.document_id))]),
-        ) as { id: number; rel_path: string; title: string }[]
-      ).map((d) => [d.id, d]),
-    );
+    const docs = documentsByIds(db, [...new Set(rows.map((r) => nodes.get(leafOf(r))!.document_id))]);
     const contexts: RetrievedContext[] = rows.map((r) => {
       const leaf = nodes.get(leafOf(r))!;
       const doc = docs.get(leaf.document_id)!;
@@ -235,7 +229,7 @@ export function createPgrRetriever(overrides: Partial<PgrRetrieverParams> = {}):
         lineFrom: leaf.line_from ?? 1,
         lineTo: leaf.line_to ?? leaf.line_from ?? 1,
         factPath: leaf.path_text,
-        score: agg.rowScores[r],
+        score: rowScores[r]!,
         kind: 'fact-path',
       };
     });
@@ -247,7 +241,7 @@ export function createPgrRetriever(overrides: Partial<PgrRetrieverParams> = {}):
       walkedTopics: walked,
       seedFactPaths: agg.runs.flatMap((run) =>
         run.seeds.map((s) => ({
-          keyPoint: keyPoints[run.keyPoint],
+          keyPoint: keyPoints[run.keyPoint] ?? '',
           nodeId: leafOf(s.seedRow),
           pathText: nodes.get(leafOf(s.seedRow))?.path_text ?? '',
           similarity: s.seedSim,
@@ -255,18 +249,51 @@ export function createPgrRetriever(overrides: Partial<PgrRetrieverParams> = {}):
           rowsReached: s.bottom - s.top + 1,
         })),
       ),
-      factPaths: rows.map((r) => ({ nodeId: leafOf(r), pathText: nodes.get(leafOf(r))!.path_text, score: agg.rowScores[r] })),
-      mindMap: nestedMindMap(rows.map((r) => paths[r]), nodes, (id) => nodeScore(agg.am, template.ids, id)),
+      factPaths: rows.map((r) => ({ nodeId: leafOf(r), pathText: nodes.get(leafOf(r))!.path_text, score: rowScores[r]! })),
+      mindMap: nestedMindMap(rows.map((r) => paths[r]!), nodes, (id) => nodeScore(agg.am, template.ids, id)),
       templateRows: template.rows,
     };
-    return { contexts, explanation };
+    return { contexts, explanation, query: qa };
   };
+}
+
+/**
+ * Matrix scores (scaled to 0–1) plus the row's note's fusion score (scaled to 0–1) times w. A row no
+ * seed reached keeps its note's fusion score, so a note the words found is not dropped because the
+ * key points' vectors missed every one of its paths.
+ */
+function withFusion(rowScores: Float32Array, paths: number[][], nodes: Map<number, NodeRow>, fused: { docId: number; score: number }[], w: number): Float32Array {
+  const out = new Float32Array(rowScores.length);
+  let max = 0;
+  for (const s of rowScores) max = Math.max(max, s);
+  const top = fused[0]?.score ?? 0;
+  const fusion = new Map(fused.map((d) => [d.docId, top > 0 ? d.score / top : 0]));
+  paths.forEach((path, r) => {
+    const s = rowScores[r]!;
+    const doc = nodes.get(path[path.length - 1]!)?.document_id;
+    out[r] = (s > 0 && max > 0 ? s / max : 0) + w * (doc === undefined ? 0 : (fusion.get(doc) ?? 0));
+  });
+  return out;
+}
+
+/** The best rows, at most `perNote` of each note first, then the rest in order, k in all. */
+function spreadRows(ranked: number[], noteOf: (r: number) => number, perNote: number, k: number): number[] {
+  const taken = new Map<number, number>();
+  const first: number[] = [];
+  const later: number[] = [];
+  for (const r of ranked) {
+    const n = noteOf(r);
+    const c = taken.get(n) ?? 0;
+    taken.set(n, c + 1);
+    (c < perNote ? first : later).push(r);
+  }
+  return [...first, ...later].slice(0, k);
 }
 
 /** Sum of a node's cells in the aggregate matrix (a shared ancestor counts once per row it heads). */
 function nodeScore(am: Float32Array, ids: Int32Array, id: number): number {
   let s = 0;
-  for (let i = 0; i < ids.length; i++) if (ids[i] === id) s += am[i];
+  for (let i = 0; i < ids.length; i++) if (ids[i] === id) s += am[i]!;
   return s;
 }
 

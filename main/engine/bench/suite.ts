@@ -1,0 +1,162 @@
+// `loci bench --suite dev`: every dev set side by side in one run — Wikipedia multi-hop (HotpotQA train-100
+// and dev, MuSiQue dev, 2Wiki dev), untitled Chinese news (CRUD-RAG 1/2/3-doc over one pooled corpus) and
+// documentation notes (our SilverBullet and Foam question sets) — so a retrieval change is judged on all
+// kinds of data at once, never tuned to one. `--quick` is the same shape, smaller, for iteration.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Embedder } from '../embed/embedder.js';
+import { loadCrud } from './crud.js';
+import { loadDataset, type BenchDataset, type DatasetFormat } from './datasets.js';
+import { loadDocsQa } from './docs-qa.js';
+import { evaluateDataset, LOCI_METHODS, pct, prepareIndex, table, type BenchReport } from './runner.js';
+
+export const SUITES = ['dev'] as const;
+
+/** Every set of the dev suite, by name (for --sets). */
+export function suiteSetNames(): string[] {
+  return [...SINGLE_SETS.map((s) => s.name), ...CRUD_FILES.map((c) => c.name), ...DOCS_QA.map((d) => d.name)];
+}
+export type SuiteName = (typeof SUITES)[number];
+
+/** Our own question sets over the shared notes folders (in the repo: they are ours, not third-party text). */
+export const DEV_SETS_DIR = join(import.meta.dirname, 'dev-sets');
+
+interface SingleSet {
+  name: string;
+  /** Under the shared data folder (or, for docs-QA, our dev-sets folder). */
+  file: string;
+  format: DatasetFormat;
+  /** Questions kept by --quick (all when absent). */
+  quickLimit?: number;
+}
+
+const SINGLE_SETS: SingleSet[] = [
+  { name: 'hotpotqa-train-100', file: 'hotpotqa/train_distractor_100.json', format: 'hotpotqa', quickLimit: 30 },
+  { name: 'hotpotqa-dev', file: 'hotpotqa/dev_distractor_10.jsonl', format: 'hotpotqa' },
+  { name: 'musique-dev', file: 'musique/dev_answerable_10.jsonl', format: 'musique' },
+  { name: '2wiki-dev', file: '2wiki/dev_10.jsonl', format: '2wiki' },
+];
+const CRUD_FILES = ['1doc', '2doc', '3doc'].map((n) => ({ name: `crud-${n}`, file: `crud/questions_${n}_dev.json` }));
+const DOCS_QA = [
+  { name: 'silverbullet-qa', file: 'silverbullet.json' },
+  { name: 'foam-qa', file: 'foam.json' },
+];
+
+export interface SuiteOptions {
+  /** The shared data folder (`../shared/data` by default). */
+  dataDir: string;
+  methods: string[];
+  ks: number[];
+  quick?: boolean;
+  /** CRUD pool size (default 10,000; 1,000 with --quick). */
+  pool?: number;
+  /** Only these sets (by name); all when absent. */
+  sets?: string[];
+  onProgress?: (message: string) => void;
+  /** Each set's full report as it completes. */
+  onReport?: (report: BenchReport) => void;
+}
+
+export interface SuiteReport {
+  suite: SuiteName;
+  quick: boolean;
+  embedder: string;
+  ks: number[];
+  methods: string[];
+  reports: (BenchReport & { name: string })[];
+  /** Sets that could not run here (file absent), with the reason. */
+  skipped: { name: string; reason: string }[];
+}
+
+/** A group of question sets over one corpus: indexed once, each set evaluated on it. */
+interface Group {
+  sets: { name: string; file: string; ds: BenchDataset }[];
+}
+
+function* groups(o: SuiteOptions, skipped: SuiteReport['skipped']): Generator<Group> {
+  const wanted = (name: string) => !o.sets || o.sets.includes(name);
+  const have = (name: string, file: string) => {
+    if (!wanted(name)) return false;
+    if (existsSync(file)) return true;
+    skipped.push({ name, reason: `${file} is absent` });
+    return false;
+  };
+  for (const s of SINGLE_SETS) {
+    const file = join(o.dataDir, s.file);
+    if (!have(s.name, file)) continue;
+    yield { sets: [{ name: s.name, file, ds: loadDataset(file, { format: s.format, limit: o.quick ? s.quickLimit : undefined }) }] };
+  }
+  const crud = CRUD_FILES.filter((c) => have(c.name, join(o.dataDir, c.file)));
+  const news = join(o.dataDir, 'crud/news.jsonl.gz');
+  if (crud.length && existsSync(news)) {
+    const files = crud.map((c) => join(o.dataDir, c.file));
+    const { sets } = loadCrud(files, { corpus: news, pool: o.pool ?? (o.quick ? 1_000 : undefined), limit: o.quick ? 40 : undefined });
+    yield { sets: crud.map((c, i) => ({ name: c.name, file: files[i]!, ds: sets[i]! })) };
+  } else if (crud.length) {
+    for (const c of crud) skipped.push({ name: c.name, reason: `${news} is absent` });
+  }
+  for (const d of DOCS_QA) {
+    const file = join(DEV_SETS_DIR, d.file);
+    if (!have(d.name, file)) continue;
+    const ds = loadDocsQa(file, { sharedData: o.dataDir });
+    yield { sets: [{ name: d.name, file, ds }] };
+  }
+}
+
+/** Runs the suite with one embedder. Loci methods share one index per corpus; peers build their own. */
+export async function runSuite(embedder: Embedder, o: SuiteOptions): Promise<SuiteReport> {
+  const log = o.onProgress ?? (() => undefined);
+  const skipped: SuiteReport['skipped'] = [];
+  const reports: SuiteReport['reports'] = [];
+  const needsIndex = o.methods.some((m) => (LOCI_METHODS as string[]).includes(m));
+  for (const g of groups(o, skipped)) {
+    const corpus = g.sets[0]!.ds.corpus;
+    log(`[${g.sets.map((s) => s.name).join(', ')}] ${corpus.length} documents`);
+    const prepared = needsIndex ? await prepareIndex(corpus, embedder, { onProgress: log }) : null;
+    try {
+      for (const s of g.sets) {
+        const report = { name: s.name, ...(await evaluateDataset(prepared, s.ds, s.file, { methods: o.methods, ks: o.ks, onProgress: log, embedderId: embedder.id })) };
+        o.onReport?.(report);
+        reports.push(report);
+      }
+    } finally {
+      prepared?.close();
+    }
+  }
+  return { suite: 'dev', quick: !!o.quick, embedder: embedder.id, ks: o.ks, methods: o.methods, reports, skipped };
+}
+
+/** One embedder's run: recall@k per set × method, then the answer shown by `ask` and its latency. */
+export function formatSuite(r: SuiteReport): string {
+  const k = r.ks.includes(5) ? 5 : r.ks[0]!;
+  const setCol = (rep: SuiteReport['reports'][number]) => `${rep.name} (${rep.questions}q/${rep.paragraphs}d)`;
+  const cell = (rep: SuiteReport['reports'][number], method: string, f: (m: BenchReport['results'][number]) => string) => {
+    const m = rep.results.find((x) => x.method === method);
+    return m ? f(m) : '–';
+  };
+  const lociMethods = r.methods.filter((m) => (LOCI_METHODS as string[]).includes(m));
+  const ms = (x: number) => (Number.isFinite(x) ? x.toFixed(0) : '–');
+  const out = [
+    `Suite ${r.suite}${r.quick ? ' (quick)' : ''} — embedder ${r.embedder}`,
+    '',
+    `recall@${k} of the supporting documents (%)`,
+    ...table(['set', ...r.methods], r.reports.map((rep) => [setCol(rep), ...r.methods.map((m) => cell(rep, m, (x) => pct(x.recall[k]!)))])),
+    '',
+    `answer in the top ${k} (%; docs-QA: share of the reference answer's words)`,
+    ...table(['set', ...r.methods], r.reports.map((rep) => [setCol(rep), ...r.methods.map((m) => cell(rep, m, (x) => pct(x.answerRecall[k]!)))])),
+  ];
+  if (lociMethods.length) {
+    out.push(
+      '',
+      'answer in the extractive answer `loci ask` shows, no model (%)',
+      ...table(['set', ...lociMethods], r.reports.map((rep) => [setCol(rep), ...lociMethods.map((m) => cell(rep, m, (x) => pct(x.extractiveAnswer)))])),
+      '',
+      'ask latency p50 / p95 ms (retrieval of 8 contexts + extractive answer)',
+      ...table(['set', ...lociMethods], r.reports.map((rep) => [setCol(rep), ...lociMethods.map((m) => cell(rep, m, (x) => `${ms(x.askP50Ms)} / ${ms(x.askP95Ms)}`))])),
+      '',
+      'index seconds: ' + r.reports.map((rep) => `${rep.name} ${rep.indexSeconds.toFixed(1)}`).join(', '),
+    );
+  }
+  if (r.skipped.length) out.push('', 'not run here: ' + r.skipped.map((s) => `${s.name} (${s.reason})`).join('; '));
+  return out.join('\n');
+}

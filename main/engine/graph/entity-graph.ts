@@ -1,0 +1,182 @@
+// The entity–chunk–note graph the `ppr` ranking walks (HippoRAG 2's passage-integrated graph, built
+// from what fast indexing already extracts, no model): chunk nodes, one note node per note, entity
+// nodes. Edges: chunk–note (the note holds the chunk), chunk–entity (a mention, weighted by the
+// entity's IDF over chunks, as GFM-RAG does — a name found in three chunks says more than one found in
+// three hundred), entity–note (the entity is the note's title: the bridge to another note), chunk–note
+// for a wikilink, entity–entity for a triple, and synonym edges between entities whose name vectors
+// are nearly the same.
+import type { Db } from '../store/db.js';
+import { graphChunks, graphEntities, graphLinks, graphMentions, graphTitles, graphTriples } from '../store/entity-graph.js';
+import { normalizeName } from '../store/names.js';
+import type { VectorMatrix } from '../embed/vector-matrix.js';
+import { buildCsr, type Csr } from './ppr.js';
+import { lshPairs } from './lsh-pairs.js';
+
+export interface EntityGraphParams {
+  /** Weight of a chunk–note edge. */
+  wNote: number;
+  /** Weight of an entity–note edge (the entity names the note), times the entity's IDF. */
+  wTitle: number;
+  /** Weight of a wikilink edge from the linking chunk to the target note. */
+  wLink: number;
+  /** Weight of a triple edge between its two entities. */
+  wTriple: number;
+  /** Cosine above which two entity names are synonyms (an edge weighted by the cosine). */
+  synonymThreshold: number;
+  /** Synonym search is skipped above this many entities (LSH cost grows with it). */
+  maxSynonymEntities: number;
+}
+
+export const DEFAULT_ENTITY_GRAPH_PARAMS: EntityGraphParams = {
+  wNote: 0.5,
+  wTitle: 1,
+  wLink: 1,
+  wTriple: 0.5,
+  synonymThreshold: 0.92,
+  maxSynonymEntities: 60_000,
+};
+
+export interface EntityGraph {
+  csr: Csr;
+  /** Nodes [0, chunks) are chunks, [chunks, chunks + notes) notes, the rest entities. */
+  chunks: number;
+  notes: number;
+  chunkId: Int32Array;
+  /** Note (document id) of each chunk node. */
+  chunkDoc: Int32Array;
+  docOfNote: Int32Array;
+  nodeOfChunk: Map<number, number>;
+  noteOfDoc: Map<number, number>;
+  /** Normalised name → entity node (or note node, for a title no entity carries). */
+  byName: Map<string, number>;
+  /** Entity node → entity id (−1 where none). */
+  entityIdOf: Int32Array;
+  /** Chunks an entity node is mentioned in (its document frequency). */
+  df: Int32Array;
+  synonymEdges: number;
+  buildMs: number;
+}
+
+/** Title variants a note is named by: the whole title and, for "Name (qualifier)", the bare name. */
+function titleNames(title: string): string[] {
+  const bare = title.replace(/\s*\([^)]*\)\s*$/, '');
+  const names = bare !== title && bare ? [title, bare] : [title];
+  return [...new Set(names.map(normalizeName).filter((k) => k.length > 1))];
+}
+
+export function buildEntityGraph(db: Db, entityVectors: VectorMatrix | null, params: Partial<EntityGraphParams> = {}): EntityGraph {
+  const p = { ...DEFAULT_ENTITY_GRAPH_PARAMS, ...params };
+  const started = performance.now();
+  const chunkRows = graphChunks(db);
+  const titles = graphTitles(db);
+  const entities = graphEntities(db);
+  const C = chunkRows.length;
+  const D = titles.length;
+  const E = entities.length;
+  const n = C + D + E;
+
+  const chunkId = new Int32Array(C);
+  const chunkDoc = new Int32Array(C);
+  const nodeOfChunk = new Map<number, number>();
+  const chunksOfDoc = new Map<number, number[]>();
+  chunkRows.forEach((c, i) => {
+    chunkId[i] = c.id;
+    chunkDoc[i] = c.docId;
+    nodeOfChunk.set(c.id, i);
+    const list = chunksOfDoc.get(c.docId);
+    if (list) list.push(i);
+    else chunksOfDoc.set(c.docId, [i]);
+  });
+  const docOfNote = new Int32Array(D);
+  const noteOfDoc = new Map<number, number>();
+  titles.forEach((t, i) => {
+    docOfNote[i] = t.id;
+    noteOfDoc.set(t.id, C + i);
+  });
+  const entityIdOf = new Int32Array(E);
+  const nodeOfEntity = new Map<number, number>();
+  const byName = new Map<string, number>();
+  entities.forEach((e, i) => {
+    entityIdOf[i] = e.id;
+    nodeOfEntity.set(e.id, C + D + i);
+    byName.set(e.norm, C + D + i);
+  });
+  /** The chunk of a note holding a line (its first chunk when none does). */
+  const chunkAt = (docId: number, line: number): number | undefined => {
+    const list = chunksOfDoc.get(docId);
+    if (!list) return undefined;
+    for (const c of list) if (chunkRows[c]!.lineFrom <= line && line <= chunkRows[c]!.lineTo) return c;
+    return list[0];
+  };
+
+  const src: number[] = [];
+  const dst: number[] = [];
+  const w: number[] = [];
+  const edge = (a: number, b: number, weight: number) => {
+    src.push(a);
+    dst.push(b);
+    w.push(weight);
+  };
+
+  // Mentions, deduplicated per (entity, chunk), and each entity's document frequency over chunks.
+  const df = new Int32Array(n);
+  const mentionPairs: number[] = [];
+  const seen = new Set<number>();
+  for (const m of graphMentions(db)) {
+    const e = nodeOfEntity.get(m.entityId);
+    const c = m.chunkId !== null ? nodeOfChunk.get(m.chunkId) : chunkAt(m.docId, m.lineFrom);
+    if (e === undefined || c === undefined) continue;
+    const key = (e - C - D) * C + c;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    df[e]!++;
+    mentionPairs.push(e, c);
+  }
+  const idf = (node: number) => Math.log(1 + C / Math.max(1, df[node]!));
+  for (let i = 0; i < mentionPairs.length; i += 2) edge(mentionPairs[i]!, mentionPairs[i + 1]!, idf(mentionPairs[i]!));
+
+  for (const [docId, list] of chunksOfDoc) {
+    const note = noteOfDoc.get(docId);
+    if (note === undefined) continue;
+    for (const c of list) edge(c, note, p.wNote);
+  }
+
+  // A note is reached through the entity that is its title; a title no entity carries is a name of the note itself.
+  const noteByName = new Map<string, number>();
+  for (const t of titles) {
+    const note = noteOfDoc.get(t.id)!;
+    for (const name of titleNames(t.title)) {
+      noteByName.set(name, note);
+      const e = byName.get(name);
+      if (e !== undefined && e >= C + D) edge(e, note, p.wTitle * idf(e));
+      else if (e === undefined) byName.set(name, note);
+    }
+  }
+
+  for (const l of graphLinks(db)) {
+    const target = noteByName.get(l.targetNorm);
+    const c = chunkAt(l.docId, l.line);
+    if (target === undefined || c === undefined || chunkDoc[c] === docOfNote[target - C]) continue;
+    edge(c, target, p.wLink);
+  }
+
+  for (const t of graphTriples(db)) {
+    const a = nodeOfEntity.get(t.s);
+    const b = nodeOfEntity.get(t.o);
+    if (a !== undefined && b !== undefined) edge(a, b, p.wTriple);
+  }
+
+  let synonymEdges = 0;
+  if (entityVectors && entityVectors.size > 1 && entityVectors.size <= p.maxSynonymEntities) {
+    for (const pair of lshPairs(entityVectors, p.synonymThreshold, undefined, 2)) {
+      const a = nodeOfEntity.get(pair.a);
+      const b = nodeOfEntity.get(pair.b);
+      if (a === undefined || b === undefined) continue;
+      edge(a, b, pair.sim);
+      synonymEdges++;
+    }
+  }
+
+  const csr = buildCsr(n, src, dst, w);
+  return { csr, chunks: C, notes: D, chunkId, chunkDoc, docOfNote, nodeOfChunk, noteOfDoc, byName, entityIdOf, df, synonymEdges, buildMs: performance.now() - started };
+}

@@ -1,0 +1,45 @@
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import type { PrepareResult, PrepareTask } from './prepare-note.js';
+
+/**
+ * Threads that prepare notes (parse, extract, segment) while the engine's own thread writes: one per core
+ * minus one, left for the writer, the UI's calls and queries. LOCI_INDEX_WORKERS overrides (0 = none).
+ */
+export function workerCount(): number {
+  const forced = process.env.LOCI_INDEX_WORKERS;
+  if (forced !== undefined && forced !== '' && Number.isFinite(Number(forced))) return Math.max(0, Math.floor(Number(forced)));
+  return Math.max(1, availableParallelism() - 1);
+}
+
+/**
+ * The worker's entry file. A packaged build puts the bundled task at `index-worker.js` beside the engine
+ * bundle (this module's own file); in development and tests the TypeScript runs through tsx via
+ * worker-entry.mjs.
+ */
+function workerFile(): string {
+  const bundled = fileURLToPath(new URL('./index-worker.js', import.meta.url));
+  if (existsSync(bundled)) return bundled;
+  return fileURLToPath(new URL('./worker-entry.mjs', import.meta.url));
+}
+
+export interface NotePool {
+  prepare(task: PrepareTask): Promise<PrepareResult[]>;
+  close(): Promise<void>;
+}
+
+export function openNotePool(threads = workerCount()): NotePool {
+  const pool = new Piscina({
+    filename: workerFile(),
+    minThreads: threads,
+    maxThreads: threads,
+    // Workers stay for the whole run; each builds its NLP and tokenizer objects once.
+    idleTimeout: 60_000,
+  });
+  return {
+    prepare: (task) => pool.run(task) as Promise<PrepareResult[]>,
+    close: () => pool.destroy(),
+  };
+}

@@ -1,0 +1,86 @@
+import { parseNote } from '../ingest/parse.js';
+import { extractFast } from '../extract/fast/index.js';
+import { segmentForIndex } from '../text/segment.js';
+import type { Extraction, ParsedNote } from '../types.js';
+import { createStaticEmbedder } from '../embed/static-embedder.js';
+import type { Embedder } from '../embed/embedder.js';
+import { chunkTexts, docText, EMBED_MAX_CHARS, mindMapTexts } from './owner-texts.js';
+
+/** One note to prepare: its text, and a title that overrides the parsed one (benchmarks' pooled paragraphs). */
+export interface NoteInput {
+  relPath: string;
+  content: string;
+  title?: string;
+}
+
+/**
+ * Everything about a note that needs no database: parsed, extracted, and its full-text rows segmented
+ * once. Plain data, so it crosses from a worker thread to the writer by structured clone.
+ */
+export interface PreparedNote {
+  note: ParsedNote;
+  extraction: Extraction;
+  /** FTS text per chunk (title, headings and text), in chunk order. */
+  chunkSeg: string[];
+  /** FTS text per FCI, in FCI order. */
+  fciSeg: string[];
+  /** Vectors of the note's own rows, when the task asked for the built-in embedder's. */
+  vectors: NoteVectors | null;
+  /** Milliseconds spent parsing, extracting (segmentation included) and embedding, for `loci bench-index`. */
+  ms: { parse: number; extract: number; embed: number };
+}
+
+/** Per kind, in write order: the document, its chunks, its FCIs, its mind-map nodes (depth-first). */
+export interface NoteVectors {
+  model: string;
+  doc: Float32Array;
+  chunks: Float32Array[];
+  fcis: Float32Array[];
+  mm: Float32Array[];
+}
+
+export interface PrepareTask {
+  inputs: NoteInput[];
+  /** The built-in embedder's id when the engine uses it: the worker embeds the note's rows too. */
+  staticEmbedder: string | null;
+}
+
+export type PrepareResult = { ok: true; prepared: PreparedNote } | { ok: false; relPath: string; error: string };
+
+/** Never throws: a note the parser or extractor cannot handle comes back as an error to report. */
+export async function prepareNote(input: NoteInput, embedder: Embedder | null): Promise<PrepareResult> {
+  try {
+    const t0 = performance.now();
+    const note = parseNote(input.relPath, input.content);
+    if (input.title) note.title = input.title;
+    const t1 = performance.now();
+    const extraction = extractFast(note);
+    const chunkSeg = note.chunks.map((c) => segmentForIndex(`${note.title} ${c.headingPath.join(' ')} ${c.text}`));
+    const fciSeg = extraction.fcis.map((f) => segmentForIndex(f.text));
+    const t2 = performance.now();
+    const vectors = embedder ? await embedNote(embedder, note, extraction) : null;
+    const t3 = performance.now();
+    return { ok: true, prepared: { note, extraction, chunkSeg, fciSeg, vectors, ms: { parse: t1 - t0, extract: t2 - t1, embed: t3 - t2 } } };
+  } catch (err) {
+    return { ok: false, relPath: input.relPath, error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+async function embedNote(embedder: Embedder, note: ParsedNote, extraction: Extraction): Promise<NoteVectors> {
+  const texts = [docText(note), ...chunkTexts(note), ...extraction.fcis.map((f) => f.text.slice(0, EMBED_MAX_CHARS)), ...mindMapTexts(extraction.mindMap)];
+  const v = await embedder.embed(texts);
+  const nc = note.chunks.length;
+  const nf = extraction.fcis.length;
+  return { model: embedder.id, doc: v[0]!, chunks: v.slice(1, 1 + nc), fcis: v.slice(1 + nc, 1 + nc + nf), mm: v.slice(1 + nc + nf) };
+}
+
+/** A worker task: several small notes per message, so messaging costs little per note. */
+export async function prepareNotes(task: PrepareTask): Promise<PrepareResult[]> {
+  // The built-in embedder is loaded once per thread (createStaticEmbedder caches the model).
+  // Should it fail to load or differ, the rows are left for embedMissing on the engine's thread.
+  const loaded = task.staticEmbedder ? await createStaticEmbedder().catch(() => null) : null;
+  const embedder = loaded && loaded.id === task.staticEmbedder ? loaded : null;
+  const out: PrepareResult[] = [];
+  for (const input of task.inputs) out.push(await prepareNote(input, embedder));
+  return out;
+}

@@ -1,0 +1,81 @@
+// Notes ranked by the fusion of BM25 and dense over their chunks (a note ranks where its best chunk
+// does in each list): the lexical+dense entry point hig's document level, pgr's seed topics and ppr's
+// seeds start from, instead of dense similarity alone (a weak embedder alone misses what the words find).
+import type { RetrievalContext } from './retriever.js';
+import type { QueryAnalysis } from './query.js';
+import { bm25Ranking, denseRanking } from './query.js';
+import { documentsOfChunks } from '../store/retrieval.js';
+import { RRF_K } from './hybrid.js';
+
+export interface FusedDocument {
+  docId: number;
+  score: number;
+  /** The note's best chunk in either ranking. */
+  chunkId: number;
+}
+
+/** Top documents compared when judging how far the dense ranking agrees with BM25. */
+export const AGREEMENT_DEPTH = 10;
+/** Overlap with BM25's top at which dense counts fully (HotpotQA, MuSiQue, 2Wiki: 0.3–0.8 with GloVe; Chinese news: ~0.1). */
+export const FULL_AGREEMENT = 0.3;
+/** Dense never counts for nothing: it finds what the words miss. */
+export const MIN_DENSE_WEIGHT = 0.2;
+
+/**
+ * The weight of the dense ranking for this question: its overlap with BM25's top documents relative to
+ * FULL_AGREEMENT, capped at 1. An embedder that does not know the corpus's language or vocabulary
+ * ranks documents near the top that BM25 never sees, and then counts for less.
+ */
+export function denseAgreementWeight(bm25Docs: number[], denseDocs: number[], depth = AGREEMENT_DEPTH): number {
+  const top = new Set(bm25Docs.slice(0, depth));
+  if (top.size === 0) return 1;
+  const overlap = denseDocs.slice(0, depth).filter((x) => top.has(x)).length / depth;
+  return Math.max(MIN_DENSE_WEIGHT, Math.min(1, overlap / FULL_AGREEMENT));
+}
+
+export interface NoteHit {
+  docId: number;
+  chunkId: number;
+}
+
+/** Chunk ranking → note ranking (a note ranks where its best chunk does), with that chunk. */
+export function notesOf(docOf: Map<number, number>, chunks: { id: number }[]): NoteHit[] {
+  const seen = new Set<number>();
+  const out: NoteHit[] = [];
+  for (const c of chunks) {
+    const d = docOf.get(c.id);
+    if (d === undefined || seen.has(d)) continue;
+    seen.add(d);
+    out.push({ docId: d, chunkId: c.id });
+  }
+  return out;
+}
+
+/** The two first-stage rankings at note level, and the dense weight for this question. */
+export function firstStageNotes(ctx: RetrievalContext, qa: QueryAnalysis, depth: number): { lexical: NoteHit[]; dense: NoteHit[]; wDense: number } {
+  const b = bm25Ranking(ctx, qa, depth);
+  const d = denseRanking(ctx, qa, depth);
+  const docOf = documentsOfChunks(ctx.db, [...new Set([...b, ...d].map((s) => s.id))]);
+  const lexical = notesOf(docOf, b);
+  const dense = notesOf(docOf, d);
+  const wDense = denseAgreementWeight(
+    lexical.map((x) => x.docId),
+    dense.map((x) => x.docId),
+  );
+  return { lexical, dense, wDense };
+}
+
+export function fusedDocuments(ctx: RetrievalContext, qa: QueryAnalysis, depth = 50, rrfK = RRF_K): FusedDocument[] {
+  const { lexical, dense, wDense } = firstStageNotes(ctx, qa, depth);
+  const fused = new Map<number, FusedDocument>();
+  const add = (list: NoteHit[], w: number) =>
+    list.forEach(({ docId, chunkId }, rank) => {
+      const known = fused.get(docId);
+      const s = w / (rrfK + rank + 1);
+      if (known) known.score += s;
+      else fused.set(docId, { docId, score: s, chunkId });
+    });
+  add(lexical, 1);
+  add(dense, wDense);
+  return [...fused.values()].sort((a, b) => b.score - a.score || a.docId - b.docId);
+}

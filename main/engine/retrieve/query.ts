@@ -1,0 +1,79 @@
+// The question analysed once (words, search terms, candidate names, embedding) and the first-stage
+// rankings every method builds on (BM25 and dense over chunks), memoised on the analysis so `loci`,
+// `ppr`, `hig`, `pgr` and the extractive answer share them instead of segmenting and searching again.
+import type { Scored } from '../embed/vector-matrix.js';
+import type { RetrievalContext } from './retriever.js';
+import { segmentWords } from '../text/segment.js';
+import { isStopWord } from '../text/stopwords.js';
+import { hasHan } from '../text/lang.js';
+import { normalizeName } from '../store/names.js';
+import { bm25ChunkScores } from '../store/retrieval.js';
+
+export interface QueryAnalysis {
+  question: string;
+  /** Lowercase words as the index segments them. */
+  words: string[];
+  /** Searchable words: no stop words, deduplicated (what BM25 matches). */
+  terms: string[];
+  /** FTS5 MATCH expression over the terms (null when the question has none). */
+  ftsMatch: string | null;
+  /** Word n-grams under name normalisation, for finding entity names and titles in the question. */
+  names: string[];
+  embedding: Float32Array;
+  /** Rankings already computed for this question, by key (e.g. `bm25:50`). */
+  memo: Map<string, unknown>;
+}
+
+/** Longest name, in words, looked for in the question. */
+const MAX_NAME_WORDS = 6;
+
+/** An FTS5 MATCH expression: any of the terms, each quoted so no term is read as syntax. */
+export function ftsMatchOf(terms: string[]): string | null {
+  const usable = terms.filter((t) => t.length > 0);
+  return usable.length ? usable.map((t) => `"${t.replaceAll('"', '""')}"`).join(' OR ') : null;
+}
+
+/** Word n-grams (Han words joined without spaces, as names are written), normalised like entity names. */
+export function nameGrams(words: string[], maxWords = MAX_NAME_WORDS): string[] {
+  const out = new Set<string>();
+  for (let i = 0; i < words.length; i++) {
+    let gram = '';
+    for (let n = 0; n < maxWords && i + n < words.length; n++) {
+      const w = words[i + n]!;
+      gram = n === 0 ? w : hasHan(w) && hasHan(gram.slice(-1)) ? gram + w : `${gram} ${w}`;
+      if (n === 0 && isStopWord(w)) break;
+      const key = normalizeName(gram);
+      if (key.length > 1) out.add(key);
+    }
+  }
+  return [...out];
+}
+
+export async function analyseQuery(ctx: RetrievalContext, question: string): Promise<QueryAnalysis> {
+  return ctx.cache.analysis(question, async () => {
+    const words = segmentWords(question);
+    const terms = [...new Set(words.filter((w) => !isStopWord(w)))];
+    return {
+      question,
+      words,
+      terms,
+      ftsMatch: ftsMatchOf(terms),
+      names: nameGrams(words.map((w) => w.replace(/['’]s$/, ''))),
+      embedding: await ctx.cache.embedQuery(question),
+      memo: new Map(),
+    };
+  });
+}
+
+function memo<T>(qa: QueryAnalysis, key: string, make: () => T): T {
+  if (!qa.memo.has(key)) qa.memo.set(key, make());
+  return qa.memo.get(key) as T;
+}
+
+export function bm25Ranking(ctx: RetrievalContext, qa: QueryAnalysis, k: number): Scored[] {
+  return memo(qa, `bm25:${k}`, () => (qa.ftsMatch ? bm25ChunkScores(ctx.db, qa.ftsMatch, k) : []));
+}
+
+export function denseRanking(ctx: RetrievalContext, qa: QueryAnalysis, k: number): Scored[] {
+  return memo(qa, `dense:${k}`, () => ctx.cache.matrix('chunk').search(qa.embedding, k));
+}

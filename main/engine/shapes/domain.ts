@@ -1,0 +1,144 @@
+// The engine's wire shapes, declared once: engine types are `z.infer` of these (main/engine/types.ts,
+// api.ts), and the contract validates payloads with these same objects (main/contract/schemas.ts).
+// Pure zod, no Node imports: the contract, hence the renderer, imports this module at run time.
+import { z } from 'zod';
+
+export const retrievalMethod = z.enum(['bm25', 'dense', 'hybrid', 'hig', 'pgr', 'ppr', 'loci']);
+export const mindMapKind = z.enum(['topic', 'route', 'fact']);
+export const skipReason = z.enum(['binary', 'too-large', 'unreadable', 'invalid-utf8', 'empty', 'unsupported']);
+export const documentStatus = z.enum(['indexed', 'skipped', 'error']);
+export const indexPhase = z.enum(['scan', 'parse', 'extract', 'embed', 'graph', 'llm', 'done']);
+
+export const indexCounts = z.object({
+  documents: z.number(),
+  chunks: z.number(),
+  fcis: z.number(),
+  mindMapNodes: z.number(),
+  entities: z.number(),
+  triples: z.number(),
+  docEdges: z.number(),
+  superNodes: z.number(),
+  skipped: z.number(),
+});
+
+export const skippedFile = z.object({
+  relPath: z.string(),
+  reason: skipReason,
+  detail: z.string(),
+});
+
+export const indexProgress = z.object({
+  phase: indexPhase,
+  done: z.number(),
+  total: z.number(),
+  /** Seconds left, when it can be estimated. */
+  etaSeconds: z.number().nullable(),
+  current: z.string().optional(),
+});
+
+export const indexReport = z.object({
+  root: z.string(),
+  counts: indexCounts,
+  /** Documents (re)processed this run, unchanged ones skipped, and deleted ones removed. */
+  changed: z.number(),
+  unchanged: z.number(),
+  removed: z.number(),
+  skipped: z.array(skippedFile),
+  seconds: z.number(),
+});
+
+/** One retrieved context with its provenance. */
+export const retrievedContext = z.object({
+  text: z.string(),
+  docId: z.number(),
+  docPath: z.string(),
+  docTitle: z.string(),
+  lineFrom: z.number(),
+  lineTo: z.number(),
+  /** `Topic › Route › … › Fact`, when the context is a fact path. */
+  factPath: z.string().nullable(),
+  score: z.number(),
+  /** Which table the context came from. */
+  kind: z.enum(['chunk', 'fci', 'fact-path', 'triple']),
+  /** The chunk the context lies in, when known. */
+  chunkId: z.number().optional(),
+});
+
+export const citation = z.object({
+  n: z.number(),
+  /** The document's id: tells apart notes with the same relative path in two library folders. */
+  docId: z.number().optional(),
+  docPath: z.string(),
+  docTitle: z.string(),
+  lineFrom: z.number(),
+  lineTo: z.number(),
+  factPath: z.string().nullable(),
+  text: z.string(),
+});
+
+export const answer = z.object({
+  question: z.string(),
+  /** Markdown; citations appear as `[n]`. */
+  text: z.string(),
+  /** 'extractive' when no model answered (the text is the top fact paths, labelled as such). */
+  mode: z.enum(['extractive', 'generated']),
+  model: z.string().nullable(),
+  method: retrievalMethod,
+  contexts: z.array(retrievedContext),
+  citations: z.array(citation),
+  /** Citations the model wrote to sources it was not given; removed from the text. */
+  droppedCitations: z.number(),
+  explanation: z.unknown().optional(),
+  chatId: z.number().optional(),
+  ms: z.number(),
+});
+
+const mindMapRelated = z.object({
+  superId: z.number(),
+  superKind: z.enum(['topic', 'fact']),
+  nodeId: z.number(),
+  docId: z.number(),
+  docPath: z.string(),
+  text: z.string(),
+  sim: z.number(),
+});
+
+export const mindMapView = z.object({
+  id: z.number(),
+  kind: mindMapKind,
+  text: z.string(),
+  lineFrom: z.number().nullable(),
+  lineTo: z.number().nullable(),
+  extractor: z.string(),
+  /** Super-node siblings in other notes (cross-note links). */
+  related: z.array(mindMapRelated),
+  get children(): z.ZodArray<typeof mindMapView> {
+    return z.array(mindMapView);
+  },
+});
+
+export const documentSummary = z.object({
+  id: z.number(),
+  relPath: z.string(),
+  title: z.string(),
+  lang: z.string(),
+  status: documentStatus,
+  error: z.string().nullable(),
+  chunks: z.number(),
+  fcis: z.number(),
+});
+
+export const noteText = z.object({
+  docPath: z.string(),
+  title: z.string(),
+  lines: z.array(z.string()),
+});
+
+export const stats = z.object({
+  dbPath: z.string(),
+  roots: z.array(z.string()),
+  counts: indexCounts,
+  embedder: z.string(),
+  extractors: z.array(z.object({ extractor: z.string(), documents: z.number() })),
+  schemaVersion: z.number(),
+});

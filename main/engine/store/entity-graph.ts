@@ -1,0 +1,48 @@
+// What the entity–chunk–note graph (graph/entity-graph.ts) is built from: chunks, entity mentions,
+// triples, wikilinks and titles of the indexed notes, read in bulk once per index generation.
+import type { Db } from './db.js';
+
+export interface GraphChunkRow {
+  id: number;
+  docId: number;
+  lineFrom: number;
+  lineTo: number;
+}
+
+export interface GraphMentionRow {
+  entityId: number;
+  docId: number;
+  chunkId: number | null;
+  lineFrom: number;
+}
+
+export function graphChunks(db: Db): GraphChunkRow[] {
+  return db
+    .prepare(
+      `SELECT c.id, c.document_id AS docId, c.line_from AS lineFrom, c.line_to AS lineTo FROM chunks c
+       JOIN documents d ON d.id = c.document_id WHERE d.status = 'indexed' ORDER BY c.document_id, c.ord`,
+    )
+    .all() as GraphChunkRow[];
+}
+
+export function graphEntities(db: Db): { id: number; norm: string }[] {
+  return db.prepare('SELECT id, norm FROM entities').all() as { id: number; norm: string }[];
+}
+
+export function graphMentions(db: Db): GraphMentionRow[] {
+  return db
+    .prepare('SELECT DISTINCT entity_id AS entityId, document_id AS docId, chunk_id AS chunkId, line_from AS lineFrom FROM entity_mentions')
+    .all() as GraphMentionRow[];
+}
+
+export function graphTriples(db: Db): { s: number; o: number }[] {
+  return db.prepare('SELECT DISTINCT subject_id AS s, object_id AS o FROM triples WHERE subject_id <> object_id').all() as { s: number; o: number }[];
+}
+
+export function graphLinks(db: Db): { docId: number; targetNorm: string; line: number }[] {
+  return db.prepare('SELECT document_id AS docId, target_norm AS targetNorm, line FROM links').all() as { docId: number; targetNorm: string; line: number }[];
+}
+
+export function graphTitles(db: Db): { id: number; title: string }[] {
+  return db.prepare("SELECT id, title FROM documents WHERE status = 'indexed'").all() as { id: number; title: string }[];
+}

