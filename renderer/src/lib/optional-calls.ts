@@ -12,9 +12,6 @@ export type PendingCall =
   | 'library.folders'
   | 'library.reindex'
   | 'library.completePath'
-  | 'notes.related'
-  | 'graph.local'
-  | 'settings.describe'
   | 'host.openInEditor';
 
 export function available(name: PendingCall | CallName): boolean {
@@ -42,32 +39,4 @@ export interface FolderInfo {
   exclude: string[];
   documents?: number;
   watching?: boolean;
-}
-
-export interface RelatedReason {
-  kind: string;
-  text: string;
-  lineFrom?: number | null;
-  lineTo?: number | null;
-}
-
-export interface RelatedNote {
-  docId: number;
-  docPath: string;
-  title: string;
-  score: number;
-  reasons: RelatedReason[];
-}
-
-export interface SettingDescription {
-  key: string;
-  label: string;
-  description: string;
-  group: string;
-  kind: 'number' | 'integer' | 'boolean' | 'string' | 'select';
-  options?: { value: string; label?: string }[] | string[];
-  min?: number;
-  max?: number;
-  step?: number;
-  default: unknown;
 }

@@ -2,7 +2,6 @@ import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { Res } from '../../../main/contract/contract.js';
 import { Button, EmptyState, ErrorBox, Notice, ui } from '../components/ui.js';
 import { useApp } from '../lib/app-context.js';
-import { available, callOptional } from '../lib/optional-calls.js';
 import { useCall } from '../lib/use-call.js';
 import { createScene, type GLink, type GNode, type GraphScene } from './graph-canvas.js';
 import views from './views.module.css';
@@ -24,7 +23,7 @@ export function GraphView() {
   const [hops, setHops] = useState(1);
   const [grouping, setGrouping] = useState<Grouping>('folder');
   const local = graphDoc !== null;
-  const localCall = local && available('graph.local');
+  const localCall = local && graphDoc?.docId !== undefined;
   // The whole library's graph: shown in global mode, and the source of a local graph when the engine has no graph.local.
   const global = useCall('graph.view', local && localCall ? null : { limit: local ? 8000 : limit }, [indexVersion]);
   const [localData, setLocalData] = useState<{ key: string; graph: Graph | null; error: unknown }>({ key: '', graph: null, error: null });
@@ -40,7 +39,7 @@ export function GraphView() {
     if (!localCall || !graphDoc) return;
     let live = true;
     performance.clearMarks('loci-graph-first-paint');
-    callOptional<Graph>(client, 'graph.local', { docId: graphDoc.docId, hops, limit: 1500 }).then(
+    client.call('graph.local', { docId: graphDoc.docId!, hops: hops === 2 ? 2 : 1, limit: 1500 }).then(
       (graph) => live && setLocalData({ key: localKey, graph, error: null }),
       (error: unknown) => live && setLocalData({ key: localKey, graph: null, error }),
     );
@@ -263,8 +262,7 @@ function clusterFn(grouping: Grouping, graph: Graph): ((n: GNode) => string | nu
   const byId = new Map(graph.nodes.map((n) => [n.id, n]));
   if (grouping === 'folder') {
     return (n) => {
-      const given = (n as { cluster?: { folder?: string } }).cluster?.folder;
-      if (given) return given;
+      if (n.folder !== undefined) return n.folder || '(top level)';
       if (!n.docPath) return null;
       const parts = n.docPath.split('/');
       return parts.length > 1 ? parts.slice(0, Math.min(2, parts.length - 1)).join('/') : '(top level)';
@@ -279,8 +277,7 @@ function clusterFn(grouping: Grouping, graph: Graph): ((n: GNode) => string | nu
     if (!cur || l.weight > cur.w) best.set(doc, { id: sup, w: l.weight });
   }
   return (n) => {
-    const given = (n as { cluster?: { superTopic?: string | number } }).cluster?.superTopic;
-    if (given !== undefined && given !== null) return String(given);
+    if (n.topicLabel || n.topic) return n.topicLabel ?? n.topic!;
     if (n.kind === 'super-topic') return n.label;
     const sup = best.get(n.id);
     return sup ? (byId.get(sup.id)?.label ?? sup.id) : null;
