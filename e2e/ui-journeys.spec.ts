@@ -85,7 +85,7 @@ test('reading: an answer cites lines; the rendered note highlights them; raw lin
   await page.getByLabel('Question').press('Enter');
   const answer = page.getByTestId('answer').last();
   const citation = answer.getByTestId('citation').first();
-  await expect(citation).toBeVisible();
+  await expect(citation).toBeVisible({ timeout: 120_000 });
   const m = /lines? (\d+)(?:–(\d+))?/.exec((await citation.locator('span span').last().textContent()) ?? '');
   expect(m, 'the citation shows its lines').toBeTruthy();
   const from = Number(m![1]);
