@@ -17,8 +17,8 @@ export function FolderField({ onSubmit, submitLabel = 'Add folder', autoFocus }:
     if (!canComplete || !folder.trim()) return setSuggestions([]);
     let live = true;
     const timer = setTimeout(() => {
-      callOptional<string[] | { paths: string[] }>(client, 'library.completePath', { prefix: folder }).then(
-        (r) => live && setSuggestions((Array.isArray(r) ? r : r.paths).slice(0, 30)),
+      callOptional<string[] | { matches: string[] }>(client, 'library.completePath', { prefix: folder }).then(
+        (r) => live && setSuggestions((Array.isArray(r) ? r : r.matches).slice(0, 30)),
         () => live && setSuggestions([]),
       );
     }, 120);

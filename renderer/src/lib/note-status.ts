@@ -14,9 +14,11 @@ export const STATUS_LABEL: Record<NoteStatus, string> = {
 };
 
 export function noteStatus(doc: Doc): { status: NoteStatus; reason: string | null; readable: boolean } {
-  const raw = String(doc.status);
-  const extra = doc as { reason?: string | null; extractor?: string | null };
+  const extra = doc as { reason?: string | null; extractor?: string | null; state?: NoteStatus };
   const reason = extra.reason ?? doc.error ?? null;
+  // The engine's own per-note state when it reports one.
+  if (extra.state) return { status: extra.state, reason: extra.state === 'fast' || extra.state === 'model' ? null : reason, readable: extra.state !== 'skipped' && doc.chunks > 0 };
+  const raw = String(doc.status);
   switch (raw) {
     case 'model':
       return { status: 'model', reason, readable: true };
