@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createDispatcher, validatedEmit } from '../contract/dispatcher.js';
-import { engineHandlers } from '../contract/engine-handlers.js';
+import { engineHandlers } from '../host/engine-handlers.js';
 import { servePort, type PortLike, type PortMessage } from '../contract/transports/message-port.js';
 import { LociEngine } from '../engine/engine.js';
 import { getLogger, onEngineError } from '../engine/log.js';

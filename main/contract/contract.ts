@@ -8,7 +8,14 @@ const none = z.object({}).strict();
 const docPath = z.string().min(1, 'a note path is required');
 /** Optional, and preferred when given: two library folders may hold notes with the same relative path. */
 const docId = z.number().int().positive().optional();
-const root = z.string().min(1, 'a folder path is required');
+/** Absolute (POSIX '/…', Windows 'C:\\…' or '\\\\server\\…'): a relative path would resolve against the engine's working directory. */
+const root = z
+  .string()
+  .min(1, 'a folder path is required')
+  .max(4096)
+  .refine((p) => /^(\/|[A-Za-z]:[\\/]|\\\\)/.test(p), "give the folder's full (absolute) path, not a relative one")
+  .refine((p) => !p.includes('\0'), 'a folder path cannot hold a NUL byte');
+const globs = z.array(z.string().max(500)).max(200);
 
 function call<Req extends z.ZodType, Res extends z.ZodType>(request: Req, response: Res, doc: string) {
   return { request, response, doc };
@@ -20,9 +27,35 @@ export const calls = {
   'library.index': call(
     z.object({ root, watch: z.boolean().optional() }).strict(),
     s.indexReport,
-    'Index a folder (adds it to the library); progress arrives as index.progress events. With watch, keep it current afterwards.',
+    "Index a folder as one job: resolves when its notes are searchable (fast pass); a configured model's pass follows, and the job ends with one index.report event. The folder joins the library only when the run succeeds. With watch, keep it current afterwards.",
   ),
-  'library.cancelIndex': call(z.object({ root }).strict(), z.object({ cancelled: z.boolean() }), 'Stop a running index of a folder.'),
+  'library.cancelIndex': call(
+    z.object({ root }).strict(),
+    z.object({ cancelled: z.boolean() }),
+    "Stop a folder's running job (fast pass or model pass); its index.report says cancelled.",
+  ),
+  'library.folders': call(none, z.array(s.folderSummary), 'Library folders with their scope, note count, watcher and job state.'),
+  'library.remove': call(
+    z.object({ root }).strict(),
+    z.object({ root: z.string(), removed: z.number() }),
+    'Remove a folder from the library with everything it contributed (notes, passages, vectors, entities only it mentioned, graph); stops its job and watcher.',
+  ),
+  'library.setScope': call(
+    z.object({ root, include: globs, exclude: globs }).strict(),
+    s.indexReport,
+    "Set a folder's .gitignore-style include/exclude globs and re-index it (notes now excluded are removed); resolves when its notes are searchable.",
+  ),
+  'library.reindex': call(
+    z.object({ root, docId }).strict(),
+    s.indexReport,
+    'Re-extract a folder (or one note of it) although nothing changed; resolves when searchable, the job goes on as for library.index.',
+  ),
+  'library.completePath': call(
+    z.object({ prefix: z.string().min(1, 'type the start of a path').max(4096), hidden: z.boolean().optional() }).strict(),
+    z.object({ dir: z.string(), matches: z.array(z.string()), truncated: z.boolean() }),
+    'Existing directories starting with a typed path (up to 20; hidden ones only when asked or typed), for the folder field.',
+  ),
+  'engine.warnings': call(none, z.array(z.string()), 'Problems the engine worked around since it started (e.g. a stored embedder that failed to load, a refused folder).'),
   ask: call(
     z
       .object({
@@ -102,6 +135,8 @@ export const events = {
   'index.error': z.object({ root: z.string(), message: z.string(), cancelled: z.boolean().optional() }),
   /** A background failure nothing else reports (an embedder switch, a model load); also in the log file. */
   'engine.error': z.object({ source: z.string(), message: z.string() }),
+  /** The engine worked around a problem (see engine.warnings). */
+  'engine.warning': z.object({ message: z.string() }),
   'answer.token': z.object({ streamId: z.string(), token: z.string() }),
   'models.progress': z.object({ id: z.string(), file: z.string(), received: z.number(), total: z.number().nullable(), resumed: z.boolean() }),
   /** The host asks the UI to show a view (the Electron menu's View items). */

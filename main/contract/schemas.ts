@@ -16,6 +16,9 @@ export {
   answer,
   mindMapView,
   documentSummary,
+  folderSummary,
+  noteState,
+  modelPassSummary,
   noteText,
   stats,
 } from '../engine/shapes/domain.js';

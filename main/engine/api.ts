@@ -13,6 +13,9 @@ export interface IndexOptions {
 }
 
 export type IndexReport = z.infer<typeof shape.indexReport>;
+export type ModelPassSummary = z.infer<typeof shape.modelPassSummary>;
+export type NoteState = z.infer<typeof shape.noteState>;
+export type FolderSummary = z.infer<typeof shape.folderSummary>;
 
 export interface AskOptions {
   method?: RetrievalMethod;

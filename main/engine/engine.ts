@@ -1,14 +1,13 @@
 import { readFile } from 'node:fs/promises';
-import { resolve, sep } from 'node:path';
-import { openDb, schemaVersion, type Db } from './store/db.js';
+import { resolve } from 'node:path';
+import { isReadOnlyFile, openDb, schemaVersion, type Db } from './store/db.js';
 import { createEmbedder } from './embed/registry.js';
 import type { Embedder } from './embed/embedder.js';
 import { indexFolder, type IndexerOptions } from './indexer.js';
 import { IndexCache, type RetrievalContext } from './retrieve/retriever.js';
 import { retrieve } from './retrieve/index.js';
 import { extractiveAnswer } from './answer/extractive.js';
-import { getSetting, setSetting } from './store/settings.js';
-import { describeSettings, readSettings, writeSettings, type Settings } from './settings.js';
+import { describeSettings, DEFAULT_SETTINGS, readSettings, writeSettings, type Settings } from './settings.js';
 import { indexCounts } from './store/counts.js';
 import { loadMindMap } from './store/mind-map.js';
 import { buildGraphView, buildLocalGraph } from './graph/graph-view.js';
@@ -18,11 +17,32 @@ import { watchFolder, type FolderWatch } from './jobs/watch.js';
 import { addChatMessage, assertChat, listChats, loadChat, newChat } from './store/chats.js';
 import { NotFoundError } from './errors.js';
 import { reportEngineError } from './log.js';
-import type { Answer, AskOptions, DocumentSummary, GraphView, IndexReport, MindMapView, NoteText, RelatedNote, Stats } from './api.js';
+import type { Answer, AskOptions, DocumentSummary, FolderSummary, GraphView, IndexReport, MindMapView, ModelPassSummary, NoteText, RelatedNote, Stats } from './api.js';
 import type { IndexProgress, RetrievalMethod } from './types.js';
 import type { LlmProvider } from './llm/provider.js';
 import type { RefineReport } from './extract/llm/refine.js';
 import { needsReembedding, updateGraph } from './indexer.js';
+import { FolderJobs, type FolderJob, type JobControl } from './jobs/folder-jobs.js';
+import { checkLibraryRoot } from './library/roots.js';
+import { checkScope, EMPTY_SCOPE, scopeFilter, type FolderScope } from './library/scope.js';
+import { completePath, type PathCompletion } from './library/complete-path.js';
+import { OutsideLibraryError, realPathInside } from './ingest/contain.js';
+import {
+  deleteFolder,
+  documentRoots,
+  documentStates,
+  extractorCounts,
+  findIndexedDocument,
+  forgetContentHashes,
+  getFolder,
+  indexedIdsUnder,
+  listFolders,
+  noteCounts,
+  removeDocumentsUnder,
+  saveFolder,
+  setFolderScope,
+  type DocumentStateRow,
+} from './store/library.js';
 
 export interface EngineOptions {
   dbPath: string;
@@ -33,6 +53,29 @@ export interface EngineOptions {
    * OpenAI-compatible server. Default: the 'model' setting; none means fast mode.
    */
   model?: string;
+  /** Open without writing anything. Default: read-only exactly when the index file cannot be written. */
+  readOnly?: boolean;
+}
+
+/** What the engine tells its host as jobs run: hosts forward these as contract events. */
+export type EngineEvent =
+  | { type: 'progress'; root: string; progress: IndexProgress }
+  | { type: 'report'; root: string; report: IndexReport }
+  | { type: 'error'; root: string; message: string }
+  | { type: 'warning'; message: string };
+
+export interface JobOptions {
+  onProgress?: (p: IndexProgress) => void;
+  signal?: AbortSignal;
+  /** Re-extract this note (or, with `all`, every note of the folder) even though it did not change. */
+  redo?: { docId: number } | 'all';
+}
+
+export class ReadOnlyIndexError extends Error {
+  constructor(dbPath: string, action: string) {
+    super(`Cannot ${action}: the index ${dbPath} is read-only (opened for reading because the file cannot be written).`);
+    this.name = 'ReadOnlyIndexError';
+  }
 }
 
 /** The engine as one object: what the CLI, the browser-mode server and the Electron engine host drive. */
@@ -43,6 +86,14 @@ export class LociEngine {
   private readonly closing = new AbortController();
   /** The model provider and the settings it was opened with: changing them in Settings replaces it. */
   private llmOpening: { key: string; provider: Promise<LlmProvider> } | null = null;
+  private readonly jobs = new FolderJobs();
+  private readonly watches = new Map<string, Set<FolderWatch>>();
+  private readonly listeners = new Set<(e: EngineEvent) => void>();
+  private readonly warningList: string[] = [];
+  /** Saved folders that cannot be indexed or watched (e.g. /proc saved by an older Loci), with the reason. */
+  private readonly refused = new Map<string, string>();
+  /** An embedder switch under way (re-embedding before the swap). */
+  private switching: { spec: string; done: Promise<void> } | null = null;
 
   private constructor(
     readonly db: Db,
@@ -51,6 +102,7 @@ export class LociEngine {
     /** The spec the embedder was made from, so Settings can tell when it changes. */
     private embedderSpec: string,
     private readonly modelOverride: string | undefined,
+    readonly readOnly: boolean,
   ) {
     this.cache = new IndexCache(db, currentEmbedder);
   }
@@ -65,13 +117,32 @@ export class LociEngine {
   }
 
   static async open(opts: EngineOptions): Promise<LociEngine> {
-    const db = openDb(opts.dbPath);
+    const readOnly = opts.readOnly ?? isReadOnlyFile(opts.dbPath);
+    const db = openDb(opts.dbPath, { readonly: readOnly });
     try {
-      const spec = opts.embedder ?? readSettings(db).embedder;
-      const engine = new LociEngine(db, opts.dbPath, await createEmbedder(spec), spec, opts.model);
+      const warnings: string[] = [];
+      const stored = readSettings(db).embedder;
+      let spec = opts.embedder ?? stored;
+      let embedder: Embedder;
+      try {
+        embedder = await createEmbedder(spec);
+      } catch (err) {
+        // Asked for on the command line: the caller should hear it. Stored: the index must still open.
+        if (opts.embedder !== undefined) throw err;
+        warnings.push(`The embedder in Settings ('${stored}') could not be loaded (${errorText(err)}); using the built-in one until Settings name one that loads.`);
+        spec = DEFAULT_SETTINGS.embedder;
+        embedder = await createEmbedder(spec);
+      }
+      if (readOnly) warnings.push(`The index ${opts.dbPath} cannot be written: it is open read-only (asking works; indexing, settings and chats are not saved).`);
+      const engine = new LociEngine(db, opts.dbPath, embedder, spec, opts.model, readOnly);
+      for (const w of warnings) engine.warn(w);
+      engine.checkSavedFolders();
       // An index made with another embedder (a switch, or an upgrade of the built-in one) has no vectors
       // this one can compare with: re-embed and rebuild the graph before anything is asked.
-      if (needsReembedding(db, engine.embedder)) await updateGraph(db, engine.embedder, engine.indexDefaults());
+      if (needsReembedding(db, engine.embedder)) {
+        if (readOnly) engine.warn(`The index was built with another embedder than ${engine.embedder.id}; open it writable to re-embed it.`);
+        else await updateGraph(db, engine.embedder, engine.indexDefaults());
+      }
       return engine;
     } catch (err) {
       db.close();
@@ -79,21 +150,196 @@ export class LociEngine {
     }
   }
 
+  /** Receives every job's progress, final report and error, and warnings; returns the unsubscribe. */
+  subscribe(listener: (e: EngineEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Problems the engine worked around (a stored embedder that fails, a refused folder, read-only). */
+  warnings(): string[] {
+    return [...this.warningList];
+  }
+
+  private warn(message: string): void {
+    this.warningList.push(message);
+    this.publish({ type: 'warning', message });
+  }
+
+  private publish(e: EngineEvent): void {
+    for (const l of this.listeners) {
+      try {
+        l(e);
+      } catch {
+        // A host's listener failing must not stop a job.
+      }
+    }
+  }
+
+  /** A folder saved by an older Loci may be a system tree (/proc): it is skipped, never scanned or watched. */
+  private checkSavedFolders(): void {
+    for (const { root } of listFolders(this.db)) {
+      try {
+        checkLibraryRoot(root);
+      } catch (err) {
+        this.refused.set(root, errorText(err));
+        this.warn(`Library folder ${root} is skipped: ${errorText(err)} Remove it from the library.`);
+      }
+    }
+  }
+
   get retrievalContext(): RetrievalContext {
     return { db: this.db, embedder: this.embedder, cache: this.cache };
   }
 
+  /** Library folders that can be indexed and watched (refused ones are listed by folders()). */
   roots(): string[] {
-    return getSetting<string[]>(this.db, 'roots', []);
+    return listFolders(this.db)
+      .map((f) => f.root)
+      .filter((r) => !this.refused.has(r));
   }
 
-  /** Indexes a folder (and remembers it as a library root). Runs are serialised: one writer at a time. */
-  index(root: string, opts: IndexerOptions = {}): Promise<IndexReport> {
+  folders(): FolderSummary[] {
+    const counts = noteCounts(this.db);
+    const saved = listFolders(this.db);
+    // A folder whose first run was interrupted (Loci closed or was killed) has notes but is not saved yet.
+    const interrupted = documentRoots(this.db)
+      .filter((root) => !saved.some((f) => f.root === root))
+      .map((root) => ({ root, include: [], exclude: [], interrupted: true }));
+    return [...saved.map((f) => ({ ...f, interrupted: false })), ...interrupted].map((f) => ({
+      root: f.root,
+      include: f.include,
+      exclude: f.exclude,
+      noteCount: counts.get(f.root) ?? 0,
+      watching: (this.watches.get(f.root)?.size ?? 0) > 0,
+      job: this.jobs.phase(f.root),
+      problem:
+        this.refused.get(f.root) ??
+        (f.interrupted && this.jobs.phase(f.root) === 'idle' ? 'its first index run did not finish: index it again to finish, or remove it' : null),
+    }));
+  }
+
+  /**
+   * Indexes a folder as one job (fast pass, then the model pass when a model is configured, then the
+   * graph) and resolves with its final report. A folder becomes a library folder only when it is a
+   * valid notes folder and the job was neither cancelled nor failed. When a job for the folder is
+   * running, this one starts after it.
+   */
+  async index(root: string, opts: JobOptions & IndexerOptions = {}): Promise<IndexReport> {
     const abs = resolve(root);
-    return this.serialised(async () => {
-      const roots = this.roots();
-      if (!roots.includes(abs)) setSetting(this.db, 'roots', [...roots, abs]);
-      return indexFolder(this.db, this.embedder, abs, { ...this.indexDefaults(), ...opts, signal: this.untilClosed(opts.signal) });
+    await this.jobs.get(abs)?.done.catch(() => undefined);
+    return this.startJob(abs, opts).done;
+  }
+
+  /** Starts the folder's job; throws when the folder is invalid or a job for it is running. */
+  startJob(root: string, opts: JobOptions & IndexerOptions = {}): FolderJob {
+    this.assertWritable('index a folder');
+    const abs = checkLibraryRoot(root);
+    return this.jobs.start(abs, (control) => this.runJob(abs, control, opts), this.untilClosed(opts.signal));
+  }
+
+  /** Cancels the folder's job; its final report says cancelled. */
+  cancelJob(root: string): boolean {
+    const job = this.jobs.get(resolve(root));
+    job?.cancel();
+    return Boolean(job);
+  }
+
+  private async runJob(root: string, control: JobControl, opts: JobOptions & IndexerOptions): Promise<IndexReport> {
+    const started = performance.now();
+    const onProgress = (progress: IndexProgress) => {
+      opts.onProgress?.(progress);
+      this.publish({ type: 'progress', root, progress });
+    };
+    const { signal } = control;
+    const wasSaved = getFolder(this.db, root) !== undefined;
+    const scope = this.scopeOf(root);
+    try {
+      if (opts.redo) forgetContentHashes(this.db, root, opts.redo === 'all' ? undefined : opts.redo.docId);
+      const fast = await this.serialised(() =>
+        indexFolder(this.db, this.embedder, root, { ...this.indexDefaults(), ...opts, excluded: scopeFilter(scope), onProgress, signal }),
+      );
+      saveFolder(this.db, root);
+      this.refused.delete(root);
+      control.searchable(fast);
+
+      control.setPhase('model');
+      const model = await this.modelPass(root, onProgress, signal, control);
+      const report: IndexReport = { ...fast, counts: indexCounts(this.db), seconds: (performance.now() - started) / 1000 };
+      if (model) report.model = model.summary;
+      if (model?.cancelled) report.cancelled = true;
+      this.publish({ type: 'report', root, report });
+      return report;
+    } catch (err) {
+      if (!signal.aborted) {
+        if (!wasSaved) await this.forgetUnsaved(root);
+        this.publish({ type: 'error', root, message: errorText(err) });
+        throw err;
+      }
+      // Cancelled by the user in the fast pass: a folder that was not in the library leaves nothing
+      // behind. Stopped because Loci is closing: what was written stays, so the next run resumes it.
+      if (!wasSaved && !this.closing.signal.aborted) await this.forgetUnsaved(root);
+      const report: IndexReport = {
+        root,
+        counts: indexCounts(this.db),
+        changed: 0,
+        unchanged: 0,
+        removed: 0,
+        skipped: [],
+        seconds: (performance.now() - started) / 1000,
+        cancelled: true,
+      };
+      this.publish({ type: 'report', root, report });
+      return report;
+    }
+  }
+
+  /** The folder's model pass and graph update; null in fast mode. A cancel returns what was done. */
+  private async modelPass(
+    root: string,
+    onProgress: (p: IndexProgress) => void,
+    signal: AbortSignal,
+    control: JobControl,
+  ): Promise<{ summary: ModelPassSummary; cancelled: boolean } | null> {
+    if (!this.modelSpec()) return null;
+    const t0 = performance.now();
+    let llm: LlmProvider | null;
+    try {
+      llm = await this.llm();
+    } catch (err) {
+      const summary = { extractor: null, refined: 0, cached: 0, failed: 0, seconds: 0, error: `the model could not be loaded: ${errorText(err)}` };
+      this.warn(`Model pass for ${root}: ${summary.error}`);
+      return { summary, cancelled: false };
+    }
+    if (!llm) return null;
+    const docIds = indexedIdsUnder(this.db, root);
+    try {
+      const report = await this.serialised(() => this.refineWith(llm, { onProgress, signal, docIds }, control));
+      return { summary: summarise(report, t0, null), cancelled: false };
+    } catch (err) {
+      if (signal.aborted) return { summary: { extractor: null, refined: 0, cached: 0, failed: 0, seconds: (performance.now() - t0) / 1000, error: null }, cancelled: true };
+      return { summary: { extractor: null, refined: 0, cached: 0, failed: 0, seconds: (performance.now() - t0) / 1000, error: errorText(err) }, cancelled: false };
+    }
+  }
+
+  private async refineWith(
+    llm: LlmProvider,
+    opts: { onProgress?: (p: IndexProgress) => void; signal?: AbortSignal; docIds?: number[] },
+    control?: JobControl,
+  ): Promise<RefineReport> {
+    const { refineIndex } = await import('./extract/llm/refine.js');
+    const signal = this.untilClosed(opts.signal);
+    const report = await refineIndex(this.db, this.embedder, llm, { ...opts, signal });
+    control?.setPhase('graph');
+    await updateGraph(this.db, this.embedder, { ...this.indexDefaults(), onProgress: opts.onProgress, signal });
+    return report;
+  }
+
+  /** Rows a failed or cancelled first run of a folder wrote go with it: only library folders keep notes. */
+  private async forgetUnsaved(root: string): Promise<void> {
+    if (getFolder(this.db, root)) return;
+    await this.serialised(async () => {
+      if (removeDocumentsUnder(this.db, root) > 0) await updateGraph(this.db, this.embedder, this.indexDefaults());
     });
   }
 
@@ -103,19 +349,14 @@ export class LociEngine {
   }
 
   /**
-   * The model pass: notes that fast mode made searchable are rewritten by the model (FCIs, mind map,
-   * triples), cached by content hash + model + prompt version, then re-embedded and re-fused.
-   * Returns null in fast mode.
+   * The model pass over every indexed note (folder jobs run it per folder): notes that fast mode made
+   * searchable are rewritten by the model, then re-embedded and re-fused. Returns null in fast mode.
    */
   refine(opts: { onProgress?: (p: IndexProgress) => void; signal?: AbortSignal } = {}): Promise<RefineReport | null> {
+    this.assertWritable('run the model pass');
     return this.serialised(async () => {
       const llm = await this.llm();
-      if (!llm) return null;
-      const { refineIndex } = await import('./extract/llm/refine.js');
-      const signal = this.untilClosed(opts.signal);
-      const report = await refineIndex(this.db, this.embedder, llm, { ...opts, signal });
-      await updateGraph(this.db, this.embedder, { ...this.indexDefaults(), ...opts, signal });
-      return report;
+      return llm ? this.refineWith(llm, opts) : null;
     });
   }
 
@@ -142,11 +383,49 @@ export class LociEngine {
     return this.llmOpening.provider;
   }
 
-  private findIndexed(docPath: string, docId?: number): { id: number; root: string; rel_path: string; title: string } | undefined {
-    const sql = "SELECT id, root, rel_path, title FROM documents WHERE status = 'indexed' AND ";
-    return (docId !== undefined
-      ? this.db.prepare(`${sql} id = ?`).get(docId)
-      : this.db.prepare(`${sql} rel_path = ? ORDER BY id LIMIT 1`).get(docPath)) as { id: number; root: string; rel_path: string; title: string } | undefined;
+  /** Removes a library folder and everything it contributed; stops its job and watchers first. */
+  async removeFolder(root: string): Promise<{ removed: number }> {
+    this.assertWritable('remove a folder');
+    const abs = resolve(root);
+    if (!getFolder(this.db, abs) && !documentRoots(this.db).includes(abs)) throw new Error(`${abs} is not a library folder.`);
+    await this.jobs.stop(abs);
+    await this.unwatch(abs);
+    return this.serialised(async () => {
+      const removed = removeDocumentsUnder(this.db, abs);
+      deleteFolder(this.db, abs);
+      this.refused.delete(abs);
+      await updateGraph(this.db, this.embedder, this.indexDefaults());
+      return { removed };
+    });
+  }
+
+  /** Sets a folder's include/exclude globs and starts its job (notes now left out are removed by its scan). */
+  async setScope(root: string, scope: FolderScope): Promise<FolderJob> {
+    this.assertWritable('change a folder scope');
+    const abs = resolve(root);
+    if (!getFolder(this.db, abs)) throw new Error(`${abs} is not a library folder; index it first.`);
+    const checked = checkScope(scope);
+    await this.jobs.stop(abs);
+    setFolderScope(this.db, abs, checked);
+    return this.startJob(abs);
+  }
+
+  /** Re-extracts a folder's notes (or one of them) even though they did not change. */
+  reindex(root: string, docId?: number): FolderJob {
+    const abs = resolve(root);
+    if (!getFolder(this.db, abs)) throw new Error(`${abs} is not a library folder.`);
+    if (docId !== undefined && !documentStates(this.db, docId).some((d) => d.root === abs)) throw new Error(`No note ${docId} in ${abs}.`);
+    return this.startJob(abs, { redo: docId === undefined ? 'all' : { docId } });
+  }
+
+  /** Existing directories starting with `prefix`, for a folder field (see library/complete-path.ts). */
+  completePath(prefix: string, opts: { hidden?: boolean } = {}): Promise<PathCompletion> {
+    return completePath(prefix, opts);
+  }
+
+  private scopeOf(root: string): FolderScope {
+    const f = getFolder(this.db, root);
+    return f ? { include: f.include, exclude: f.exclude } : EMPTY_SCOPE;
   }
 
   private untilClosed(signal?: AbortSignal): AbortSignal {
@@ -159,9 +438,44 @@ export class LociEngine {
     return run;
   }
 
-  /** Keeps a folder's index current as files change; each change triggers an incremental run. */
-  watch(root: string, onReport: (r: IndexReport) => void, onProgress?: (p: IndexProgress) => void, onError?: (e: Error) => void): FolderWatch {
-    return watchFolder(resolve(root), () => this.index(root, { onProgress }), onReport, onError);
+  private assertWritable(action: string): void {
+    if (this.readOnly) throw new ReadOnlyIndexError(this.dbPath, action);
+  }
+
+  /**
+   * Keeps a folder's index current as files change; each change runs the folder's job (incremental).
+   * Refuses system trees; links are not followed and the folder's scope applies.
+   */
+  watch(root: string, onReport?: (r: IndexReport) => void, onProgress?: (p: IndexProgress) => void, onError?: (e: Error) => void): FolderWatch {
+    this.assertWritable('watch a folder');
+    const abs = checkLibraryRoot(root);
+    const reason = this.refused.get(abs);
+    if (reason) throw new Error(`${abs} cannot be watched: ${reason}`);
+    let filter = { scope: this.scopeOf(abs), fn: scopeFilter(this.scopeOf(abs)) };
+    const excluded = (rel: string, isDir: boolean) => {
+      // The scope may change while watching: rebuild the matcher only when it did.
+      const now = this.scopeOf(abs);
+      if (JSON.stringify(now) !== JSON.stringify(filter.scope)) filter = { scope: now, fn: scopeFilter(now) };
+      return filter.fn?.(rel, isDir) ?? false;
+    };
+    const w = watchFolder(abs, () => this.index(abs, { onProgress }), onReport ?? (() => undefined), onError, { excluded });
+    const set = this.watches.get(abs) ?? new Set<FolderWatch>();
+    set.add(w);
+    this.watches.set(abs, set);
+    return {
+      ready: w.ready,
+      watchedDirectories: w.watchedDirectories,
+      close: async () => {
+        set.delete(w);
+        await w.close();
+      },
+    };
+  }
+
+  private async unwatch(root: string): Promise<void> {
+    const set = this.watches.get(root);
+    this.watches.delete(root);
+    await Promise.all([...(set ?? [])].map((w) => w.close()));
   }
 
   async ask(question: string, opts: AskOptions = {}): Promise<Answer> {
@@ -185,17 +499,21 @@ export class LociEngine {
         mode: 'generated',
         model: llm.id,
         droppedCitations: g.dropped,
-        citations: g.citations.map((n) => {
+        citations: g.citations.flatMap((n) => {
           const c = result.contexts[n - 1];
-          return { n, docId: c.docId, docPath: c.docPath, docTitle: c.docTitle, lineFrom: c.lineFrom, lineTo: c.lineTo, factPath: c.factPath, text: c.text };
+          return c ? [{ n, docId: c.docId, docPath: c.docPath, docTitle: c.docTitle, lineFrom: c.lineFrom, lineTo: c.lineTo, factPath: c.factPath, text: c.text }] : [];
         }),
       };
     } else {
       answer = { ...(await extractiveAnswer(ctx, question, result.contexts, 5, result.query)), mode: 'extractive', model: null, droppedCitations: 0 };
     }
-    const chatId = opts.chatId ?? newChat(this.db, question);
-    addChatMessage(this.db, chatId, { role: 'user', text: question, citations: [], method, model: null });
-    addChatMessage(this.db, chatId, { role: 'assistant', text: answer.text, citations: answer.citations, method, model: answer.model });
+    // A read-only index answers without saving the conversation.
+    let chatId: number | undefined;
+    if (!this.readOnly) {
+      chatId = opts.chatId ?? newChat(this.db, question);
+      addChatMessage(this.db, chatId, { role: 'user', text: question, citations: [], method, model: null });
+      addChatMessage(this.db, chatId, { role: 'assistant', text: answer.text, citations: answer.citations, method, model: answer.model });
+    }
     return {
       question,
       ...answer,
@@ -207,31 +525,27 @@ export class LociEngine {
     };
   }
 
+  /** Every note the index knows, with its state: fast or model rows, skipped or failed with the reason. */
   documents(): DocumentSummary[] {
-    return this.db
-      .prepare(
-        `SELECT d.id, d.rel_path AS relPath, d.title, d.lang, d.status, d.error,
-                (SELECT count(*) FROM chunks c WHERE c.document_id = d.id) AS chunks,
-                (SELECT count(*) FROM fcis f WHERE f.document_id = d.id) AS fcis
-         FROM documents d ORDER BY d.rel_path`,
-      )
-      .all() as DocumentSummary[];
+    return documentStates(this.db).map(toSummary);
   }
 
   /** A note's mind map, by id when given (unambiguous across library folders), else by relative path. */
   mindMap(docPath: string, docId?: number): MindMapView | null {
-    const doc = this.findIndexed(docPath, docId);
+    const doc = findIndexedDocument(this.db, docPath, docId);
     return doc ? loadMindMap(this.db, doc.id) : null;
   }
 
-  /** A note's text, read from disk — only for notes of a library root, never an arbitrary path. */
+  /** A note's text, read from disk — only when its real path (links resolved) lies inside its library folder. */
   async noteText(docPath: string, docId?: number): Promise<NoteText> {
-    const doc = this.findIndexed(docPath, docId);
+    const doc = findIndexedDocument(this.db, docPath, docId);
     if (!doc) throw new NotFoundError(`No indexed note '${docPath}'.`);
-    const rootAbs = resolve(doc.root);
-    const file = resolve(rootAbs, doc.rel_path);
-    if (!file.startsWith(rootAbs + sep)) throw new Error(`'${docPath}' is outside its library folder.`);
-    const content = await readFile(file, 'utf8');
+    const file = resolve(doc.root, doc.rel_path);
+    const real = await realPathInside(doc.root, file).catch((err: unknown) => {
+      throw new Error(`'${doc.rel_path}' cannot be read: ${errorText(err)}`);
+    });
+    if (!real) throw new OutsideLibraryError(`'${doc.rel_path}'`);
+    const content = await readFile(real, 'utf8');
     return { docPath: doc.rel_path, title: doc.title, lines: content.replace(/\r\n?/g, '\n').split('\n') };
   }
 
@@ -257,9 +571,7 @@ export class LociEngine {
       roots: this.roots(),
       counts: indexCounts(this.db),
       embedder: this.embedder.id,
-      extractors: this.db
-        .prepare('SELECT extractor, count(DISTINCT document_id) AS documents FROM fcis GROUP BY extractor ORDER BY extractor')
-        .all() as Stats['extractors'],
+      extractors: extractorCounts(this.db),
       schemaVersion: schemaVersion(this.db),
     };
   }
@@ -283,29 +595,71 @@ export class LociEngine {
     return describeSettings();
   }
 
-  /** Validates and stores settings; a new embedder is loaded and the index re-embedded in the background. */
-  updateSettings(patch: Record<string, unknown>): void {
-    writeSettings(this.db, patch);
-    const spec = this.settings().embedder;
-    if (spec !== this.embedderSpec) void this.switchEmbedder(spec).catch((err) => reportEngineError('embedder', new Error(`embedder '${spec}': ${err instanceof Error ? err.message : err}`)));
+  /**
+   * Validates and stores settings. A new embedder is loaded before anything is stored (one that fails
+   * stores nothing and throws); the index is then re-embedded for it in the background and the
+   * embedder swapped only when that is done, so questions meanwhile keep using complete vectors. A
+   * newly chosen model starts on the library's folders.
+   */
+  async updateSettings(patch: Record<string, unknown>): Promise<void> {
+    this.assertWritable('change settings');
+    const before = this.settings();
+    const wanted = typeof patch.embedder === 'string' ? patch.embedder.trim() || DEFAULT_SETTINGS.embedder : patch.embedder === null ? DEFAULT_SETTINGS.embedder : undefined;
+    let next: Embedder | null = null;
+    if (wanted !== undefined && wanted !== this.embedderSpec && wanted !== this.switching?.spec) {
+      next = await createEmbedder(wanted).catch((err: unknown) => {
+        throw new Error(`Embedder '${wanted}' could not be loaded, so the setting was not changed: ${errorText(err)}`);
+      });
+    }
+    try {
+      writeSettings(this.db, patch);
+    } catch (err) {
+      await next?.dispose?.();
+      throw err;
+    }
+    if (next && wanted !== undefined) void this.switchTo(wanted, next).catch((err) => {
+        reportEngineError('embedder', err);
+        this.warn(`Embedder '${wanted}': ${errorText(err)}`);
+      });
+    const after = this.settings();
+    if (after.model && after.model !== before.model && !this.modelOverride) {
+      for (const root of this.roots()) {
+        if (!this.jobs.get(root)) void this.index(root).catch(() => undefined); // failures reach listeners as events
+      }
+    }
   }
 
   /** Replaces the embedder (after running work finishes) and re-embeds the index for it. */
-  switchEmbedder(spec: string): Promise<void> {
-    return this.serialised(async () => {
-      if (spec === this.embedderSpec) return;
-      const next = await createEmbedder(spec);
+  async switchEmbedder(spec: string): Promise<void> {
+    this.assertWritable('switch the embedder');
+    if (this.switching?.spec === spec) return this.switching.done;
+    if (spec === this.embedderSpec) return;
+    await this.switchTo(spec, await createEmbedder(spec));
+  }
+
+  private switchTo(spec: string, next: Embedder): Promise<void> {
+    const done = this.serialised(async () => {
+      // Vectors for the new model first (kept per model), then the swap: answers never see half an index.
+      if (needsReembedding(this.db, next)) await updateGraph(this.db, next, { ...this.indexDefaults(), signal: this.closing.signal });
       const previous = this.embedder;
       this.embedderSpec = spec;
       this.embedder = next;
       this.cache = new IndexCache(this.db, next);
       await previous.dispose?.();
-      if (needsReembedding(this.db, next)) await updateGraph(this.db, next, this.indexDefaults());
     });
+    const switching = { spec, done };
+    this.switching = switching;
+    const clear = () => {
+      if (this.switching === switching) this.switching = null;
+    };
+    done.then(clear, clear);
+    return done;
   }
 
   async close(): Promise<void> {
     this.closing.abort(new Error('Loci is closing'));
+    await this.jobs.stopAll();
+    await Promise.all([...this.watches.keys()].map((root) => this.unwatch(root)));
     await this.running;
     if (this.llmOpening) await (await this.llmOpening.provider.catch(() => null))?.close();
     await this.embedder.dispose?.();
@@ -316,4 +670,24 @@ export class LociEngine {
     const s = this.settings();
     return { fusion: { topic: s.fusionTopic, fact: s.fusionFact }, docNeighbours: s.docNeighbours, maxBytes: s.maxBytes };
   }
+}
+
+function toSummary(d: DocumentStateRow): DocumentSummary {
+  const { modelExtractor, lastJobStatus, lastJobError, ...rest } = d;
+  if (d.status === 'skipped') return { ...rest, state: 'skipped', reason: d.error };
+  if (d.status === 'error') return { ...rest, state: 'failed', reason: d.error };
+  if (modelExtractor) return { ...rest, state: 'model', reason: null };
+  // A model attempt that failed for the note itself (not a cancel or a killed run) is shown as failed.
+  if (lastJobStatus === 'failed' && lastJobError && !['cancelled', 'interrupted'].includes(lastJobError)) {
+    return { ...rest, state: 'failed', reason: `model pass: ${lastJobError}` };
+  }
+  return { ...rest, state: 'fast', reason: null };
+}
+
+function summarise(r: RefineReport, t0: number, error: string | null): ModelPassSummary {
+  return { extractor: r.extractor, refined: r.refined, cached: r.cached, failed: r.failed.length, seconds: (performance.now() - t0) / 1000, error };
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }

@@ -41,6 +41,8 @@ export interface IndexerOptions extends IndexOptions {
   docNeighbours?: number;
   /** Filled with seconds of work per step (parse, extract, write, embed, graph…), summed over threads. */
   phaseTimes?: Record<string, number>;
+  /** The folder's scope (include/exclude globs): true when a path is left out. */
+  excluded?: (relPath: string, isDir: boolean) => boolean;
 }
 
 /** Settings key: the embedder the graph was last built with; another one means rebuilding it whole. */
@@ -63,7 +65,7 @@ export async function indexFolder(db: Db, embedder: Embedder, rootArg: string, o
   const root = resolve(rootArg);
   await assertFolder(root);
   const scan = phaseProgress('scan', 1, opts.onProgress);
-  const { files, skipped: scanSkipped } = await scanFolder(root, { maxBytes: opts.maxBytes });
+  const { files, skipped: scanSkipped } = await scanFolder(root, { maxBytes: opts.maxBytes, signal: opts.signal, excluded: opts.excluded });
   scan.finish();
   addTime(times, 'scan', started);
 
@@ -88,7 +90,7 @@ export async function indexFolder(db: Db, embedder: Embedder, rootArg: string, o
       opts.signal?.throwIfAborted();
       progress.tick(unchanged + i, file.relPath);
       const t = performance.now();
-      const read = await readNote(file.absPath);
+      const read = await readNote(file.absPath, { root });
       addTime(times, 'read', t);
       if (!read.ok) {
         const skip = { relPath: file.relPath, reason: read.reason, detail: read.detail };

@@ -3,8 +3,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDispatcher, validatedEmit } from '../contract/dispatcher.js';
-import { engineHandlers } from '../contract/engine-handlers.js';
-import type { EnginePort } from '../contract/engine-port.js';
+import { engineHandlers } from '../host/engine-handlers.js';
+import type { EnginePort } from '../host/engine-port.js';
 import { getLogger, onEngineError } from '../engine/log.js';
 import { modelHandlers } from './models.js';
 import { startServer, type RunningServer } from './server.js';

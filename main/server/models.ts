@@ -7,7 +7,7 @@ import { modelsDir } from '../engine/llm/models/paths.js';
 import { pullModel } from '../engine/llm/models/pull.js';
 import type { Emit } from '../contract/dispatcher.js';
 import { UserError } from '../engine/errors.js';
-import type { ModelHandlers } from '../contract/engine-handlers.js';
+import type { ModelHandlers } from '../host/engine-handlers.js';
 
 export function modelHandlers(emit: Emit, dir: () => string = modelsDir): ModelHandlers & { stop(): void } {
   const downloads = new Map<string, AbortController>();

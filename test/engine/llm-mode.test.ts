@@ -21,16 +21,23 @@ afterAll(async () => {
 });
 
 describe('the engine with a local model', () => {
-  it('refines every note with the model after fast mode, then re-runs the graph step', async () => {
-    await engine.index(join(dir, 'notes'));
-    expect(engine.stats().extractors).toEqual([{ extractor: 'fast', documents: 12 }]);
-    const phases = new Set<string>();
-    const report = await engine.refine({ onProgress: (p) => phases.add(p.phase) });
+  // The tiny model's pass over 12 notes takes 1–4 minutes on a shared 2-core machine.
+  it('one folder job: fast mode, then the model rewrites every note, then the graph step', async () => {
+    const phases: string[] = [];
+    const job = engine.startJob(join(dir, 'notes'), { onProgress: (p) => phases.push(p.phase) });
+    const searchable = await job.searchable;
+    expect(searchable.model).toBeUndefined();
+    const final = await job.done;
+    const report = final.model;
     expect(report?.refined).toBe(12);
+    expect(report?.error).toBeNull();
     expect(report?.extractor).toMatch(/^llm:stories260K@p\d+$/);
     const stats = engine.stats();
     expect(stats.extractors).toEqual([{ extractor: report!.extractor, documents: 12 }]);
-    expect(phases.has('llm')).toBe(true);
+    // Fast pass before the model pass, the graph after it; every note now shows its model rows.
+    expect(phases.indexOf('extract')).toBeLessThan(phases.indexOf('llm'));
+    expect(phases.lastIndexOf('graph')).toBeGreaterThan(phases.indexOf('llm'));
+    expect(new Set(engine.documents().map((d) => d.state))).toEqual(new Set(['model']));
     // Every row the model made is embedded, and no document waits for the graph step.
     const db = engine.db;
     expect(db.prepare("SELECT count(*) FROM mm_nodes m WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.owner_kind = 'mm' AND e.owner_id = m.id)").pluck().get()).toBe(0);
@@ -39,7 +46,7 @@ describe('the engine with a local model', () => {
     const again = await engine.refine();
     expect(again?.refined).toBe(0);
     expect(again?.calls).toBe(0);
-  });
+  }, 600_000);
 
   it('streams a generated answer whose citations all resolve to given sources', async () => {
     const tokens: string[] = [];
@@ -62,14 +69,14 @@ describe('the engine with a local model', () => {
     const other = await LociEngine.open({ dbPath: join(dir, 'index.db') });
     try {
       expect((await other.ask('What water hardness do I aim for?', { method: 'bm25' })).mode).toBe('extractive');
-      other.updateSettings({ model: await tinyModelPath() });
+      await other.updateSettings({ model: await tinyModelPath() });
       const generated = await other.ask('What water hardness do I aim for?', { method: 'bm25' });
       expect(generated.mode).toBe('generated');
       expect(generated.model).toBe('stories260K');
-      other.updateSettings({ model: null });
+      await other.updateSettings({ model: null });
       expect((await other.ask('What water hardness do I aim for?', { method: 'bm25' })).mode).toBe('extractive');
     } finally {
       await other.close();
     }
-  });
+  }, 600_000);
 });

@@ -30,13 +30,13 @@ describe('settings', () => {
   it('rejects a bad value naming the setting, and stores nothing of that update', async () => {
     const engine = await LociEngine.open({ dbPath: join(dir, 'bad.db') });
     try {
-      expect(() => engine.updateSettings({ threads: 2, method: 'magic' })).toThrow(/'method' must be one of/);
-      expect(() => engine.updateSettings({ threads: 'two' })).toThrow(/'threads' must be a number/);
-      expect(() => engine.updateSettings({ fusionFact: 1.5 })).toThrow(/at most 1/);
-      expect(() => engine.updateSettings({ colour: 'red' })).toThrow(/Unknown setting 'colour'/);
+      await expect(engine.updateSettings({ threads: 2, method: 'magic' })).rejects.toThrow(/'method' must be one of/);
+      await expect(engine.updateSettings({ threads: 'two' })).rejects.toThrow(/'threads' must be a number/);
+      await expect(engine.updateSettings({ fusionFact: 1.5 })).rejects.toThrow(/at most 1/);
+      await expect(engine.updateSettings({ colour: 'red' })).rejects.toThrow(/Unknown setting 'colour'/);
       expect(engine.settings().threads).toBe(1);
-      engine.updateSettings({ threads: 2, model: 'x.gguf' });
-      engine.updateSettings({ model: null });
+      await engine.updateSettings({ threads: 2, model: 'x.gguf' });
+      await engine.updateSettings({ model: null });
       expect(engine.settings()).toMatchObject({ threads: 2, model: '' });
     } finally {
       await engine.close();
@@ -47,7 +47,7 @@ describe('settings', () => {
     const strict = await LociEngine.open({ dbPath: join(dir, 'strict.db') });
     const loose = await LociEngine.open({ dbPath: join(dir, 'loose.db') });
     try {
-      loose.updateSettings({ fusionTopic: 0.5, fusionFact: 0.8, docNeighbours: 1 });
+      await loose.updateSettings({ fusionTopic: 0.5, fusionFact: 0.8, docNeighbours: 1 });
       const a = await strict.index(samples);
       const b = await loose.index(samples);
       expect(a.counts.docEdges).toBe(a.counts.documents * 3);
@@ -71,7 +71,7 @@ describe('settings', () => {
     try {
       await engine.index(samples);
       const before = engine.embedder.id;
-      engine.updateSettings({ embedder: `transformers:${modelDir}` });
+      await engine.updateSettings({ embedder: `transformers:${modelDir}` });
       await engine.switchEmbedder(`transformers:${modelDir}`); // waits for the switch the update started
       expect(engine.embedder.id).not.toBe(before);
       expect(engine.embedder.dim).toBe(32);

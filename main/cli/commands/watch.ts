@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Command } from 'commander';
 import { dbOption, embedderOption, jsonOption } from '../options.js';
 import { formatReport } from './index-cmd.js';
@@ -16,6 +17,8 @@ export function registerWatch(program: Command): void {
       const engine = await LociEngine.open({ dbPath: opts.db, embedder: opts.embedder });
       const report = (r: Parameters<typeof formatReport>[0]) =>
         console.log(opts.json ? JSON.stringify({ event: 'indexed', ...r }) : termText(formatReport(r)));
+      // A folder on the command line is relative to where the command runs; the engine takes absolute paths.
+      folder = path.resolve(folder);
       report(await engine.index(folder));
       const watch = engine.watch(folder, report, undefined, (e) => console.error(`loci watch: ${termField(e.message)}`));
       if (!opts.json) console.log(`Watching ${termField(folder)} — Ctrl-C to stop.`);

@@ -10,7 +10,7 @@ import { graphChunks, graphEntities, graphLinks, graphMentions, graphTitles, gra
 import { normalizeName } from '../store/names.js';
 import type { VectorMatrix } from '../embed/vector-matrix.js';
 import { buildCsr, type Csr } from './ppr.js';
-import { lshPairs } from './lsh-pairs.js';
+import { lshPairsSync } from './lsh-pairs.js';
 
 export interface EntityGraphParams {
   /** Weight of a chunk–note edge. */
@@ -168,7 +168,7 @@ export function buildEntityGraph(db: Db, entityVectors: VectorMatrix | null, par
 
   let synonymEdges = 0;
   if (entityVectors && entityVectors.size > 1 && entityVectors.size <= p.maxSynonymEntities) {
-    for (const pair of lshPairs(entityVectors, p.synonymThreshold, undefined, 2)) {
+    for (const pair of lshPairsSync(entityVectors, p.synonymThreshold, undefined, 2)) {
       const a = nodeOfEntity.get(pair.a);
       const b = nodeOfEntity.get(pair.b);
       if (a === undefined || b === undefined) continue;

@@ -8,6 +8,21 @@ import type { SimilarPair } from './similar-pairs.js';
  * With 16 tables the chance of missing a pair at the fact threshold (0.98) is well under 1%.
  */
 export async function lshPairs(m: VectorMatrix, threshold: number, allow?: (a: number, b: number) => boolean, tables = 16): Promise<SimilarPair[]> {
+  const out: SimilarPair[] = [];
+  // A turn of the event loop per table: at 100k+ facts a table takes seconds.
+  for (const _ of lshTables(m, threshold, out, allow, tables)) await new Promise<void>((r) => setImmediate(r));
+  return out;
+}
+
+/** The same pairs in one go, for small sets built on a query's path (entity synonyms). */
+export function lshPairsSync(m: VectorMatrix, threshold: number, allow?: (a: number, b: number) => boolean, tables = 16): SimilarPair[] {
+  const out: SimilarPair[] = [];
+  for (const _ of lshTables(m, threshold, out, allow, tables));
+  return out;
+}
+
+/** Hashes one table per step, appending the pairs it finds to `out`. */
+function* lshTables(m: VectorMatrix, threshold: number, out: SimilarPair[], allow: ((a: number, b: number) => boolean) | undefined, tables: number): Generator<number> {
   const { dim, size, data, ids } = m;
   const bits = threshold >= 0.97 ? 12 : 8;
   const mean = new Float32Array(dim);
@@ -20,7 +35,6 @@ export async function lshPairs(m: VectorMatrix, threshold: number, allow?: (a: n
     return ((seed >>> 0) / 4294967296) * 2 - 1;
   };
   const found = new Set<number>();
-  const out: SimilarPair[] = [];
   // A bucket of many near-identical rows (boilerplate) needs no all-pairs: a window keeps it connected.
   const WINDOW = 64;
   for (let t = 0; t < tables; t++) {
@@ -37,8 +51,7 @@ export async function lshPairs(m: VectorMatrix, threshold: number, allow?: (a: n
       if (!list) buckets.set(key, (list = []));
       list.push(r);
     }
-    // A turn of the event loop per table: at 100k+ facts a table takes seconds.
-    await new Promise<void>((r) => setImmediate(r));
+    yield t;
     for (const rows of buckets.values()) {
       for (let i = 0; i < rows.length; i++) {
         for (let j = i + 1; j < rows.length && j <= i + WINDOW; j++) {
@@ -58,5 +71,4 @@ export async function lshPairs(m: VectorMatrix, threshold: number, allow?: (a: n
       }
     }
   }
-  return out;
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { SkipReason } from '../types.js';
 import { describeError } from './errors.js';
+import { realPathInside } from './contain.js';
 
 export type ReadResult =
   | { ok: true; content: string; hash: string }
@@ -14,9 +15,13 @@ const SNIFF_BYTES = 8000;
  * a few files that are not what their name says. The hash is over the raw bytes, so a change of line
  * endings or BOM alone still counts as a change on disk.
  */
-export async function readNote(absPath: string): Promise<ReadResult> {
+export async function readNote(absPath: string, opts: { root?: string } = {}): Promise<ReadResult> {
   let bytes: Buffer;
   try {
+    // Checked again at read time, not only at scan time: the file may have become a link meanwhile.
+    if (opts.root && !(await realPathInside(opts.root, absPath))) {
+      return { ok: false, reason: 'unsupported', detail: 'a link leading outside the library folder (not followed)' };
+    }
     bytes = await readFile(absPath);
   } catch (err) {
     return { ok: false, reason: 'unreadable', detail: describeError(err) };
@@ -51,7 +56,7 @@ function sniffBinary(bytes: Buffer): string | null {
   const n = Math.min(bytes.length, SNIFF_BYTES);
   let control = 0;
   for (let i = 0; i < n; i++) {
-    const b = bytes[i];
+    const b = bytes[i] ?? 0;
     if (b === 0) return `NUL byte at offset ${i}`;
     if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d && b !== 0x0c && b !== 0x1b) control++;
   }

@@ -2,6 +2,7 @@ import { opendir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { SkippedFile } from '../types.js';
 import { describeError } from './errors.js';
+import { isInsideReal } from './contain.js';
 
 export interface ScannedFile {
   /** Path from the scanned root, always with forward slashes. */
@@ -14,9 +15,31 @@ export interface ScannedFile {
 export interface ScanOptions {
   /** Files larger than this are reported as skipped ('too-large'). Default 5 MB. */
   maxBytes?: number;
+  /** Stops the walk between entries (the scan of a big tree can take seconds). */
+  signal?: AbortSignal;
+  /** The folder's scope: true when a path (relative, '/'-separated; directories end with '/') is left out. */
+  excluded?: (relPath: string, isDir: boolean) => boolean;
+  /** A folder with more notes or directories than this is refused (a system tree, not a notes folder). */
+  limits?: Partial<ScanLimits>;
+}
+
+export interface ScanLimits {
+  notes: number;
+  directories: number;
 }
 
 export const DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
+export const DEFAULT_SCAN_LIMITS: ScanLimits = { notes: 100_000, directories: 50_000 };
+
+/** The scan stopped because the folder is far larger than a notes folder; nothing of it should be saved. */
+export class ScanLimitError extends Error {
+  constructor(root: string, what: string) {
+    super(`${root} holds more than ${what}: too large to be a notes folder. Pick the folder that holds your notes.`);
+    this.name = 'ScanLimitError';
+  }
+}
+
+const OUTSIDE = 'a link leading outside the library folder (not followed)';
 const NOTE_EXTENSIONS = new Set(['.md', '.markdown', '.txt']);
 const IGNORED_DIRS = new Set(['node_modules']);
 
@@ -27,8 +50,10 @@ export function isNotePath(name: string): boolean {
 /**
  * Lists the notes under `root` (which must exist and be listable, else it throws). Never throws for
  * a problem below the root: unreadable directories, dangling links, FIFOs and sockets named like
- * notes are reported in `skipped` instead, so one bad entry cannot stop an index run. Symlinks are followed once; a link back into an already visited
- * directory is ignored, which breaks loops.
+ * notes are reported in `skipped` instead, so one bad entry cannot stop an index run. A symlink is
+ * followed only when its real path stays inside the root (see contain.ts), and a link back into an
+ * already visited directory is ignored, which breaks loops. Throws ScanLimitError past the limits and
+ * the signal's reason when aborted.
  */
 export async function scanFolder(
   root: string,
@@ -39,6 +64,10 @@ export async function scanFolder(
   const skipped: SkippedFile[] = [];
   const visitedDirs = new Set<string>();
   const absRoot = path.resolve(root);
+  const realRoot = await realpath(absRoot);
+  const limits = { ...DEFAULT_SCAN_LIMITS, ...opts.limits };
+  const excluded = opts.excluded ?? (() => false);
+  let notesSeen = 0;
 
   const relOf = (abs: string) => path.relative(absRoot, abs).split(path.sep).join('/');
 
@@ -53,6 +82,7 @@ export async function scanFolder(
     }
     if (visitedDirs.has(real)) return;
     visitedDirs.add(real);
+    if (visitedDirs.size > limits.directories) throw new ScanLimitError(absRoot, `${limits.directories} directories`);
 
     let handle;
     try {
@@ -65,17 +95,18 @@ export async function scanFolder(
     const subdirs: string[] = [];
     try {
       for await (const entry of handle) {
+        opts.signal?.throwIfAborted();
         if (entry.name.startsWith('.') || IGNORED_DIRS.has(entry.name)) continue;
         const abs = path.join(dir, entry.name);
         if (entry.isDirectory()) {
-          subdirs.push(abs);
+          if (!excluded(relOf(abs) + '/', true)) subdirs.push(abs);
           continue;
         }
         if (entry.isSymbolicLink()) {
           await visitLink(abs, subdirs);
           continue;
         }
-        if (!isNotePath(entry.name)) continue;
+        if (!isNotePath(entry.name) || excluded(relOf(abs), false)) continue;
         if (!entry.isFile()) {
           skipped.push({ relPath: relOf(abs), reason: 'unreadable', detail: 'not a regular file' });
           continue;
@@ -83,6 +114,7 @@ export async function scanFolder(
         await addFile(abs);
       }
     } catch (err) {
+      if (err instanceof ScanLimitError || opts.signal?.aborted) throw err;
       skipped.push({ relPath: relOf(dir), reason: 'unreadable', detail: describeError(err) });
     }
     for (const sub of subdirs.sort()) await walk(sub);
@@ -90,20 +122,32 @@ export async function scanFolder(
 
   async function visitLink(abs: string, subdirs: string[]): Promise<void> {
     let target;
+    let real;
     try {
-      target = await stat(abs);
+      real = await realpath(abs);
+      target = await stat(real);
     } catch (err) {
       if (isNotePath(abs)) skipped.push({ relPath: relOf(abs), reason: 'unreadable', detail: describeError(err) });
       return;
     }
-    if (target.isDirectory()) subdirs.push(abs);
-    else if (isNotePath(abs)) {
-      if (target.isFile()) await addFile(abs);
-      else skipped.push({ relPath: relOf(abs), reason: 'unreadable', detail: 'not a regular file' });
+    const rel = relOf(abs);
+    if (target.isDirectory()) {
+      if (excluded(rel + '/', true)) return;
+      if (isInsideReal(realRoot, real)) subdirs.push(abs);
+      else skipped.push({ relPath: rel, reason: 'unsupported', detail: OUTSIDE });
+      return;
     }
+    if (!isNotePath(abs) || excluded(rel, false)) return;
+    if (!isInsideReal(realRoot, real)) {
+      skipped.push({ relPath: rel, reason: 'unsupported', detail: OUTSIDE });
+      return;
+    }
+    if (target.isFile()) await addFile(abs);
+    else skipped.push({ relPath: rel, reason: 'unreadable', detail: 'not a regular file' });
   }
 
   async function addFile(abs: string): Promise<void> {
+    if (++notesSeen > limits.notes) throw new ScanLimitError(absRoot, `${limits.notes} notes`);
     try {
       const st = await stat(abs);
       if (st.size > maxBytes) {

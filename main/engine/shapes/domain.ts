@@ -36,6 +36,17 @@ export const indexProgress = z.object({
   current: z.string().optional(),
 });
 
+/** What the model pass of one folder job did. */
+export const modelPassSummary = z.object({
+  extractor: z.string().nullable(),
+  refined: z.number(),
+  cached: z.number(),
+  failed: z.number(),
+  seconds: z.number(),
+  /** Set when the pass could not run at all (e.g. the model failed to load). */
+  error: z.string().nullable(),
+});
+
 export const indexReport = z.object({
   root: z.string(),
   counts: indexCounts,
@@ -45,6 +56,25 @@ export const indexReport = z.object({
   removed: z.number(),
   skipped: z.array(skippedFile),
   seconds: z.number(),
+  /** The job was cancelled: what finished is kept, the rest waits for the next run. */
+  cancelled: z.boolean().optional(),
+  /** The model pass of this job (absent in fast mode). */
+  model: modelPassSummary.optional(),
+});
+
+/** Per-note state in the Library: fast rows, model rows, skipped or failed (with the reason). */
+export const noteState = z.enum(['fast', 'model', 'skipped', 'failed']);
+
+/** A library folder with its scope and what is happening to it. */
+export const folderSummary = z.object({
+  root: z.string(),
+  include: z.array(z.string()),
+  exclude: z.array(z.string()),
+  noteCount: z.number(),
+  watching: z.boolean(),
+  job: z.enum(['idle', 'fast', 'model', 'graph']),
+  /** Why the folder is not indexed or watched (e.g. a system tree saved by an older Loci). */
+  problem: z.string().nullable(),
 });
 
 /** One retrieved context with its provenance. */
@@ -119,6 +149,7 @@ export const mindMapView = z.object({
 
 export const documentSummary = z.object({
   id: z.number(),
+  root: z.string(),
   relPath: z.string(),
   title: z.string(),
   lang: z.string(),
@@ -126,6 +157,9 @@ export const documentSummary = z.object({
   error: z.string().nullable(),
   chunks: z.number(),
   fcis: z.number(),
+  state: noteState,
+  /** Why a note is skipped or failed. */
+  reason: z.string().nullable(),
 });
 
 export const noteText = z.object({

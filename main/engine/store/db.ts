@@ -1,37 +1,91 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { migrations } from './migrations/index.js';
 
 export type Db = Database.Database;
 
-/** Opens (creating if needed) a Loci index database: WAL, foreign keys on, migrations applied. */
-export function openDb(file: string, options: { readonly?: boolean } = {}): Db {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const db = new Database(file, { readonly: options.readonly ?? false });
+/** Tables every Loci index has had since migration 1: how another application's database is told apart. */
+const LOCI_TABLES = ['documents', 'chunks', 'settings'];
+
+export const LATEST_SCHEMA = migrations[migrations.length - 1]?.version ?? 0;
+
+/** The database file exists and this process may not write it (permissions, immutable flag, read-only mount). */
+export function isReadOnlyFile(file: string): boolean {
+  if (file === ':memory:' || !existsSync(file)) return false;
   try {
-    if (!options.readonly) db.pragma('journal_mode = WAL');
+    accessSync(file, constants.W_OK);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Opens (creating if needed) a Loci index database: WAL, foreign keys on, migrations applied. A file
+ * that is not a Loci index — not SQLite, or another application's SQLite database — is refused before
+ * anything is written to it. Read-only opens change nothing and need the schema to be current.
+ */
+export function openDb(file: string, options: { readonly?: boolean } = {}): Db {
+  const readonly = options.readonly ?? false;
+  if (file !== ':memory:' && !readonly) mkdirSync(dirname(file), { recursive: true });
+  let db: Db;
+  try {
+    db = new Database(file, { readonly, fileMustExist: readonly });
+  } catch (err) {
+    throw new Error(`Cannot open the index ${file}${readonly ? ' read-only' : ''}: ${message(err)}.`);
+  }
+  try {
+    assertLociIndex(db, file);
+    if (!readonly) db.pragma('journal_mode = WAL');
+    db.pragma('foreign_keys = ON');
+    if (!readonly) db.pragma('synchronous = NORMAL');
+    db.pragma('busy_timeout = 5000');
+    if (readonly) assertCurrentSchema(db, file);
+    else migrate(db);
+    return db;
   } catch (err) {
     db.close();
-    throw new Error(`${file} is not a Loci index (SQLite: ${err instanceof Error ? err.message : String(err)}). Pick another --db file.`);
+    throw err;
   }
-  db.pragma('foreign_keys = ON');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('busy_timeout = 5000');
-  if (!options.readonly) migrate(db);
-  return db;
 }
 
 export function schemaVersion(db: Db): number {
   return db.pragma('user_version', { simple: true }) as number;
 }
 
+/** Reads only: a new (empty) file passes, a Loci index passes, anything else throws naming what it is. */
+function assertLociIndex(db: Db, file: string): void {
+  let tables: string[];
+  let version: number;
+  try {
+    tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
+    version = schemaVersion(db);
+  } catch (err) {
+    throw new Error(`${file} is not a Loci index (SQLite: ${message(err)}). Pick another --db file.`);
+  }
+  if (tables.length === 0 && version === 0) return;
+  if (version === 0 || !LOCI_TABLES.every((t) => tables.includes(t))) {
+    const shown = tables.slice(0, 5).join(', ') + (tables.length > 5 ? ', …' : '');
+    throw new Error(
+      `${file} is another application's SQLite database (tables: ${shown || 'none'}), not a Loci index; Loci left it untouched. Pick another --db file.`,
+    );
+  }
+}
+
+function assertCurrentSchema(db: Db, file: string): void {
+  const current = schemaVersion(db);
+  if (current > LATEST_SCHEMA) throw newerSchema(current);
+  if (current < LATEST_SCHEMA) {
+    throw new Error(
+      `The index ${file} is read-only and was written by an older Loci (schema ${current}, this build needs ${LATEST_SCHEMA}); open it once with write access so it can be upgraded.`,
+    );
+  }
+}
+
 function migrate(db: Db): void {
   const current = schemaVersion(db);
-  const latest = migrations[migrations.length - 1]?.version ?? 0;
-  if (current > latest) {
-    throw new Error(`This index was written by a newer Loci (schema ${current}, this build knows ${latest}). Update Loci or pick another index file.`);
-  }
+  if (current > LATEST_SCHEMA) throw newerSchema(current);
   for (const m of migrations) {
     if (m.version <= current) continue;
     db.transaction(() => {
@@ -39,4 +93,12 @@ function migrate(db: Db): void {
       db.pragma(`user_version = ${m.version}`);
     })();
   }
+}
+
+function newerSchema(current: number): Error {
+  return new Error(`This index was written by a newer Loci (schema ${current}, this build knows ${LATEST_SCHEMA}). Update Loci or pick another index file.`);
+}
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }
