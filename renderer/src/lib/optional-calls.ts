@@ -6,13 +6,7 @@
 import type { LociClient } from '../../../main/contract/client.js';
 import { isCallName, type CallName } from '../../../main/contract/contract.js';
 
-export type PendingCall =
-  | 'library.remove'
-  | 'library.setScope'
-  | 'library.folders'
-  | 'library.reindex'
-  | 'library.completePath'
-  | 'host.openInEditor';
+export type PendingCall = 'host.openInEditor';
 
 export function available(name: PendingCall | CallName): boolean {
   return isCallName(name);
@@ -29,14 +23,4 @@ export class NotAvailable extends Error {
     super(`This engine does not offer "${call}" yet.`);
     this.name = 'NotAvailable';
   }
-}
-
-// ---- Expected shapes (see the issue-11 briefs of helpers B and C) ----
-
-export interface FolderInfo {
-  root: string;
-  include: string[];
-  exclude: string[];
-  documents?: number;
-  watching?: boolean;
 }
