@@ -10,6 +10,7 @@ import { createStaticEmbedder } from '../../main/engine/embed/static-embedder.js
 import { parseNote } from '../../main/engine/ingest/parse.js';
 import { runLlmBench } from '../../main/engine/llm/bench.js';
 import { tinyModelPath } from './helpers/tiny-model.js';
+import { at } from '../support/must.js';
 
 async function run(args: string[]): Promise<string> {
   const program = new Command().exitOverride();
@@ -64,6 +65,6 @@ describe('bench-llm', () => {
     }
     expect(r.ratioVsReplay).toBeCloseTo(r.pipeline.tokensPerSecond / r.rawReplay.tokensPerSecond, 6);
     expect(r.parallel.map((p) => p.sequences)).toEqual([1, 2]);
-    expect(r.parallel[0].speedup).toBe(1);
+    expect(at(r.parallel, 0).speedup).toBe(1);
   });
 });

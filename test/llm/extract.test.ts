@@ -13,6 +13,7 @@ import { PROMPT_VERSION } from '../../main/engine/llm/prompts/index.js';
 import type { GenerateRequest, LlmProvider } from '../../main/engine/llm/provider.js';
 import type { MindMapNode, ParsedNote } from '../../main/engine/types.js';
 import { tinyModelPath } from './helpers/tiny-model.js';
+import { at } from '../support/must.js';
 
 const NOTES = join(import.meta.dirname, '../fixtures/llm/notes');
 const note = (name: string) => parseNote(name, readFileSync(join(NOTES, name), 'utf8'));
@@ -47,8 +48,7 @@ function assertValidExtraction(n: ParsedNote, ex: LlmExtraction, extractor: stri
     for (const fact of route.children as MindMapNode[]) {
       expect(fact.kind).toBe('fact');
       expect(fact.children).toEqual([]);
-      const fci = ex.fcis[fact.fciIndex!];
-      expect(fci).toBeDefined();
+      const fci = at(ex.fcis, fact.fciIndex!, 'the fact node’s FCI');
       expect([fact.lineFrom, fact.lineTo]).toEqual([fci.lineFrom, fci.lineTo]);
       expect(fact.lineFrom).toBeGreaterThanOrEqual(route.lineFrom!);
       expect(fact.lineTo).toBeLessThanOrEqual(route.lineTo!);

@@ -9,6 +9,7 @@ import { importModel } from '../../main/engine/llm/models/import.js';
 import { resolveModelFile } from '../../main/engine/llm/models/installed.js';
 import { ChecksumMismatchError, pullModel, sha256File, type PullProgress } from '../../main/engine/llm/models/pull.js';
 import { tinyModelPath } from './helpers/tiny-model.js';
+import { at } from '../support/must.js';
 
 /** Serves one real file with Range support; `cutAfter` makes the next full response drop after that many bytes. */
 function fileServer(file: string) {
@@ -131,8 +132,8 @@ describe('model downloader against a local HTTP server serving the real tiny GGU
     const r = await pullModel(entry(), sub, { onProgress: (p) => progress.push(p) });
     expect(r.path).toBe(join(sub, 'tiny.gguf'));
     expect(statSync(r.path).size).toBe(srv.size);
-    expect(r.files[0].verified).toBe(true);
-    expect(r.files[0].sha256).toBe(sha);
+    expect(at(r.files, 0).verified).toBe(true);
+    expect(at(r.files, 0).sha256).toBe(sha);
     expect(progress.at(-1)!.received).toBe(srv.size);
     expect(progress.at(-1)!.total).toBe(srv.size);
     expect(existsSync(`${r.path}.partial`)).toBe(false);
@@ -150,9 +151,9 @@ describe('model downloader against a local HTTP server serving the real tiny GGU
     const ranges = srv.state.rangeRequests;
     const r = await pullModel(entry(), sub);
     expect(srv.state.rangeRequests).toBe(ranges + 1);
-    expect(r.files[0].resumed).toBe(true);
-    expect(r.files[0].downloadedBytes).toBe(srv.size - have);
-    expect(r.files[0].verified).toBe(true);
+    expect(at(r.files, 0).resumed).toBe(true);
+    expect(at(r.files, 0).downloadedBytes).toBe(srv.size - have);
+    expect(at(r.files, 0).verified).toBe(true);
     expect(await sha256File(r.path)).toBe(sha);
   });
 
@@ -169,7 +170,7 @@ describe('model downloader against a local HTTP server serving the real tiny GGU
     const before = srv.state.requests;
     const r = await pullModel(entry(), sub);
     expect(srv.state.requests).toBe(before);
-    expect(r.files[0].downloadedBytes).toBe(0);
+    expect(at(r.files, 0).downloadedBytes).toBe(0);
   });
 
   it('imports a GGUF file into the models folder and resolves it by name; refuses non-GGUF files', async () => {
