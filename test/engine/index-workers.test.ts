@@ -7,6 +7,7 @@ import { indexFolder } from '../../main/engine/indexer.js';
 import { createEmbedder } from '../../main/engine/embed/registry.js';
 import { embedMissing } from '../../main/engine/embed/embed-missing.js';
 import { LociEngine } from '../../main/engine/engine.js';
+import { must } from '../support/must.js';
 
 // Generated notes (no shared data): enough of them that the indexer hands them to worker threads.
 const TOPICS = ['harbour', 'orchard', 'glacier', 'library', 'railway', 'monastery', 'vineyard', 'observatory'];
@@ -69,7 +70,7 @@ describe('indexing in worker threads', () => {
     }
     const [withWorkers, inThread] = dbs.map(dump);
     expect(withWorkers!.documents).toHaveLength(120);
-    expect(withWorkers!.embeddings.length).toBeGreaterThan(120 * 10);
+    expect(must(withWorkers!.embeddings, 'embeddings table').length).toBeGreaterThan(120 * 10);
     for (const table of Object.keys(inThread!)) expect(withWorkers![table], table).toEqual(inThread![table]);
     for (const db of dbs) db.close();
   }, 300_000);
