@@ -10,7 +10,6 @@ import { createStaticEmbedder } from '../../main/engine/embed/static-embedder.js
 import { parseNote } from '../../main/engine/ingest/parse.js';
 import { runLlmBench } from '../../main/engine/llm/bench.js';
 import { tinyModelPath } from './helpers/tiny-model.js';
-import { at } from '../support/must.js';
 
 async function run(args: string[]): Promise<string> {
   const program = new Command().exitOverride();

@@ -13,7 +13,6 @@ import { PROMPT_VERSION } from '../../main/engine/llm/prompts/index.js';
 import type { GenerateRequest, LlmProvider } from '../../main/engine/llm/provider.js';
 import type { MindMapNode, ParsedNote } from '../../main/engine/types.js';
 import { tinyModelPath } from './helpers/tiny-model.js';
-import { at } from '../support/must.js';
 
 const NOTES = join(import.meta.dirname, '../fixtures/llm/notes');
 const note = (name: string) => parseNote(name, readFileSync(join(NOTES, name), 'utf8'));

@@ -9,7 +9,6 @@ import { importModel } from '../../main/engine/llm/models/import.js';
 import { resolveModelFile } from '../../main/engine/llm/models/installed.js';
 import { ChecksumMismatchError, pullModel, sha256File, type PullProgress } from '../../main/engine/llm/models/pull.js';
 import { tinyModelPath } from './helpers/tiny-model.js';
-import { at } from '../support/must.js';
 
 /** Serves one real file with Range support; `cutAfter` makes the next full response drop after that many bytes. */
 function fileServer(file: string) {

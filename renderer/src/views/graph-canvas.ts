@@ -295,7 +295,10 @@ export function createScene(
     let bestD = reach * reach;
     for (const n of nodes) {
       const d = (n.x! - x) ** 2 + (n.y! - y) ** 2;
-      if (d < bestD) (bestD = d), (best = n);
+      if (d < bestD) {
+        bestD = d;
+        best = n;
+      }
     }
     return best;
   };

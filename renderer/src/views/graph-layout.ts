@@ -28,7 +28,9 @@ export function createLayout(input: LayoutInput) {
   const nodes: N[] = Array.from({ length: n }, (_, i) => ({ i }));
   for (const p of input.pinned) {
     const node = nodes[p];
-    if (node) (node.fx = 0), (node.fy = 0);
+    if (!node) continue;
+    node.fx = 0;
+    node.fy = 0;
   }
   const links = Array.from(input.source, (s, j) => ({ source: s, target: input.target[j]!, similar: input.similar[j] === 1 }));
   const clustered = input.targetX.some((x) => !Number.isNaN(x));
