@@ -60,7 +60,7 @@ export default tseslint.config(
         {
           paths: [noElectron],
           patterns: [
-            { regex: layer('app', 'server', 'cli', 'contract'), message: 'The engine is plain Node: it must not import the hosts (app, server, cli) or the contract.' },
+            { regex: layer('app', 'host', 'server', 'cli', 'contract'), message: 'The engine is plain Node: it must not import the hosts (app, host, server, cli) or the contract.' },
             { regex: '^(\\.\\./)+renderer(/|$)', message: 'The engine must not import the UI.' },
           ],
         },
@@ -81,7 +81,7 @@ export default tseslint.config(
               allowTypeImports: true,
               message: 'The contract reaches the renderer: engine types only (import type), never engine runtime (shapes live in main/engine/shapes).',
             },
-            { regex: layer('app', 'server', 'cli'), message: 'The contract must not import the hosts.' },
+            { regex: layer('app', 'host', 'server', 'cli'), message: 'The contract must not import the hosts.' },
           ],
         },
       ],
@@ -102,12 +102,6 @@ export default tseslint.config(
     },
   },
   {
-    // Host glue that still lives in the contract; issue 9 moves it out (helper B). Until then it may
-    // import what a Node host imports, but it is never reachable from the renderer (see the rule below).
-    files: ['main/contract/engine-handlers.ts'],
-    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [noElectron] }] },
-  },
-  {
     files: ['renderer/**/*.{ts,tsx}'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
@@ -116,7 +110,6 @@ export default tseslint.config(
           paths: [noElectron],
           patterns: [
             { regex: '^(\\.\\./)+main/(?!contract/)', message: 'The UI reaches the engine only through main/contract.' },
-            { regex: '^(\\.\\./)+main/contract/engine-handlers', message: 'engine-handlers is host code (Node only).' },
             { regex: '^(\\.\\./)+preload(/|$)', message: 'The UI talks to preload through window.loci, not imports.' },
           ],
         },
@@ -132,14 +125,13 @@ export default tseslint.config(
         {
           patterns: [
             { regex: '^(\\.\\./)+main/(?!contract/)', message: 'Preload reaches the engine only through main/contract.' },
-            { regex: '^(\\.\\./)+main/contract/engine-handlers', message: 'engine-handlers is host code, not for preload.' },
           ],
         },
       ],
     },
   },
   {
-    files: ['main/server/**/*.ts', 'main/cli/**/*.ts', 'bin/**', 'scripts/**', 'test/**', 'e2e/**'],
+    files: ['main/host/**/*.ts', 'main/server/**/*.ts', 'main/cli/**/*.ts', 'bin/**', 'scripts/**', 'test/**', 'e2e/**'],
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [noElectron] }] },
   },
 );

@@ -19,7 +19,7 @@ test('every view passes axe (no serious or critical violations)', async ({ page 
     await expect(page.getByRole('heading', { name: 'Ask' })).toBeVisible();
     await page.getByLabel('Question').fill('What is SilverBullet?');
     await page.getByLabel('Question').press('Enter');
-    await expect(page.getByTestId('answer').last().getByTestId('citation').first()).toBeVisible();
+    await expect(page.getByTestId('answer').last().getByTestId('citation').first()).toBeVisible({ timeout: 120_000 });
     await expectAccessible(page, `ask with an answer (${theme})`);
 
     await page.getByTestId('answer').last().getByTestId('citation').first().click();

@@ -29,15 +29,27 @@ export function buildBigLibrary(target = 2000): BigLibrary {
   for (const src of NOTES) cpSync(src, path.join(dir, path.basename(src)), { recursive: true, filter: (p) => !/\.(jsonl\.gz|json)$/.test(p) });
   cpSync(SAMPLE_NOTES, path.join(dir, 'sample-notes'), { recursive: true });
   const already = countNotes(dir);
-  const articles = Math.max(0, target - already);
+  const written = writeNews(dir, Math.max(0, target - already), 0);
+  return { dir, notes: already + written, articles: written };
+}
+
+/** A folder of news notes only (skipping the first `skip` usable articles): a second folder to add, cancel or remove. */
+export function buildNewsFolder(count: number, skip: number): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'loci-e2e-news-'));
+  writeNews(dir, count, skip);
+  return dir;
+}
+
+function writeNews(dir: string, articles: number, skip: number): number {
   const lines = gunzipSync(readFileSync(NEWS)).toString('utf8').split('\n');
   let written = 0;
+  let seen = 0;
   for (const line of lines) {
     if (written >= articles) break;
     if (!line.trim()) continue;
     const { id, text } = JSON.parse(line) as { id: number; text: string };
     const body = text.replace(/^[\d-]+ [\d:]+，正文：/, '').trim();
-    if (body.length < 80) continue;
+    if (body.length < 80 || seen++ < skip) continue;
     // News leads open with "<outlet> <date>消息，"; the clause after it names the story.
     const lead = body.replace(/^[^，。]{0,24}消息，/, '');
     const title = (lead.split(/[，。！？]/)[0] || `新闻 ${id}`).slice(0, 40);
@@ -48,7 +60,7 @@ export function buildBigLibrary(target = 2000): BigLibrary {
     writeFileSync(path.join(folder, `news-${id}.md`), `# ${title}\n\n${paragraphs}\n`);
     written++;
   }
-  return { dir, notes: already + written, articles: written };
+  return written;
 }
 
 function countNotes(dir: string): number {

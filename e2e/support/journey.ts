@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { copySampleNotes, questionFor } from './notes.js';
+import { expectAccessible } from './big.js';
 
 // One user journey, shared by the browser-mode and Electron specs: add the sample notes, watch
 // indexing finish and the watcher pick up a new note, ask, follow a citation to its lines, unfold a
@@ -20,12 +21,30 @@ export async function journey(page: Page, shotPrefix: string, open: () => Promis
   page.on('console', (m) => m.type() === 'error' && pageErrors.push(m.text()));
 
   await open();
+  await expect(page.getByRole('heading', { name: 'Welcome to Loci' })).toBeVisible();
   await expect(page.getByText('No notes folder yet')).toBeVisible();
+  await expect(page.getByLabel('Folder path')).toBeFocused();
+  await expectAccessible(page, 'onboarding: choose a folder');
   await shot(page, `${shotPrefix}-01-empty-library`);
 
-  await test.step('add the folder and watch indexing finish', async () => {
+  await test.step('first run: choose the folder, watch it index, see the model offer', async () => {
     await page.getByLabel('Folder path').fill(notes);
     await page.getByRole('button', { name: 'Add folder' }).click();
+    const done = page.getByTestId('onboarding').getByTestId('index-report');
+    await expect(done).toBeVisible({ timeout: 90_000 });
+    await expect(done).toContainText(/\d+ notes?, [\d,]+ facts?/);
+    const offer = page.getByTestId('model-step');
+    await expect(offer).toBeVisible();
+    // The recommended models with what a person needs to decide: size, memory, licence, and a download.
+    await expect(offer.getByTestId('model-offer').first()).toContainText(/Download/);
+    await expect(offer.getByTestId('model-offer').first()).toContainText(/Licence/);
+    await expect(offer.getByTestId('model-offer').first()).toContainText(/Memory/);
+    await expectAccessible(page, 'onboarding: indexed, model offer');
+    await shot(page, `${shotPrefix}-01b-onboarding-models`);
+    await offer.getByRole('button', { name: 'Go to my library' }).click();
+  });
+
+  await test.step('the library shows the folder and its report', async () => {
     const card = page.getByTestId('folder-card').filter({ hasText: notes });
     await expect(card).toBeVisible();
     await expect(card.getByTestId('index-report')).toBeVisible({ timeout: 90_000 });
@@ -74,11 +93,19 @@ export async function journey(page: Page, shotPrefix: string, open: () => Promis
     await first.click();
     const viewer = page.getByTestId('note-viewer');
     await expect(viewer).toBeVisible();
-    const cited = viewer.locator('[data-cited]');
+    // Rendered Markdown: the block holding the cited lines is highlighted.
+    const block = viewer.getByTestId('note-rendered').locator('[data-cited]').first();
+    await expect(block).toBeVisible();
+    expect(Number(await block.getAttribute('data-line'))).toBeLessThanOrEqual(Number(m![2] ?? m![1]));
+    expect(Number(await block.getAttribute('data-line-end'))).toBeGreaterThanOrEqual(Number(m![1]));
+    await shot(page, `${shotPrefix}-04-citation`);
+    // Raw lines: exactly the cited line numbers.
+    await viewer.getByRole('button', { name: 'Raw lines' }).click();
+    const cited = viewer.getByTestId('note-raw').locator('[data-cited]');
     await expect(cited.first()).toBeVisible();
     await expect(cited.first()).toHaveAttribute('data-line', m![1]!);
     await expect(cited.first()).toBeInViewport();
-    await shot(page, `${shotPrefix}-04-citation`);
+    await viewer.getByRole('button', { name: 'Raw lines' }).click();
   });
 
   await test.step("open the cited note's mind map and expand a node", async () => {

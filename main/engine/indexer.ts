@@ -17,6 +17,7 @@ import {
   graphPendingIds,
   hasIndexedDocuments,
   touchDocument,
+  useBulkWriteCache,
   type DocumentRow,
   markGraphPending,
   pruneOrphanEntities,
@@ -204,6 +205,7 @@ class NotePipeline {
     // The built-in embedder is pure computation on the note's words: its vectors are made with them.
     this.staticEmbedder = embedder.id === STATIC_EMBEDDER_ID ? embedder.id : null;
     const threads = useWorkers ? workerCount() : 0;
+    if (useWorkers) useBulkWriteCache(db);
     this.pool = threads > 0 ? openNotePool(threads) : null;
     this.maxInFlight = Math.max(2, threads * 2);
   }

@@ -52,13 +52,20 @@ function Connected({ client, theme, toggleTheme }: { client: AppContextValue['cl
   const [host, setHost] = useState<Res<'host.info'> | null>(null);
   const [hostError, setHostError] = useState<unknown>(null);
   const [online, setOnline] = useState(true);
+  /** Problems the engine reports on its own (engine.error), shown until dismissed. */
+  const [engineErrors, setEngineErrors] = useState<string[]>([]);
   const library = useLibraryActivity(client);
 
   useEffect(() => {
     socketListener = setOnline;
     client.call('host.info', {}).then(setHost, setHostError);
     client.call('library.roots', {}).then((roots) => setFirstRun(roots.length === 0), () => {});
-    return client.on('ui.show', ({ view }) => setView(view));
+    const offError = client.on('engine.error', ({ source, message }) => setEngineErrors((all) => [...all.slice(-2), `${source}: ${message}`]));
+    const offShow = client.on('ui.show', ({ view }) => setView(view));
+    return () => {
+      offError();
+      offShow();
+    };
   }, [client]);
 
   const openMindMap = useCallback((note: NoteRef) => {
@@ -170,6 +177,18 @@ function Connected({ client, theme, toggleTheme }: { client: AppContextValue['cl
         </nav>
         <main className={css.main}>
           <ErrorBox error={hostError} />
+          {engineErrors.length > 0 && (
+            <div className={css.engineErrors} role="alert" data-testid="engine-errors">
+              <ul>
+                {engineErrors.map((m, i) => (
+                  <li key={i}>{m}</li>
+                ))}
+              </ul>
+              <Button size="small" onClick={() => setEngineErrors([])}>
+                Dismiss
+              </Button>
+            </div>
+          )}
           {view === 'library' && firstRun && (
             <Onboarding library={library} onDone={() => setFirstRun(false)} />
           )}

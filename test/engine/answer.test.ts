@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { LociEngine } from '../../main/engine/engine.js';
+import { at } from '../support/must.js';
 
 const samples = resolve(import.meta.dirname, '../../resources/sample-notes');
 let dir: string;
@@ -37,7 +38,7 @@ describe('extractive answers (no model)', () => {
     const a = await engine.ask('What water hardness do I aim for?');
     const messages = engine.chat(a.chatId!);
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
-    expect(messages[1].citations).toEqual(a.citations);
+    expect(at(messages, 1).citations).toEqual(a.citations);
   });
 
   it('says so when nothing matches', async () => {

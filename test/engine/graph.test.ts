@@ -8,6 +8,7 @@ import { writeEmbeddings } from '../../main/engine/store/embeddings.js';
 import { updateDocEdges } from '../../main/engine/graph/doc-edges.js';
 import { openDb } from '../../main/engine/store/db.js';
 import { reciprocalRankFusion } from '../../main/engine/retrieve/hybrid.js';
+import { at } from '../support/must.js';
 
 /** Deterministic pseudo-random unit vectors clustered around a few centres (like sentence embeddings). */
 function clustered(n: number, dim: number, seed: number): { id: number; vector: Float32Array }[] {
@@ -15,7 +16,7 @@ function clustered(n: number, dim: number, seed: number): { id: number; vector: 
   const rand = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648) * 2 - 1;
   const centres = Array.from({ length: 5 }, () => Float32Array.from({ length: dim }, rand));
   return Array.from({ length: n }, (_, i) => {
-    const c = centres[i % centres.length];
+    const c = at(centres, i % centres.length);
     const noise = (i % 7) * 0.02;
     return { id: i + 1, vector: normalize(Float32Array.from(c, (x) => x + rand() * noise)) };
   });
@@ -29,7 +30,8 @@ describe('similarPairs', () => {
       const expected = new Set<string>();
       for (let i = 0; i < entries.length; i++)
         for (let j = i + 1; j < entries.length; j++) {
-          if (m.similarity(entries[i].id, entries[j].id) >= threshold) expected.add(`${entries[i].id}-${entries[j].id}`);
+          const [a, b] = [at(entries, i).id, at(entries, j).id];
+          if (m.similarity(a, b) >= threshold) expected.add(`${a}-${b}`);
         }
       const found = new Set((await similarPairs(m, threshold)).map((p) => `${Math.min(p.a, p.b)}-${Math.max(p.a, p.b)}`));
       expect(expected.size).toBeGreaterThan(0);
@@ -68,7 +70,7 @@ describe('updateFusion', () => {
     const insertNode = db.prepare("INSERT INTO mm_nodes (id, document_id, parent_id, kind, text, path_text, depth, ord, extractor) VALUES (?, ?, ?, ?, ?, ?, ?, 0, 'fast')");
     for (let d = 1; d <= 40; d++) {
       insertDoc.run(d, `${d}.md`);
-      const [t, f1, f2] = entries.slice((d - 1) * 3, d * 3);
+      const [t, f1, f2] = [at(entries, (d - 1) * 3), at(entries, (d - 1) * 3 + 1), at(entries, (d - 1) * 3 + 2)] as const;
       insertNode.run(t.id, d, null, 'topic', `t${t.id}`, `t${t.id}`, 0);
       insertNode.run(f1.id, d, t.id, 'fact', `f${f1.id}`, `f${f1.id}`, 1);
       insertNode.run(f2.id, d, t.id, 'fact', `f${f2.id}`, `f${f2.id}`, 1);
@@ -81,7 +83,7 @@ describe('updateFusion', () => {
     await updateFusion(db, 'test', 'all', thresholds);
     db.prepare('DELETE FROM mm_nodes WHERE document_id = 7 AND parent_id IS NOT NULL').run();
     db.prepare('DELETE FROM mm_nodes WHERE document_id = 7').run();
-    const fresh = clustered(3, dim, 99).map((e, i) => ({ id: 1000 + i, vector: entries[i * 5].vector }));
+    const fresh = clustered(3, dim, 99).map((e, i) => ({ id: 1000 + i, vector: at(entries, i * 5).vector }));
     insertNode.run(1000, 7, null, 'topic', 't1000', 't1000', 0);
     insertNode.run(1001, 7, 1000, 'fact', 'f1001', 'f1001', 1);
     insertNode.run(1002, 7, 1000, 'fact', 'f1002', 'f1002', 1);
@@ -104,7 +106,7 @@ describe('updateDocEdges', () => {
     const all = new VectorMatrix(16, entries);
     await updateDocEdges(db, new VectorMatrix(16, entries.slice(0, 50)), 'all');
     // Ten documents arrive, and one existing one moves to another cluster.
-    const moved = { id: 5, vector: entries[1].vector };
+    const moved = { id: 5, vector: at(entries, 1).vector };
     const next = [...entries.slice(0, 50).map((e) => (e.id === 5 ? moved : e)), ...entries.slice(50)];
     const changed = new Set([5, ...entries.slice(50).map((e) => e.id)]);
     await updateDocEdges(db, new VectorMatrix(16, next), changed);
@@ -122,7 +124,7 @@ describe('updateDocEdges', () => {
     let s = 40;
     const rand = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648) * 2 - 1;
     const centres = Array.from({ length: 30 }, () => Float32Array.from({ length: 16 }, rand));
-    const entries = Array.from({ length: 1500 }, (_, i) => ({ id: i + 1, vector: normalize(Float32Array.from(centres[i % 30], (x) => x + rand() * 0.5)) }));
+    const entries = Array.from({ length: 1500 }, (_, i) => ({ id: i + 1, vector: normalize(Float32Array.from(at(centres, i % 30), (x) => x + rand() * 0.5)) }));
     const insertDoc = db.prepare("INSERT INTO documents (id, root, rel_path, status) VALUES (?, 'r', ?, 'indexed')");
     for (const e of entries) insertDoc.run(e.id, `${e.id}.md`);
     const m = new VectorMatrix(16, entries);
@@ -150,6 +152,6 @@ describe('reciprocalRankFusion', () => {
       3,
     );
     expect(fused.map((f) => f.id)).toEqual([2, 1, 4]);
-    expect(fused[0].score).toBeCloseTo(1 / 61 + 1 / 62, 6);
+    expect(at(fused, 0).score).toBeCloseTo(1 / 61 + 1 / 62, 6);
   });
 });

@@ -7,6 +7,7 @@ import { indexFolder } from '../../main/engine/indexer.js';
 import { createEmbedder } from '../../main/engine/embed/registry.js';
 import { embedMissing } from '../../main/engine/embed/embed-missing.js';
 import { LociEngine } from '../../main/engine/engine.js';
+import { must } from '../support/must.js';
 
 // Generated notes (no shared data): enough of them that the indexer hands them to worker threads.
 const TOPICS = ['harbour', 'orchard', 'glacier', 'library', 'railway', 'monastery', 'vineyard', 'observatory'];
@@ -55,6 +56,7 @@ afterAll(async () => {
 });
 
 describe('indexing in worker threads', () => {
+  // Generous time limits: the figures asserted are ratios, but a loaded machine makes every step slow.
   it('writes exactly the rows (ids, text, FTS, vectors, edges) that indexing on one thread writes', async () => {
     const embedder = await createEmbedder();
     const dbs: Db[] = [];
@@ -68,10 +70,10 @@ describe('indexing in worker threads', () => {
     }
     const [withWorkers, inThread] = dbs.map(dump);
     expect(withWorkers!.documents).toHaveLength(120);
-    expect(withWorkers!.embeddings.length).toBeGreaterThan(120 * 10);
+    expect(must(withWorkers!.embeddings, 'embeddings table').length).toBeGreaterThan(120 * 10);
     for (const table of Object.keys(inThread!)) expect(withWorkers![table], table).toEqual(inThread![table]);
     for (const db of dbs) db.close();
-  });
+  }, 300_000);
 
   it('makes the same vectors in the worker as embedMissing makes from the stored rows', async () => {
     process.env.LOCI_INDEX_WORKERS = '1';
@@ -86,7 +88,7 @@ describe('indexing in worker threads', () => {
     expect(await embedMissing(db, embedder)).toBe(fromWorkers.length);
     expect(vectors()).toEqual(fromWorkers);
     db.close();
-  });
+  }, 300_000);
 
   it('keeps answering questions while it indexes: median latency stays within a few times the idle one', async () => {
     process.env.LOCI_INDEX_WORKERS = '1';
@@ -108,7 +110,7 @@ describe('indexing in worker threads', () => {
       const idle: number[] = [];
       await probe((i) => i < 15, idle);
       // Then a second, larger folder is indexed while the questions go on.
-      await writeNotes(join(dir, 'more'), 400, 1000);
+      await writeNotes(join(dir, 'more'), 250, 1000);
       const during: number[] = [];
       let indexing = true;
       let phases = 0;
@@ -124,5 +126,5 @@ describe('indexing in worker threads', () => {
     } finally {
       await engine.close();
     }
-  });
+  }, 300_000);
 });

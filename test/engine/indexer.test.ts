@@ -6,6 +6,7 @@ import { openDb, type Db } from '../../main/engine/store/db.js';
 import { indexFolder } from '../../main/engine/indexer.js';
 import { createEmbedder } from '../../main/engine/embed/registry.js';
 import type { Embedder } from '../../main/engine/embed/embedder.js';
+import { must } from '../support/must.js';
 
 // Notes written for this test: two notes that share an entity ("Ada Lovelace") and link to each other.
 const NOTES: Record<string, string> = {
@@ -132,7 +133,7 @@ describe('indexFolder', () => {
 
   it('treats a rename as a delete plus an add', async () => {
     await indexFolder(db, embedder, join(dir, 'notes'));
-    await writeFile(join(dir, 'notes', 'garden/tomato-growing.md'), NOTES['garden/tomatoes.md']);
+    await writeFile(join(dir, 'notes', 'garden/tomato-growing.md'), must(NOTES['garden/tomatoes.md'], 'the tomatoes note'));
     await unlink(join(dir, 'notes', 'garden/tomatoes.md'));
     const r = await indexFolder(db, embedder, join(dir, 'notes'));
     expect(r.removed).toBe(1);

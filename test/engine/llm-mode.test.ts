@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { LociEngine } from '../../main/engine/engine.js';
 import { tinyModelPath } from '../llm/helpers/tiny-model.js';
+import { at } from '../support/must.js';
 
 // The real tiny GGUF writes nonsense: these tests check structure, provenance and caching, never content.
 const samples = resolve(import.meta.dirname, '../../resources/sample-notes');
@@ -59,12 +60,11 @@ describe('the engine with a local model', () => {
     expect(a.text.length).toBeGreaterThan(0);
     for (const m of a.text.matchAll(/\[(\d+)\]/g)) expect(Number(m[1])).toBeLessThanOrEqual(a.contexts.length);
     for (const c of a.citations) {
-      const source = a.contexts[c.n - 1];
-      expect(source).toBeDefined();
+      const source = at(a.contexts, c.n - 1, `context [${c.n}] of a citation`);
       expect([c.docPath, c.lineFrom, c.lineTo]).toEqual([source.docPath, source.lineFrom, source.lineTo]);
     }
     const stored = engine.chat(a.chatId!);
-    expect(stored[1].text).toBe(a.text);
+    expect(at(stored, 1).text).toBe(a.text);
   });
 
   it('follows the model setting: set, it answers with the model; cleared, it is back to extractive', async () => {

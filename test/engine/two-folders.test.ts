@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LociEngine } from '../../main/engine/engine.js';
+import { at } from '../support/must.js';
 
 // Two library folders that both hold `index.md`: each note must stay reachable as itself.
 let dir: string;
@@ -26,7 +27,7 @@ afterAll(async () => {
 describe('notes with the same path in two folders', () => {
   it('are told apart by the document id that citations carry', async () => {
     const a = await engine.ask('When is the boiler service due?', { method: 'bm25', k: 1 });
-    const c = a.citations[0];
+    const c = at(a.citations, 0);
     expect(c.docPath).toBe('index.md');
     expect(c.docId).toBeDefined();
     const note = await engine.noteText(c.docPath, c.docId);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LociEngine } from '../../main/engine/engine.js';
 import type { IndexReport } from '../../main/engine/api.js';
+import { at } from '../support/must.js';
 
 let dir: string;
 let engine: LociEngine;
@@ -25,7 +26,7 @@ function nextReport(reports: IndexReport[], count: number, timeoutMs = 20_000): 
     const poll = setInterval(() => {
       if (reports.length >= count) {
         clearInterval(poll);
-        resolve(reports[count - 1]);
+        resolve(at(reports, count - 1));
       } else if (Date.now() - started > timeoutMs) {
         clearInterval(poll);
         reject(new Error(`no index report after ${timeoutMs} ms`));
@@ -47,7 +48,7 @@ describe('watch', () => {
       expect(added.changed).toBe(1);
       expect(engine.documents().map((d) => d.relPath)).toContain('second.md');
       const hit = await engine.ask('anemones in tide pools', { method: 'bm25', k: 1 });
-      expect(hit.contexts[0].docPath).toBe('second.md');
+      expect(at(hit.contexts, 0).docPath).toBe('second.md');
 
       await unlink(join(dir, 'second.md'));
       const removed = await nextReport(reports, 2);

@@ -9,6 +9,7 @@ import type { Extraction, MindMapNode, ParsedNote } from '../../main/engine/type
 import { readNewsArticles } from '../fixtures/crud-news.js';
 import { citedLines, loadFolder } from '../fixtures/notes-loader.js';
 import { available, CRUD_NEWS, FIXTURE_NOTES, FOAM, SAMPLE_NOTES, SILVERBULLET, STRUCTURE_NOTES } from '../fixtures/paths.js';
+import { at, must } from '../support/must.js';
 
 interface Extracted {
   note: ParsedNote;
@@ -35,8 +36,7 @@ function readerText(source: string): string {
 
 function expectFcisInTheirLines({ note, lines, x }: Extracted): void {
   for (const fci of x.fcis) {
-    const chunk = note.chunks[fci.chunkOrd];
-    expect(chunk, `${note.relPath}: chunk ${fci.chunkOrd}`).toBeDefined();
+    const chunk = at(note.chunks, fci.chunkOrd, `${note.relPath}: chunk`);
     expect(chunk.isCode).toBe(false);
     expect(fci.lineFrom).toBeGreaterThanOrEqual(chunk.lineFrom);
     expect(fci.lineTo).toBeLessThanOrEqual(chunk.lineTo);
@@ -45,15 +45,14 @@ function expectFcisInTheirLines({ note, lines, x }: Extracted): void {
     expect(runs.length).toBeGreaterThan(0);
     for (const run of runs) expect(cited, `${note.relPath}:${fci.lineFrom} "${fci.text}"`).toContain(run);
     // The range is tight: the sentence starts on its first line and ends on its last.
-    expect(readerText(lines[fci.lineFrom - 1])).toContain(runs[0]);
-    expect(readerText(lines[fci.lineTo - 1])).toContain(runs[runs.length - 1]);
+    expect(readerText(at(lines, fci.lineFrom - 1))).toContain(at(runs, 0));
+    expect(readerText(at(lines, fci.lineTo - 1))).toContain(at(runs, -1));
   }
 }
 
 function expectProvenance({ note, lines, x }: Extracted): void {
   for (const item of [...x.entities, ...x.triples]) {
-    const chunk = note.chunks[item.chunkOrd];
-    expect(chunk, `${note.relPath}: chunk ${item.chunkOrd}`).toBeDefined();
+    const chunk = at(note.chunks, item.chunkOrd, `${note.relPath}: chunk`);
     if (item.lineFrom >= chunk.lineFrom && item.lineTo <= chunk.lineTo) continue;
     // Only a link written in a heading lies outside every chunk: it keeps its own line (and the
     // chunk under that heading); that line must show the link.
@@ -61,7 +60,7 @@ function expectProvenance({ note, lines, x }: Extracted): void {
     const isLink = 'relation' in item ? item.relation === 'links to' : item.type === 'link';
     expect(isLink, `${note.relPath}: ${JSON.stringify(item)} lies outside chunk ${item.chunkOrd}`).toBe(true);
     expect(item.lineFrom).toBe(item.lineTo);
-    expect(lines[item.lineFrom - 1].toLowerCase()).toContain(target.toLowerCase());
+    expect(at(lines, item.lineFrom - 1).toLowerCase()).toContain(target.toLowerCase());
   }
   for (const e of x.entities) {
     expect(e.norm.length).toBeGreaterThan(0);
@@ -87,13 +86,13 @@ function expectMindMapMatches({ note, x }: Extracted): void {
   const facts = flatten(map).filter(({ node }) => node.kind === 'fact');
   expect(facts.map(({ node }) => node.fciIndex).sort((a, b) => a! - b!)).toEqual(x.fcis.map((_, i) => i));
   for (const { node, path } of facts) {
-    const fci = x.fcis[node.fciIndex!];
+    const fci = at(x.fcis, node.fciIndex!, 'the fact node’s FCI');
     expect(node.text).toBe(fci.text);
     expect([node.lineFrom, node.lineTo]).toEqual([fci.lineFrom, fci.lineTo]);
     expect(node.children).toEqual([]);
     // Topic first, then the heading path of the fact's chunk, then routes of the passage structure
     // (paragraphs, lead-ins, list items), each spanning the fact's lines.
-    const headings = note.chunks[fci.chunkOrd].headingPath;
+    const headings = at(note.chunks, fci.chunkOrd).headingPath;
     expect(path.slice(1, 1 + headings.length)).toEqual(headings);
     expect(path.length - 1 - headings.length).toBeLessThanOrEqual(8);
   }
@@ -137,7 +136,7 @@ describe('fast mind maps follow the note structure, and opaque names give way to
       'Clothing to bring along',
       'Food is bought in the villages along the way.',
     ]);
-    const clothing = map.children[1];
+    const clothing = at(map.children, 1);
     const layers = clothing.children.find((c) => c.kind === 'route')!;
     expect(layers.text).toBe('Two merino base layers, one light and one warm.');
     expect(layers.children.map((c) => c.text)).toEqual([
@@ -152,7 +151,7 @@ describe('fast mind maps follow the note structure, and opaque names give way to
       'Wool socks, at least four pairs of them.',
     ]);
     expect([layers.lineFrom, layers.lineTo]).toEqual([6, 8]);
-    expect(map.children[2].children).toHaveLength(3);
+    expect(at(map.children, 2).children).toHaveLength(3);
   });
 
   it('leaves single-sentence paragraphs as facts and needs no route when a section holds one passage', () => {
@@ -386,7 +385,7 @@ describe('parse + extract on odd notes', () => {
   }
 
   it('gives a note with no chunks an empty extraction, not an error', () => {
-    const x = extractFast(parseNote('only-front-matter.md', odd['only-front-matter.md']));
+    const x = extractFast(parseNote('only-front-matter.md', must(odd['only-front-matter.md'], 'the only-front-matter note')));
     expect(x).toMatchObject({ fcis: [], entities: [], triples: [], mindMap: { kind: 'topic', text: 'Nothing Else', children: [] } });
   });
 });

@@ -7,6 +7,7 @@ import { readNote } from '../../main/engine/ingest/read.js';
 import type { ParsedNote } from '../../main/engine/types.js';
 import { citedLines, loadFolder, type LoadedNote } from '../fixtures/notes-loader.js';
 import { available, FIXTURE_NOTES, FOAM, SAMPLE_NOTES, SILVERBULLET } from '../fixtures/paths.js';
+import { at } from '../support/must.js';
 
 /** Every chunk's text must be found, verbatim, in the lines it cites. */
 function expectChunksInTheirLines({ note, lines }: LoadedNote): void {
@@ -43,7 +44,7 @@ describe('parseNote on the fixture notes', () => {
     for (const { note } of all) {
       note.chunks.forEach((c, i) => {
         expect(c.ord).toBe(i);
-        if (i > 0) expect(c.lineFrom).toBeGreaterThanOrEqual(note.chunks[i - 1].lineTo);
+        if (i > 0) expect(c.lineFrom).toBeGreaterThanOrEqual(at(note.chunks, i - 1).lineTo);
       });
     }
   });
@@ -53,8 +54,8 @@ describe('parseNote on the fixture notes', () => {
     expect(note.frontMatter).toEqual({});
     expect(note.title).toBe('Recovered Title');
     expect(note.chunks).toHaveLength(1);
-    expect(note.chunks[0].text).toMatch(/^The front matter above is not valid YAML/);
-    expect(note.chunks[0].lineFrom).toBe(7);
+    expect(at(note.chunks, 0).text).toMatch(/^The front matter above is not valid YAML/);
+    expect(at(note.chunks, 0).lineFrom).toBe(7);
   });
 
   it('builds heading paths from nested headings, without the title heading', async () => {
@@ -71,7 +72,7 @@ describe('parseNote on the fixture notes', () => {
       'Vegetables',
     ]);
     // The two "Vegetables" sections are separate chunks.
-    expect(note.chunks[1].lineFrom).not.toBe(note.chunks[6].lineFrom);
+    expect(at(note.chunks, 1).lineFrom).not.toBe(at(note.chunks, 6).lineFrom);
   });
 
   it('keeps CRLF notes on the line numbers an editor shows', async () => {
@@ -79,16 +80,16 @@ describe('parseNote on the fixture notes', () => {
     const { note } = await fixture('crlf-endings.md');
     const second = note.chunks.find((c) => c.headingPath[0] === 'Second Part')!;
     expect(raw[second.lineFrom - 1]).toBe(second.text);
-    expect(note.chunks[0].lineFrom).toBe(3);
-    expect(note.chunks[0].lineTo).toBe(4);
+    expect(at(note.chunks, 0).lineFrom).toBe(3);
+    expect(at(note.chunks, 0).lineTo).toBe(4);
   });
 
   it('makes fenced and indented code their own chunks, and finds no links or tags inside code', async () => {
     const { note, lines } = await fixture('code-blocks.md');
     const code = note.chunks.filter((c) => c.isCode);
     expect(code).toHaveLength(3);
-    expect(lines[code[0].lineFrom - 1]).toBe('```bash');
-    expect(lines[code[0].lineTo - 1]).toBe('```');
+    expect(lines[at(code, 0).lineFrom - 1]).toBe('```bash');
+    expect(lines[at(code, 0).lineTo - 1]).toBe('```');
     expect(note.links.map((l) => l.target)).toEqual(['Real Link']);
     expect(note.tags).toEqual(['realtag']);
     expect(note.chunks.filter((c) => !c.isCode).some((c) => c.text.includes('`ls -la`'))).toBe(true);
@@ -125,13 +126,13 @@ describe('parseNote on the fixture notes', () => {
   it('falls back to the file name for the title', async () => {
     const { note } = await fixture('no-title.md');
     expect(note.title).toBe('no-title');
-    expect(note.chunks[1].headingPath).toEqual(['A section without a top heading']);
+    expect(at(note.chunks, 1).headingPath).toEqual(['A section without a top heading']);
   });
 
   it('prefers a front-matter title over the first heading', () => {
     const note = parseNote('x.md', '---\ntitle: From Front Matter\n---\n# Heading One\n\nBody.\n');
     expect(note.title).toBe('From Front Matter');
-    expect(note.chunks[0].headingPath).toEqual(['Heading One']);
+    expect(at(note.chunks, 0).headingPath).toEqual(['Heading One']);
   });
 
   it('splits plain text into paragraphs at blank lines', async () => {
@@ -141,8 +142,8 @@ describe('parseNote on the fixture notes', () => {
     expect(note.tags).toEqual(['plaintag']);
     expectChunksInTheirLines({ note, lines });
     // Short paragraphs share a chunk, but the chunk starts and ends on text.
-    expect(note.chunks[0].lineFrom).toBe(1);
-    expect(note.chunks[note.chunks.length - 1].lineTo).toBe(7);
+    expect(at(note.chunks, 0).lineFrom).toBe(1);
+    expect(at(note.chunks, -1).lineTo).toBe(7);
   });
 
   it('splits a section longer than the limit at list items', async () => {

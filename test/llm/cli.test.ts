@@ -64,6 +64,6 @@ describe('bench-llm', () => {
     }
     expect(r.ratioVsReplay).toBeCloseTo(r.pipeline.tokensPerSecond / r.rawReplay.tokensPerSecond, 6);
     expect(r.parallel.map((p) => p.sequences)).toEqual([1, 2]);
-    expect(r.parallel[0].speedup).toBe(1);
+    expect(r.parallel[0]!.speedup).toBe(1);
   });
 });

@@ -47,7 +47,7 @@ function assertValidExtraction(n: ParsedNote, ex: LlmExtraction, extractor: stri
     for (const fact of route.children as MindMapNode[]) {
       expect(fact.kind).toBe('fact');
       expect(fact.children).toEqual([]);
-      const fci = ex.fcis[fact.fciIndex!];
+      const fci = ex.fcis[fact.fciIndex!]!;
       expect(fci).toBeDefined();
       expect([fact.lineFrom, fact.lineTo]).toEqual([fci.lineFrom, fci.lineTo]);
       expect(fact.lineFrom).toBeGreaterThanOrEqual(route.lineFrom!);
@@ -73,7 +73,7 @@ function recording(llm: LlmProvider, log: GenerateRequest[], transform?: (r: Gen
   return { id: llm.id, close: () => llm.close(), generate: (r) => (log.push(r), llm.generate(transform ? transform(r) : r)) };
 }
 
-describe('extractWithModel on real notes with the real tiny model', () => {
+describe('extractWithModel on real notes with the real tiny model', { timeout: 300_000 }, () => {
   let llm: LocalLlamaProvider;
   let embedder: Embedder;
   beforeAll(async () => {

@@ -131,8 +131,8 @@ describe('model downloader against a local HTTP server serving the real tiny GGU
     const r = await pullModel(entry(), sub, { onProgress: (p) => progress.push(p) });
     expect(r.path).toBe(join(sub, 'tiny.gguf'));
     expect(statSync(r.path).size).toBe(srv.size);
-    expect(r.files[0].verified).toBe(true);
-    expect(r.files[0].sha256).toBe(sha);
+    expect(r.files[0]!.verified).toBe(true);
+    expect(r.files[0]!.sha256).toBe(sha);
     expect(progress.at(-1)!.received).toBe(srv.size);
     expect(progress.at(-1)!.total).toBe(srv.size);
     expect(existsSync(`${r.path}.partial`)).toBe(false);
@@ -150,9 +150,9 @@ describe('model downloader against a local HTTP server serving the real tiny GGU
     const ranges = srv.state.rangeRequests;
     const r = await pullModel(entry(), sub);
     expect(srv.state.rangeRequests).toBe(ranges + 1);
-    expect(r.files[0].resumed).toBe(true);
-    expect(r.files[0].downloadedBytes).toBe(srv.size - have);
-    expect(r.files[0].verified).toBe(true);
+    expect(r.files[0]!.resumed).toBe(true);
+    expect(r.files[0]!.downloadedBytes).toBe(srv.size - have);
+    expect(r.files[0]!.verified).toBe(true);
     expect(await sha256File(r.path)).toBe(sha);
   });
 
@@ -169,7 +169,7 @@ describe('model downloader against a local HTTP server serving the real tiny GGU
     const before = srv.state.requests;
     const r = await pullModel(entry(), sub);
     expect(srv.state.requests).toBe(before);
-    expect(r.files[0].downloadedBytes).toBe(0);
+    expect(r.files[0]!.downloadedBytes).toBe(0);
   });
 
   it('imports a GGUF file into the models folder and resolves it by name; refuses non-GGUF files', async () => {

@@ -40,7 +40,8 @@ function perDoc(db: Db, extractor: string) {
     .all(extractor, extractor, extractor) as { id: number; path: string; mm: number; fcis: number; other: number }[];
 }
 
-describe('refineIndex: the background LLM pass over a real index', () => {
+// Two shared cores under other helpers' load make a tiny-model pass take minutes; the default 120 s is too tight.
+describe('refineIndex: the background LLM pass over a real index', { timeout: 300_000 }, () => {
   let llm: LocalLlamaProvider;
   let embedder: Embedder;
   let dir: string;

@@ -7,6 +7,7 @@ import { createGunzip } from 'node:zlib';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { LociEngine } from '../../main/engine/engine.js';
+import { at, must } from '../support/must.js';
 
 // Real third-party notes and news from ../shared/data (read in place, never copied into the project).
 const shared = resolve(import.meta.dirname, '../../../shared/data');
@@ -67,11 +68,11 @@ describe.runIf(hasShared)('Chinese news (CRUD-RAG)', () => {
       const langs = engine.documents().map((d) => d.lang);
       expect(langs.filter((l) => l === 'zh').length).toBeGreaterThan(docs.length * 0.8);
       // Ask with a phrase taken from one article: BM25 must find that article first.
-      const target = docs[7];
+      const target = at(docs, 7);
       const phrase = [...target.text.matchAll(/[\u4e00-\u9fff]{6,12}/g)].map((m) => m[0])[3];
       expect(phrase).toBeTruthy();
-      const a = await engine.ask(phrase, { method: 'bm25', k: 3 });
-      expect(a.contexts[0].docPath).toBe(`${target.id}.txt`);
+      const a = await engine.ask(must(phrase, 'a phrase from the article'), { method: 'bm25', k: 3 });
+      expect(at(a.contexts, 0).docPath).toBe(`${target.id}.txt`);
       const map = engine.mindMap(`${target.id}.txt`);
       expect(map?.children.length).toBeGreaterThan(0);
       const sample = readFileSync(join(notes, `${target.id}.txt`), 'utf8').split('\n');

@@ -13,6 +13,16 @@ const MOVED = [
   'embed/embed-missing.ts',
   'retrieve/contexts.ts',
   'retrieve/bm25.ts',
+  'retrieve/dense.ts',
+  'retrieve/hybrid.ts',
+  'retrieve/loci.ts',
+  'retrieve/ppr.ts',
+  'retrieve/query.ts',
+  'retrieve/fusion.ts',
+  'retrieve/hig/retriever.ts',
+  'retrieve/pgr/retriever.ts',
+  'answer/extractive.ts',
+  'graph/entity-graph.ts',
 ];
 
 function filesPreparingSql(): { file: string; calls: number }[] {

@@ -48,6 +48,7 @@ export function registerBenchLlm(program: Command): void {
           threads: Number(opts.threads),
           sequences: Number(opts.sequences.split(',')[0]),
           onStep: opts.json ? undefined : (s) => process.stderr.write(`… ${s}\n`),
+          onStrategy: (f) => process.stderr.write(`${JSON.stringify(f)}\n`),
         });
         print(!!opts.json, report, () => formatQuality(report));
         return;

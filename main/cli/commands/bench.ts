@@ -22,6 +22,8 @@ interface BenchCliOptions {
   limit?: string;
   db?: string;
   json?: boolean;
+  /** Issue 13: a model whose generated answers are scored too. */
+  answer?: string;
 }
 
 function positiveInt(name: string, v: string | undefined): number | undefined {
@@ -51,6 +53,7 @@ export function registerBench(program: Command): void {
     .option('--k <list>', 'comma-separated cut-offs', '2,5,10')
     .option('--limit <n>', 'only the first n questions')
     .option('--db <file>', 'keep the index in this database file instead of a temporary one (single dataset, single embedder)')
+    .option('--answer <model>', "with --dataset: also score the model's generated answers (EM/F1/containment) from loci, bm25 and no context")
     .option('--json', 'print the report(s) as JSON')
     .action(async (o: BenchCliOptions) => {
       if (!o.dataset === !o.suite) throw new Error('give either --dataset <file> or --suite dev');
@@ -92,6 +95,13 @@ export function registerBench(program: Command): void {
             const report = await runBench(ds, o.dataset!, { methods, ks, embedder, dbFile: o.db, onProgress: progress });
             if (o.json) outputs.push(report);
             else process.stdout.write(`${formatReport(report)}\n\n`);
+            if (o.answer) {
+              // Answer evaluation lives with the model code (main/engine/llm/answer-bench.ts); loaded only when asked.
+              const { runAnswerBench, formatAnswerReport } = await import('../../engine/llm/answer-bench.js');
+              const answers = await runAnswerBench(ds, { model: o.answer, k: Math.min(...ks), embedder, onProgress: progress });
+              if (o.json) outputs.push(answers);
+              else process.stdout.write(`${formatAnswerReport(answers)}\n\n`);
+            }
           }
         } finally {
           await embedder.dispose?.();

@@ -166,7 +166,7 @@ export function loadDataset(file: string, options: LoadOptions = {}): BenchDatas
   let records = readRecords(file);
   if (options.limit !== undefined) records = records.slice(0, options.limit);
   if (records.length === 0) throw new Error(`No questions in ${file}`);
-  const format = options.format ?? detectFormat(records[0], options.corpus !== undefined);
+  const format = options.format ?? detectFormat(records[0]!, options.corpus !== undefined);
   if (format === 'crud' || format === 'docsqa') return loadDataset(file, { ...options, format });
   const pool = new CorpusPool();
   let questions: BenchQuestion[];

@@ -67,7 +67,7 @@ const rssMb = () => process.memoryUsage().rss / 2 ** 20;
 /** A news article as a document: its first clause of body text stands in for the missing title. */
 function newsDocument(a: { id: number; text: string }): TextDocument {
   const body = a.text.replace(/^[\d\s:-]+，?正文：/, '');
-  const title = body.split(/[。！？\n]/)[0].slice(0, 40) || `news ${a.id}`;
+  const title = body.split(/[。！？\n]/)[0]!.slice(0, 40) || `news ${a.id}`;
   return { relPath: `news/${a.id}.txt`, title, content: a.text };
 }
 
@@ -76,7 +76,7 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleRow[]> {
   const unknown = opts.methods.filter((m) => !ALL_BENCH_METHODS.includes(m));
   if (unknown.length) throw new Error(`Unknown method(s): ${unknown.join(', ')}`);
   const sizes = [...opts.sizes].sort((a, b) => a - b);
-  const news = await readNews(opts.newsFile, sizes[sizes.length - 1]);
+  const news = await readNews(opts.newsFile, sizes[sizes.length - 1]!);
   const questions = readCrudQuestions(opts.questionFiles, opts.queries);
   if (questions.length === 0) throw new Error('No questions found for the latency runs');
   const embedder = opts.embedder ?? (await createStaticEmbedder());
@@ -110,7 +110,7 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleRow[]> {
           if (!(LOCI_METHODS as string[]).includes(method)) continue;
           search = (q) => retrieve({ db, embedder, cache }, q, method as RetrievalMethod, opts.k);
         }
-        await search(questions[0]);
+        await search(questions[0]!);
         const latencies: number[] = [];
         for (const q of questions) {
           const t0 = performance.now();
@@ -141,15 +141,15 @@ export function formatScale(rows: ScaleRow[]): string {
   ];
   const out: string[] = [];
   for (const [name, get, digits] of measures) {
-    const header = [name, ...sizes.map((s) => `${s} docs`), `×${sizes[sizes.length - 1] / sizes[0]} docs →`];
+    const header = [name, ...sizes.map((s) => `${s} docs`), `×${sizes[sizes.length - 1]! / sizes[0]!} docs →`];
     const body = methods.map((m) => {
       const cells = sizes.map((s) => rows.find((r) => r.method === m && r.size === s));
       const first = cells[0] ? get(cells[0]) : NaN;
       const last = cells[cells.length - 1] ? get(cells[cells.length - 1]!) : NaN;
       return [m, ...cells.map((c) => (c ? get(c).toFixed(digits) : '–')), Number.isFinite(first / last) && first > 0 ? `×${(last / first).toFixed(1)}` : '–'];
     });
-    const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-    const line = (cells: string[]) => '| ' + cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ') + ' |';
+    const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
+    const line = (cells: string[]) => '| ' + cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ') + ' |';
     out.push(line(header), '|' + widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : '-'.repeat(w + 1) + ':')).join('|') + '|', ...body.map(line), '');
   }
   return out.join('\n');

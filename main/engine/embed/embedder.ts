@@ -13,14 +13,14 @@ export interface Embedder {
 
 export function normalize(v: Float32Array): Float32Array {
   let s = 0;
-  for (let i = 0; i < v.length; i++) s += v[i] * v[i];
+  for (let i = 0; i < v.length; i++) s += v[i]! * v[i]!;
   const n = Math.sqrt(s);
-  if (n > 0) for (let i = 0; i < v.length; i++) v[i] /= n;
+  if (n > 0) for (let i = 0; i < v.length; i++) v[i]! /= n;
   return v;
 }
 
 export function dot(a: Float32Array, b: Float32Array): number {
   let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
   return s;
 }

@@ -33,7 +33,7 @@ export class HashedNgrams {
       if (this.cache.size >= CACHE_WORDS) this.cache.clear();
       this.cache.set(word, v);
     }
-    for (let j = 0; j < v.length; j++) acc[j] += weight * v[j];
+    for (let j = 0; j < v.length; j++) acc[j]! += weight * v[j]!;
   }
 
   /** Unit-length lexical vector of one word (zero only for the empty string). */
@@ -60,10 +60,10 @@ export class HashedNgrams {
       for (let i = -1; i + 2 <= n; i++) this.addFeature(v, hashMarkedTrigram(word, i), w);
     }
     let s = 0;
-    for (let j = 0; j < v.length; j++) s += v[j] * v[j];
+    for (let j = 0; j < v.length; j++) s += v[j]! * v[j]!;
     if (s > 0) {
       const k = 1 / Math.sqrt(s);
-      for (let j = 0; j < v.length; j++) v[j] *= k;
+      for (let j = 0; j < v.length; j++) v[j]! *= k;
     }
     return v;
   }
@@ -76,7 +76,7 @@ export class HashedNgrams {
     const wa = (h >>> 31 ? -w : w) * Math.SQRT1_2;
     const wb = (h2 >>> 31 ? -w : w) * Math.SQRT1_2;
     const t = this.table;
-    for (let j = 0; j < dim; j++) v[j] += wa * t[a + j] + wb * t[b + j];
+    for (let j = 0; j < dim; j++) v[j]! += wa * t[a + j]! + wb * t[b + j]!;
   }
 }
 
@@ -125,7 +125,7 @@ function gaussianRows(rows: number, dim: number, seed: number): Float32Array {
       s += g * g;
     }
     const k = 1 / Math.sqrt(s);
-    for (let j = 0; j < dim; j++) out[r * dim + j] *= k;
+    for (let j = 0; j < dim; j++) out[r * dim + j]! *= k;
   }
   return out;
 }

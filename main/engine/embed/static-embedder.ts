@@ -70,17 +70,17 @@ function loadModel(file: string): StaticModel {
   const table = readGloveBinary(file);
   const { dim, count, words, ranks, scales, vectors } = table;
   const row = new Map<string, number>();
-  for (let r = 0; r < count; r++) row.set(words[r], r);
+  for (let r = 0; r < count; r++) row.set(words[r]!, r);
   // Zipf estimate of unigram probability from frequency rank: p(r) = 1 / ((r + 1) · H_N).
   const harmonic = Math.log(table.sourceSize) + 0.5772156649 + 1 / (2 * table.sourceSize);
   const coef = new Float32Array(count);
   let normSum = 0;
   for (let r = 0; r < count; r++) {
-    const p = 1 / ((ranks[r] + 1) * harmonic);
-    coef[r] = (SIF_A / (SIF_A + p)) * scales[r];
+    const p = 1 / ((ranks[r]! + 1) * harmonic);
+    coef[r] = (SIF_A / (SIF_A + p)) * scales[r]!;
     let s = 0;
-    for (let j = r * dim, end = j + dim; j < end; j++) s += vectors[j] * vectors[j];
-    normSum += Math.sqrt(s) * scales[r];
+    for (let j = r * dim, end = j + dim; j < end; j++) s += vectors[j]! * vectors[j]!;
+    normSum += Math.sqrt(s) * scales[r]!;
   }
   const meanNorm = count > 0 ? normSum / count : 1;
   return {
@@ -108,19 +108,19 @@ function commonComponent(coef: Float32Array, vectors: Int8Array, dim: number, n:
     for (let r = 0; r < n; r++) {
       let s = 0;
       for (let j = 0; j < dim; j++) {
-        row[j] = coef[r] * vectors[r * dim + j];
-        s += row[j] * u[j];
+        row[j] = coef[r]! * vectors[r * dim + j]!;
+        s += row[j]! * u[j]!;
       }
-      for (let j = 0; j < dim; j++) next[j] += s * row[j];
+      for (let j = 0; j < dim; j++) next[j]! += s * row[j]!;
     }
     let norm = 0;
-    for (let j = 0; j < dim; j++) norm += next[j] * next[j];
+    for (let j = 0; j < dim; j++) norm += next[j]! * next[j]!;
     norm = Math.sqrt(norm);
     if (norm === 0) return new Float32Array(dim);
     let change = 0;
     for (let j = 0; j < dim; j++) {
-      next[j] /= norm;
-      change += Math.abs(next[j] - u[j]);
+      next[j]! /= norm;
+      change += Math.abs(next[j]! - u[j]!);
     }
     u = next;
     if (change < 1e-7) break;
@@ -136,8 +136,8 @@ function embedText(m: StaticModel, text: string): Float32Array {
   // BM25 sees), Intl.Segmenter for everything else.
   for (const word of segmentWords(text)) addWord(m, acc, word);
   let proj = 0;
-  for (let j = 0; j < m.dim; j++) proj += acc[j] * m.common[j];
-  for (let j = 0; j < m.dim; j++) acc[j] -= proj * m.common[j];
+  for (let j = 0; j < m.dim; j++) proj += acc[j]! * m.common[j]!;
+  for (let j = 0; j < m.dim; j++) acc[j]! -= proj * m.common[j]!;
   return normalize(acc);
 }
 
@@ -151,8 +151,8 @@ function addWord(m: StaticModel, acc: Float32Array, word: string): void {
   // GloVe tokenised clitics apart ("do" + "n't", "john" + "'s"); the segmenter keeps them whole.
   const clitic = /^(.+?)(n't|'s|'ll|'re|'ve|'d|'m)$/.exec(word.replace(/\u2019/g, "'"));
   if (clitic) {
-    const stem = m.row.get(clitic[1]);
-    const tail = m.row.get(clitic[2]);
+    const stem = m.row.get(clitic[1]!);
+    const tail = m.row.get(clitic[2]!);
     if (stem !== undefined) {
       addRow(m, acc, stem);
       if (tail !== undefined) addRow(m, acc, tail);
@@ -166,5 +166,5 @@ function addRow(m: StaticModel, acc: Float32Array, r: number): void {
   const k = m.coef[r];
   const v = m.vectors;
   const base = r * m.dim;
-  for (let j = 0; j < m.dim; j++) acc[j] += k * v[base + j];
+  for (let j = 0; j < m.dim; j++) acc[j]! += k * v[base + j]!;
 }

@@ -56,7 +56,7 @@ export async function createTransformersEmbedder(opts: TransformersEmbedderOptio
 
   return {
     id: opts.id ?? `transformers:${basename(dir)}`,
-    dim: probe.length,
+    dim: probe!.length,
     async embed(texts) {
       const out: Float32Array[] = [];
       for (let i = 0; i < texts.length; i += batchSize) out.push(...(await run(texts.slice(i, i + batchSize))));

@@ -43,7 +43,7 @@ export class VectorMatrix {
     for (let r = 0; r < n; r++) {
       let s = 0;
       const base = r * dim;
-      for (let i = 0; i < dim; i++) s += data[base + i] * q[i];
+      for (let i = 0; i < dim; i++) s += data[base + i]! * q[i]!;
       out[r] = s;
     }
     return out;
@@ -61,6 +61,12 @@ export class VectorMatrix {
   }
 }
 
+function swap(a: number[], i: number, j: number): void {
+  const t = a[i]!;
+  a[i] = a[j]!;
+  a[j] = t;
+}
+
 /** Top-k of a score array with a bounded min-heap: O(n log k), no full sort. */
 export function topK(scores: Float32Array, ids: Int32Array, k: number, filter?: (id: number) => boolean): Scored[] {
   if (k <= 0) return [];
@@ -72,27 +78,27 @@ export function topK(scores: Float32Array, ids: Int32Array, k: number, filter?: 
       const l = 2 * i + 1;
       const r = l + 1;
       let m = i;
-      if (l < n && heapScores[l] < heapScores[m]) m = l;
-      if (r < n && heapScores[r] < heapScores[m]) m = r;
+      if (l < n && heapScores[l]! < heapScores[m]!) m = l;
+      if (r < n && heapScores[r]! < heapScores[m]!) m = r;
       if (m === i) return;
-      [heapScores[i], heapScores[m]] = [heapScores[m], heapScores[i]];
-      [heapIds[i], heapIds[m]] = [heapIds[m], heapIds[i]];
+      swap(heapScores, i, m);
+      swap(heapIds, i, m);
       i = m;
     }
   };
   const siftUp = (i: number) => {
     while (i > 0) {
       const p = (i - 1) >> 1;
-      if (heapScores[p] <= heapScores[i]) return;
-      [heapScores[i], heapScores[p]] = [heapScores[p], heapScores[i]];
-      [heapIds[i], heapIds[p]] = [heapIds[p], heapIds[i]];
+      if (heapScores[p]! <= heapScores[i]!) return;
+      swap(heapScores, i, p);
+      swap(heapIds, i, p);
       i = p;
     }
   };
   for (let r = 0; r < scores.length; r++) {
-    const s = scores[r];
-    if (heapScores.length === k && s <= heapScores[0]) continue;
-    const id = ids[r];
+    const s = scores[r]!;
+    if (heapScores.length === k && s <= heapScores[0]!) continue;
+    const id = ids[r]!;
     if (filter && !filter(id)) continue;
     if (heapScores.length < k) {
       heapScores.push(s);
@@ -104,5 +110,5 @@ export function topK(scores: Float32Array, ids: Int32Array, k: number, filter?: 
       siftDown(0);
     }
   }
-  return heapIds.map((id, i) => ({ id, score: heapScores[i] })).sort((a, b) => b.score - a.score);
+  return heapIds.map((id, i) => ({ id, score: heapScores[i]! })).sort((a, b) => b.score - a.score);
 }

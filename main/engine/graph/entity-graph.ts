@@ -64,7 +64,7 @@ function titleNames(title: string): string[] {
   return [...new Set(names.map(normalizeName).filter((k) => k.length > 1))];
 }
 
-export function buildEntityGraph(db: Db, entityVectors: VectorMatrix | null, params: Partial<EntityGraphParams> = {}): EntityGraph {
+export async function buildEntityGraph(db: Db, entityVectors: VectorMatrix | null, params: Partial<EntityGraphParams> = {}): Promise<EntityGraph> {
   const p = { ...DEFAULT_ENTITY_GRAPH_PARAMS, ...params };
   const started = performance.now();
   const chunkRows = graphChunks(db);

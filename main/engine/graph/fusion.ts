@@ -102,7 +102,7 @@ function mergeChanged(db: Db, nodes: Nodes, changed: Set<number>, t: FusionThres
       const scores = m.scores(m.vector(id)!);
       for (let r = 0; r < scores.length; r++) {
         const other = m.ids[r];
-        if (scores[r] < t[kind] || nodes.docOf.get(other) === nodes.docOf.get(id)) continue;
+        if (scores[r]! < t[kind] || nodes.docOf.get(other) === nodes.docOf.get(id)) continue;
         const mine = superNodeOf(db, id);
         const theirs = superNodeOf(db, other);
         if (mine === undefined && theirs === undefined) {

@@ -26,7 +26,7 @@ function* lshTables(m: VectorMatrix, threshold: number, out: SimilarPair[], allo
   const { dim, size, data, ids } = m;
   const bits = threshold >= 0.97 ? 12 : 8;
   const mean = new Float32Array(dim);
-  for (let r = 0; r < size; r++) for (let d = 0; d < dim; d++) mean[d] += data[r * dim + d] / size;
+  for (let r = 0; r < size; r++) for (let d = 0; d < dim; d++) mean[d]! += data[r * dim + d]! / size;
   let seed = 0x9e3779b9;
   const rand = () => {
     seed ^= seed << 13;
@@ -44,7 +44,7 @@ function* lshTables(m: VectorMatrix, threshold: number, out: SimilarPair[], allo
       let key = 0;
       for (let b = 0; b < bits; b++) {
         let s = 0;
-        for (let d = 0; d < dim; d++) s += (data[r * dim + d] - mean[d]) * planes[b * dim + d];
+        for (let d = 0; d < dim; d++) s += (data[r * dim + d]! - mean[d]!) * planes[b * dim + d]!;
         if (s > 0) key |= 1 << b;
       }
       let list = buckets.get(key);
@@ -55,17 +55,17 @@ function* lshTables(m: VectorMatrix, threshold: number, out: SimilarPair[], allo
     for (const rows of buckets.values()) {
       for (let i = 0; i < rows.length; i++) {
         for (let j = i + 1; j < rows.length && j <= i + WINDOW; j++) {
-          const ri = Math.min(rows[i], rows[j]);
-          const rj = Math.max(rows[i], rows[j]);
+          const ri = Math.min(rows[i]!, rows[j]!);
+          const rj = Math.max(rows[i]!, rows[j]!);
           let s = 0;
-          for (let d = 0; d < dim; d++) s += data[ri * dim + d] * data[rj * dim + d];
+          for (let d = 0; d < dim; d++) s += data[ri * dim + d]! * data[rj * dim + d]!;
           if (s < threshold) continue;
           // Only pairs above the threshold are remembered (a pair may meet again in another table):
           // recording every candidate would outgrow a Set at 10k documents.
           const key = ri * size + rj;
           if (found.has(key)) continue;
           found.add(key);
-          if (allow && !allow(ids[ri], ids[rj])) continue;
+          if (allow && !allow(ids[ri]!, ids[rj]!)) continue;
           out.push({ a: ids[ri], b: ids[rj], sim: s });
         }
       }

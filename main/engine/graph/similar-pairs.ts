@@ -22,7 +22,7 @@ export async function similarPairs(m: VectorMatrix, threshold: number, allow?: (
   const u2 = principalDirection(m, u1);
   const p1 = project(m, u1);
   const p2 = project(m, u2);
-  const order = Array.from({ length: n }, (_, i) => i).sort((x, y) => p1[x] - p1[y]);
+  const order = Array.from({ length: n }, (_, i) => i).sort((x, y) => p1[x]! - p1[y]!);
   const out: SimilarPair[] = [];
   const data = m.data;
   for (let i = 0; i < n; i++) {
@@ -36,7 +36,7 @@ export async function similarPairs(m: VectorMatrix, threshold: number, allow?: (
       let s = 0;
       const bi = ri * dim;
       const bj = rj * dim;
-      for (let d = 0; d < dim; d++) s += data[bi + d] * data[bj + d];
+      for (let d = 0; d < dim; d++) s += data[bi + d]! * data[bj + d]!;
       if (s < threshold) continue;
       const a = m.ids[ri];
       const b = m.ids[rj];
@@ -52,7 +52,7 @@ function project(m: VectorMatrix, u: Float32Array): Float32Array {
   for (let r = 0; r < m.size; r++) {
     let s = 0;
     const base = r * m.dim;
-    for (let d = 0; d < m.dim; d++) s += m.data[base + d] * u[d];
+    for (let d = 0; d < m.dim; d++) s += m.data[base + d]! * u[d]!;
     out[r] = s;
   }
   return out;
@@ -62,18 +62,18 @@ function project(m: VectorMatrix, u: Float32Array): Float32Array {
 function principalDirection(m: VectorMatrix, exclude: Float32Array | null): Float32Array {
   const { dim, size, data } = m;
   const mean = new Float32Array(dim);
-  for (let r = 0; r < size; r++) for (let d = 0; d < dim; d++) mean[d] += data[r * dim + d] / size;
+  for (let r = 0; r < size; r++) for (let d = 0; d < dim; d++) mean[d]! += data[r * dim + d]! / size;
   let u: Float32Array = new Float32Array(dim).map((_, d) => Math.sin(d * 12.9898 + 1) || 1);
   const orthonormalise = (v: Float32Array): Float32Array => {
     if (exclude) {
       let p = 0;
-      for (let d = 0; d < dim; d++) p += v[d] * exclude[d];
-      for (let d = 0; d < dim; d++) v[d] -= p * exclude[d];
+      for (let d = 0; d < dim; d++) p += v[d]! * exclude[d]!;
+      for (let d = 0; d < dim; d++) v[d]! -= p * exclude[d]!;
     }
     let s = 0;
-    for (let d = 0; d < dim; d++) s += v[d] * v[d];
+    for (let d = 0; d < dim; d++) s += v[d]! * v[d]!;
     const norm = Math.sqrt(s) || 1;
-    for (let d = 0; d < dim; d++) v[d] /= norm;
+    for (let d = 0; d < dim; d++) v[d]! /= norm;
     return v;
   };
   u = orthonormalise(u);
@@ -83,8 +83,8 @@ function principalDirection(m: VectorMatrix, exclude: Float32Array | null): Floa
     for (let r = 0; r < size; r += step) {
       let p = 0;
       const base = r * dim;
-      for (let d = 0; d < dim; d++) p += (data[base + d] - mean[d]) * u[d];
-      for (let d = 0; d < dim; d++) next[d] += p * (data[base + d] - mean[d]);
+      for (let d = 0; d < dim; d++) p += (data[base + d]! - mean[d]!) * u[d]!;
+      for (let d = 0; d < dim; d++) next[d]! += p * (data[base + d]! - mean[d]!);
     }
     u = orthonormalise(next);
   }

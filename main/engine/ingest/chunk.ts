@@ -28,12 +28,12 @@ interface Span {
  */
 export function buildChunks(content: string, lines: LineIndex, blocks: Block[]): ParsedChunk[] {
   const chunks: ParsedChunk[] = [];
-  let group: { spans: Span[]; block: Block } | null = null;
+  // The open chunk: from its first piece's start to its last piece's end.
+  let group: { start: number; end: number; block: Block } | null = null;
 
   const flush = () => {
     if (!group) return;
-    const start = group.spans[0].start;
-    const end = group.spans[group.spans.length - 1].end;
+    const { start, end } = group;
     const text = content.slice(start, end).replace(/\s+$/, '');
     if (text.trim()) {
       chunks.push({
@@ -58,12 +58,13 @@ export function buildChunks(content: string, lines: LineIndex, blocks: Block[]):
         group !== null &&
         sameKind &&
         group.block.section === block.section &&
-        piece.end - group.spans[0].start <= MAX_CHUNK_CHARS;
-      if (!joinable) {
+        piece.end - group.start <= MAX_CHUNK_CHARS;
+      if (group !== null && joinable) {
+        group.end = piece.end;
+      } else {
         flush();
-        group = { spans: [], block };
+        group = { start: piece.start, end: piece.end, block };
       }
-      group!.spans.push(piece);
     }
   }
   flush();

@@ -15,7 +15,7 @@ export class LineIndex {
     let hi = this.starts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid] <= offset) lo = mid;
+      if (this.starts[mid]! <= offset) lo = mid;
       else hi = mid - 1;
     }
     return lo + 1;
@@ -23,6 +23,8 @@ export class LineIndex {
 
   /** Offset of the first character of a 1-based line. */
   startOf(line: number): number {
-    return this.starts[line - 1];
+    const start = this.starts[line - 1];
+    if (start === undefined) throw new RangeError(`Line ${line} is outside 1..${this.starts.length}`);
+    return start;
   }
 }

@@ -15,7 +15,7 @@ export interface FoundLink {
 export function findWikilinks(text: string): FoundLink[] {
   const out: FoundLink[] = [];
   for (const m of text.matchAll(WIKILINK)) {
-    const target = m[1].trim();
+    const target = (m[1] ?? '').trim();
     if (target) out.push({ target, index: m.index ?? 0 });
   }
   return out;
@@ -32,7 +32,8 @@ export function replaceWikilinks(text: string): string {
 export function findHashtags(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(HASHTAG)) {
-    if (/\p{L}/u.test(m[2])) out.push(m[2].replace(/[-/]+$/, ''));
+    const tag = m[2];
+    if (tag && /\p{L}/u.test(tag)) out.push(tag.replace(/[-/]+$/, ''));
   }
   return out;
 }
@@ -43,7 +44,7 @@ export function findHashtags(text: string): string[] {
  */
 export function localNoteTarget(url: string, fromRelPath: string): string | null {
   if (!url || URL_SCHEME.test(url) || url.startsWith('#')) return null;
-  let file = url.split(/[?#]/, 1)[0];
+  let file = url.split(/[?#]/, 1)[0] ?? '';
   try {
     file = decodeURI(file);
   } catch {

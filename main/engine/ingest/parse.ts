@@ -49,7 +49,7 @@ function parseMarkdown(relPath: string, content: string): ParsedNote {
     if (node.type === 'heading') {
       section++;
       if (node === titleHeading) continue;
-      while (headingStack.length && headingStack[headingStack.length - 1].depth >= node.depth) headingStack.pop();
+      while ((headingStack.at(-1)?.depth ?? 0) >= node.depth) headingStack.pop();
       // A heading with no text (only an image, say) still closes the sections below its level.
       const text = headingText(node);
       if (text) headingStack.push({ depth: node.depth, text });

@@ -13,7 +13,7 @@ export interface OpenLlmOptions extends Omit<LocalLlamaOptions, 'modelPath'> {
 export async function openLlm(spec: string, opts: OpenLlmOptions = {}): Promise<LlmProvider> {
   if (/^https?:\/\//.test(spec)) {
     const [baseUrl, model] = spec.split('#');
-    if (!model) throw new Error('An OpenAI-compatible server needs a model name: http://host:port#model-name');
+    if (!baseUrl || !model) throw new Error('An OpenAI-compatible server needs a model name: http://host:port#model-name');
     return new OpenAiCompatibleProvider({ baseUrl, model, apiKey: opts.apiKey ?? process.env.LOCI_OPENAI_API_KEY, defaultTimeoutMs: opts.defaultTimeoutMs });
   }
   return LocalLlamaProvider.open({ ...opts, modelPath: resolveModelFile(spec, opts.modelsDir) });

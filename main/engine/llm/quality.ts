@@ -27,6 +27,8 @@ export interface QualityOptions {
   threads?: number;
   sequences?: number;
   onStep?: (s: string) => void;
+  /** Each strategy's figures as soon as they are measured (a long run still leaves results if stopped). */
+  onStrategy?: (f: StrategyFigures) => void;
 }
 
 export interface ShapeFigures {
@@ -95,7 +97,9 @@ export async function runQualityBench(opts: QualityOptions): Promise<QualityRepo
         extractions.push(await extractWithModel(q.note, llm, opts.embedder, { strategy, concurrency: sequences }));
         sampleMemory();
       }
-      strategies.push(modelFigures(strategy, opts.notes, extractions, (performance.now() - t0) / 1000));
+      const figures = modelFigures(strategy, opts.notes, extractions, (performance.now() - t0) / 1000);
+      strategies.push(figures);
+      opts.onStrategy?.(figures);
     }
   } finally {
     sampleMemory();

@@ -9,9 +9,9 @@ import type { Scored } from '../embed/vector-matrix.js';
 import type { RetrievalContext, RetrievalResult, Retriever } from './retriever.js';
 import { chunkContexts } from './contexts.js';
 import { analyseQuery } from './query.js';
-import { firstStageNotes } from './fusion.js';
+import { denseAgreementWeight, firstStageNotes } from './fusion.js';
 import { DEFAULT_PPR_PARAMS, pprRank, type PprParams } from './ppr.js';
-import { indexedTitles, linkTargetsOf, proseTextsOf } from '../store/retrieval.js';
+import { indexedTitles, linkTargetsOf, phraseNoteFrequency, proseTextsOf } from '../store/retrieval.js';
 import { bestChunks } from './hig/retriever.js';
 import { normalizeName } from '../store/names.js';
 import { segmentWords } from '../text/segment.js';
@@ -34,6 +34,8 @@ export interface LociParams {
   wBridge: number;
   /** Longest title, in words, looked for in a document's text. */
   maxTitleWords: number;
+  /** Title evidence (in the question, or bridging) is scaled by the title's specificity to this power. */
+  specificityPower: number;
   /** Weight of the personalized-PageRank ranking over the entity–chunk–note graph (0: not run). */
   wPpr: number;
   ppr: PprParams;
@@ -48,16 +50,20 @@ export const DEFAULT_LOCI_PARAMS: LociParams = {
   depth: 50,
   // A sharper fusion than the usual 60: with three rankings and bridges, agreement near the top matters most.
   rrfK: 10,
-  wBm25: 1,
+  // BM25 counts double and the title ranking not at all: with either as 1 the documentation folders
+  // (titles like "Tags", "Daily Notes") fell below BM25, while titles still count where they name
+  // things — in the question and as bridges, scaled by their specificity (bench, all dev sets).
+  wBm25: 2,
   // Dense enters through the walk's seeds (ppr), weighted by its agreement with BM25. Fused directly as
   // well it cost recall on MuSiQue (60 → 50) and the Chinese news (62.6 → 61.8) with the built-in GloVe
   // and gained nowhere (bench, all dev sets, fast mode); with a real embedder, measure again.
   wDense: 0,
-  wTitle: 1,
+  wTitle: 0,
   wTitleExact: 2,
   bridgeParents: 3,
   wBridge: 0.5,
   maxTitleWords: 8,
+  specificityPower: 1,
   wPpr: 1,
   ppr: DEFAULT_PPR_PARAMS,
   adaptive: true,
@@ -171,6 +177,22 @@ function specificEnough(key: string): boolean {
   return hasHan(key) ? key.length >= 2 : key.length >= 4;
 }
 
+/**
+ * How specific a title is in this corpus: IDF of the notes whose text holds it, scaled to 0–1 (1: one
+ * note). A title that half the notes mention ("Markdown" in a documentation folder) is a hub, not a
+ * bridge, and a question naming it says little; an entity name mentioned by two notes is a bridge.
+ */
+function titleSpecificity(ctx: RetrievalContext, title: string): number {
+  const memo = ctx.cache.derived('loci:title-idf', () => new Map<string, number>());
+  let s = memo.get(title);
+  if (s === undefined) {
+    const { df, notes } = phraseNoteFrequency(ctx.db, segmentWords(title));
+    s = notes > 1 ? Math.log(notes / Math.max(1, df)) / Math.log(notes) : 1;
+    memo.set(title, s);
+  }
+  return s;
+}
+
 /** Word n-grams of a text (segmented like titles), up to `maxWords` long. */
 function* ngrams(text: string, maxWords: number): Generator<string> {
   const words = matchWords(text);
@@ -224,9 +246,17 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
     const lexical = p.wBm25 ? first.lexical : [];
     const dense = p.wDense ? first.dense : [];
     const byTitle = p.wTitle ? titleRanking(titles, qa.terms).slice(0, p.depth) : [];
-    const walk = p.wPpr ? pprRank(ctx, qa, p.ppr).documents.slice(0, p.depth) : [];
+    const walk = p.wPpr ? (await pprRank(ctx, qa, p.ppr)).documents.slice(0, p.depth) : [];
 
-    const weights = { bm25: p.wBm25, dense: p.adaptive ? p.wDense * first.wDense : p.wDense, title: p.wTitle, ppr: p.wPpr };
+    // Each ranking beside BM25 counts by how far its top agrees with BM25's on this question.
+    const lexicalIds = lexical.map((d) => d.docId);
+    const agree = (ids: number[]) => (p.adaptive ? denseAgreementWeight(lexicalIds, ids) : 1);
+    const weights = {
+      bm25: p.wBm25,
+      dense: p.wDense * (p.adaptive ? first.wDense : 1),
+      title: p.wTitle * agree(byTitle.map((s) => s.id)),
+      ppr: p.wPpr * agree(walk.map((w) => w.docId)),
+    };
 
     // The chunk a document is shown by: its best BM25 chunk, else its best dense chunk, else the walk's.
     const shownChunk = new Map<number, number>();
@@ -261,7 +291,7 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
           const d = entry(id);
           if (d.titleInQuestion) continue;
           d.titleInQuestion = true;
-          d.score += p.wTitleExact * rrf(0);
+          d.score += p.wTitleExact * titleSpecificity(ctx, d.title) ** p.specificityPower * rrf(0);
         }
       }
     }
@@ -274,7 +304,8 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
         for (const [target, mention] of mentionsOf(ctx, titles, parent.docId, p.maxTitleWords)) {
           const d = entry(target);
           d.bridgedFrom.push({ docId: parent.docId, title: parent.title, mention });
-          bonus.set(target, Math.max(bonus.get(target) ?? 0, p.wBridge * parent.score));
+          const b = p.wBridge * titleSpecificity(ctx, d.title) ** p.specificityPower * parent.score;
+          bonus.set(target, Math.max(bonus.get(target) ?? 0, b));
         }
       }
       for (const [target, b] of bonus) docs.get(target)!.score += b;

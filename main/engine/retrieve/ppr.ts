@@ -42,7 +42,7 @@ export interface PprExplanation {
   documents: PprDocument[];
 }
 
-export function entityGraph(ctx: RetrievalContext): EntityGraph {
+export function entityGraph(ctx: RetrievalContext): Promise<EntityGraph> {
   return ctx.cache.derived('ppr:graph', () => {
     const entities = ctx.cache.matrix('entity');
     return buildEntityGraph(ctx.db, entities.size ? entities : null);
@@ -77,8 +77,8 @@ export interface PprRun {
 }
 
 /** Notes ranked by the walk's mass on their best chunk. */
-export function pprRank(ctx: RetrievalContext, qa: QueryAnalysis, p: PprParams): PprRun {
-  const g = entityGraph(ctx);
+export async function pprRank(ctx: RetrievalContext, qa: QueryAnalysis, p: PprParams): Promise<PprRun> {
+  const g = await entityGraph(ctx);
   const reset = new Float32Array(g.csr.n);
   const seeds = fusedChunks(ctx, qa, p.depth, p.rrfK);
   let chunkMass = 0;
@@ -125,7 +125,7 @@ export function createPprRetriever(overrides: Partial<PprParams> = {}): Retrieve
   const p: PprParams = { ...DEFAULT_PPR_PARAMS, ...overrides };
   return async (ctx: RetrievalContext, question: string, k: number): Promise<RetrievalResult> => {
     const qa = await analyseQuery(ctx, question);
-    const run = pprRank(ctx, qa, p);
+    const run = await pprRank(ctx, qa, p);
     const top = run.documents.slice(0, k);
     const g = run.graph;
     const explanation: PprExplanation = {

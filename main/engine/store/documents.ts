@@ -70,6 +70,16 @@ export function upsertDocument(
   return row.id;
 }
 
+/**
+ * A bigger page cache for the connection that writes a whole folder: each note touches many indexes
+ * (entities by name, embeddings, FTS), and with SQLite's default 2 MB cache most of those pages were
+ * read back from the OS on every batch.
+ */
+export function useBulkWriteCache(db: Db): void {
+  const kib = 64 * 1024;
+  if (Math.abs(Number(db.pragma('cache_size', { simple: true }))) < kib) db.pragma(`cache_size = -${kib}`);
+}
+
 /** A note whose content is unchanged though its file was touched: remember the new stat, keep the rows. */
 export function touchDocument(db: Db, docId: number, mtime: number, size: number): void {
   stmt(db, 'UPDATE documents SET mtime = ?, size = ? WHERE id = ?').run(mtime, size, docId);

@@ -83,3 +83,15 @@ export function factsOf(db: Db, docIds: number[]): FactRow[] {
 export function hasIndexedDocuments(db: Db): boolean {
   return db.prepare("SELECT 1 FROM documents WHERE status = 'indexed' LIMIT 1").get() !== undefined;
 }
+
+/** Notes whose indexed text holds the phrase (an FTS5 phrase over segmented words), and all indexed notes. */
+export function phraseNoteFrequency(db: Db, words: string[]): { df: number; notes: number } {
+  const notes = db.prepare("SELECT count(*) FROM documents WHERE status = 'indexed'").pluck().get() as number;
+  if (words.length === 0) return { df: 0, notes };
+  const phrase = `"${words.map((w) => w.replaceAll('"', '""')).join(' ')}"`;
+  const df = db
+    .prepare('SELECT count(DISTINCT c.document_id) FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ?')
+    .pluck()
+    .get(phrase) as number;
+  return { df, notes };
+}

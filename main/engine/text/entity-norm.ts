@@ -9,7 +9,7 @@ const LEADING_ARTICLE = /^(?:the|a|an) /;
 export function normaliseEntity(name: string): string {
   const base = name.normalize('NFKC').toLowerCase().replace(PUNCT_OR_SPACE, ' ').trim().replace(LEADING_ARTICLE, '');
   const words = base.split(' ');
-  words[words.length - 1] = singular(words[words.length - 1]);
+  words[words.length - 1] = singular(words[words.length - 1]!);
   return words.join(' ');
 }
 

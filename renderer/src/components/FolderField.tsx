@@ -2,7 +2,6 @@
 // mode (the folder lives on the server machine) the path field completes from the server's folders.
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useApp } from '../lib/app-context.js';
-import { available, callOptional } from '../lib/optional-calls.js';
 import { Button, ui } from './ui.js';
 
 export function FolderField({ onSubmit, submitLabel = 'Add folder', autoFocus }: { onSubmit(root: string): void; submitLabel?: string; autoFocus?: boolean }) {
@@ -11,14 +10,15 @@ export function FolderField({ onSubmit, submitLabel = 'Add folder', autoFocus }:
   const [suggestions, setSuggestions] = useState<string[]>([]);
   const [pickError, setPickError] = useState<string | null>(null);
   const listId = useId();
-  const canComplete = available('library.completePath');
+  // In the desktop app the system dialog chooses; in browser mode the server completes typed paths.
+  const canComplete = !host?.canPickFolder;
 
   useEffect(() => {
     if (!canComplete || !folder.trim()) return setSuggestions([]);
     let live = true;
     const timer = setTimeout(() => {
-      callOptional<string[] | { paths: string[] }>(client, 'library.completePath', { prefix: folder }).then(
-        (r) => live && setSuggestions((Array.isArray(r) ? r : r.paths).slice(0, 30)),
+      client.call('library.completePath', { prefix: folder }).then(
+        (r) => live && setSuggestions(r.matches),
         () => live && setSuggestions([]),
       );
     }, 120);

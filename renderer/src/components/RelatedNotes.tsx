@@ -2,41 +2,37 @@
 // (notes.related). Shown beside the open note and beside each answer.
 import { useEffect, useState } from 'react';
 import { useApp } from '../lib/app-context.js';
-import { available, callOptional, type RelatedNote } from '../lib/optional-calls.js';
+import type { Res } from '../../../main/contract/contract.js';
 import { lineRange } from '../lib/format.js';
 import { ui } from './ui.js';
 import css from './RelatedNotes.module.css';
 
-const REASON_LABEL: Record<string, string> = {
-  entity: 'shares',
-  'shared-entity': 'shares',
-  passage: 'similar passage',
-  similar: 'similar passage',
-  'similar-passage': 'similar passage',
-  'super-topic': 'same topic',
-  superTopic: 'same topic',
-  link: 'links to it',
+type RelatedNote = Res<'notes.related'>[number];
+
+const REASON_LABEL: Record<RelatedNote['reasons'][number]['kind'], string> = {
+  similar: 'Similar passage:',
+  entity: 'Both mention',
+  'super-topic': 'Same topic:',
 };
 
 export function RelatedNotes({ docId, title = 'Related notes', limit = 8, compact }: { docId: number | undefined; title?: string; limit?: number; compact?: boolean }) {
   const { client, openNote, indexVersion } = useApp();
   const [related, setRelated] = useState<RelatedNote[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const can = available('notes.related');
 
   useEffect(() => {
-    if (!can || docId === undefined) return;
+    if (docId === undefined) return;
     let live = true;
     setRelated(null);
     setError(null);
-    callOptional<RelatedNote[] | { related: RelatedNote[] }>(client, 'notes.related', { docId, limit }).then(
-      (r) => live && setRelated(Array.isArray(r) ? r : r.related),
+    client.call('notes.related', { docId, limit }).then(
+      (r) => live && setRelated(r),
       (e: unknown) => live && setError(e instanceof Error ? e.message : String(e)),
     );
     return () => {
       live = false;
     };
-  }, [client, docId, limit, can, indexVersion]);
+  }, [client, docId, limit, indexVersion]);
 
   const headingId = `related-${docId ?? 'none'}-${compact ? 'c' : 'f'}`;
   return (
@@ -44,9 +40,7 @@ export function RelatedNotes({ docId, title = 'Related notes', limit = 8, compac
       <h3 id={headingId} className={css.heading}>
         {title}
       </h3>
-      {!can ? (
-        <p className={ui.muted}>Related notes need a newer engine (notes.related is not available).</p>
-      ) : docId === undefined ? (
+      {docId === undefined ? (
         <p className={ui.muted}>Open a note to see its neighbours.</p>
       ) : error ? (
         <p className={ui.muted} role="alert">
@@ -66,7 +60,7 @@ export function RelatedNotes({ docId, title = 'Related notes', limit = 8, compac
               <ul className={css.reasons} aria-label={`Why ${r.title || r.docPath} is related`}>
                 {r.reasons.slice(0, 3).map((why, i) => (
                   <li key={i} data-testid="related-reason">
-                    <span className={css.kind}>{REASON_LABEL[why.kind] ?? why.kind}</span> {why.text}
+                    <span className={css.kind}>{REASON_LABEL[why.kind]}</span> {why.kind === 'similar' ? `“${clip(why.text)}”` : why.text}
                     {why.lineFrom != null && (
                       <button
                         type="button"
@@ -86,4 +80,8 @@ export function RelatedNotes({ docId, title = 'Related notes', limit = 8, compac
       )}
     </section>
   );
+}
+
+function clip(text: string): string {
+  return text.length > 140 ? `${text.slice(0, 139)}…` : text;
 }

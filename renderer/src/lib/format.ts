@@ -11,6 +11,6 @@ export function lineRange(from: number | null, to: number | null): string {
   return to !== null && to !== from ? `lines ${from}–${to}` : `line ${from}`;
 }
 
-export function plural(n: number, word: string): string {
-  return `${n.toLocaleString()} ${word}${n === 1 ? '' : 's'}`;
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n.toLocaleString()} ${n === 1 ? word : many}`;
 }

@@ -1,6 +1,5 @@
-// A note's status as the Library shows it. The engine reports fast (indexed without a model), model
-// (the model pass wrote its facts), skipped (with the reason) or failed (with the reason); an older
-// engine says indexed/skipped/error, read here as fast/skipped/failed.
+// A note's status as the Library shows it: fast (indexed without a model), model (the model pass wrote
+// its facts), skipped (with the reason) or failed (with the reason; its fast-mode rows still stand).
 import type { Res } from '../../../main/contract/contract.js';
 
 type Doc = Res<'library.documents'>[number];
@@ -14,19 +13,6 @@ export const STATUS_LABEL: Record<NoteStatus, string> = {
 };
 
 export function noteStatus(doc: Doc): { status: NoteStatus; reason: string | null; readable: boolean } {
-  const raw = String(doc.status);
-  const extra = doc as { reason?: string | null; extractor?: string | null };
-  const reason = extra.reason ?? doc.error ?? null;
-  switch (raw) {
-    case 'model':
-      return { status: 'model', reason, readable: true };
-    case 'fast':
-    case 'indexed':
-      return { status: extra.extractor && extra.extractor !== 'fast' ? 'model' : 'fast', reason: null, readable: true };
-    case 'skipped':
-      return { status: 'skipped', reason, readable: false };
-    default:
-      // A note whose model pass failed is still readable (its fast-mode rows stand).
-      return { status: 'failed', reason, readable: doc.chunks > 0 };
-  }
+  const reason = doc.reason ?? doc.error ?? null;
+  return { status: doc.state, reason: doc.state === 'fast' || doc.state === 'model' ? null : reason, readable: doc.state !== 'skipped' && doc.chunks > 0 };
 }

@@ -6,16 +6,7 @@
 import type { LociClient } from '../../../main/contract/client.js';
 import { isCallName, type CallName } from '../../../main/contract/contract.js';
 
-export type PendingCall =
-  | 'library.remove'
-  | 'library.setScope'
-  | 'library.folders'
-  | 'library.reindex'
-  | 'library.completePath'
-  | 'notes.related'
-  | 'graph.local'
-  | 'settings.describe'
-  | 'host.openInEditor';
+export type PendingCall = 'host.openInEditor';
 
 export function available(name: PendingCall | CallName): boolean {
   return isCallName(name);
@@ -32,42 +23,4 @@ export class NotAvailable extends Error {
     super(`This engine does not offer "${call}" yet.`);
     this.name = 'NotAvailable';
   }
-}
-
-// ---- Expected shapes (see the issue-11 briefs of helpers B and C) ----
-
-export interface FolderInfo {
-  root: string;
-  include: string[];
-  exclude: string[];
-  documents?: number;
-  watching?: boolean;
-}
-
-export interface RelatedReason {
-  kind: string;
-  text: string;
-  lineFrom?: number | null;
-  lineTo?: number | null;
-}
-
-export interface RelatedNote {
-  docId: number;
-  docPath: string;
-  title: string;
-  score: number;
-  reasons: RelatedReason[];
-}
-
-export interface SettingDescription {
-  key: string;
-  label: string;
-  description: string;
-  group: string;
-  kind: 'number' | 'integer' | 'boolean' | 'string' | 'select';
-  options?: { value: string; label?: string }[] | string[];
-  min?: number;
-  max?: number;
-  step?: number;
-  default: unknown;
 }

@@ -2,7 +2,6 @@ import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { Res } from '../../../main/contract/contract.js';
 import { Button, EmptyState, ErrorBox, Notice, ui } from '../components/ui.js';
 import { useApp } from '../lib/app-context.js';
-import { available, callOptional } from '../lib/optional-calls.js';
 import { useCall } from '../lib/use-call.js';
 import { createScene, type GLink, type GNode, type GraphScene } from './graph-canvas.js';
 import views from './views.module.css';
@@ -24,7 +23,7 @@ export function GraphView() {
   const [hops, setHops] = useState(1);
   const [grouping, setGrouping] = useState<Grouping>('folder');
   const local = graphDoc !== null;
-  const localCall = local && available('graph.local');
+  const localCall = local && graphDoc?.docId !== undefined;
   // The whole library's graph: shown in global mode, and the source of a local graph when the engine has no graph.local.
   const global = useCall('graph.view', local && localCall ? null : { limit: local ? 8000 : limit }, [indexVersion]);
   const [localData, setLocalData] = useState<{ key: string; graph: Graph | null; error: unknown }>({ key: '', graph: null, error: null });
@@ -40,7 +39,7 @@ export function GraphView() {
     if (!localCall || !graphDoc) return;
     let live = true;
     performance.clearMarks('loci-graph-first-paint');
-    callOptional<Graph>(client, 'graph.local', { docId: graphDoc.docId, hops, limit: 1500 }).then(
+    client.call('graph.local', { docId: graphDoc.docId!, hops: hops === 2 ? 2 : 1, limit: 1500 }).then(
       (graph) => live && setLocalData({ key: localKey, graph, error: null }),
       (error: unknown) => live && setLocalData({ key: localKey, graph: null, error }),
     );
@@ -74,14 +73,19 @@ export function GraphView() {
     return { nodes, links, clusterOf: clusterFn(grouping, source) };
   }, [source, kinds, minDegree, grouping, centreId]);
 
+  const [settled, setSettled] = useState(false);
   useEffect(() => {
     if (!filtered || !canvasRef.current) return;
+    // Read by the scale test: when the data was in hand and the scene began.
+    performance.mark('loci-graph-scene-start');
+    setSettled(false);
     const s = createScene(
       canvasRef.current,
       filtered.nodes,
       filtered.links,
       {
         onHover: setHovered,
+        onSettled: () => setSettled(true),
         onClick: (n) => n.docPath && (local ? openNote({ docPath: n.docPath, docId: n.docId }) : openMindMap({ docPath: n.docPath, docId: n.docId })),
       },
       { clusterOf: local ? undefined : filtered.clusterOf, centreId },
@@ -199,6 +203,7 @@ export function GraphView() {
           <canvas
             ref={canvasRef}
             data-testid="graph-canvas"
+            data-settled={settled || undefined}
             aria-label={`${local ? `Local graph around ${centreLabel}` : 'Graph of notes, entities and super-topics'}. Use the search field to find a node; the quick switcher (Ctrl+K) opens notes.`}
             role="img"
           />
@@ -257,8 +262,7 @@ function clusterFn(grouping: Grouping, graph: Graph): ((n: GNode) => string | nu
   const byId = new Map(graph.nodes.map((n) => [n.id, n]));
   if (grouping === 'folder') {
     return (n) => {
-      const given = (n as { cluster?: { folder?: string } }).cluster?.folder;
-      if (given) return given;
+      if (n.folder !== undefined) return n.folder || '(top level)';
       if (!n.docPath) return null;
       const parts = n.docPath.split('/');
       return parts.length > 1 ? parts.slice(0, Math.min(2, parts.length - 1)).join('/') : '(top level)';
@@ -273,8 +277,7 @@ function clusterFn(grouping: Grouping, graph: Graph): ((n: GNode) => string | nu
     if (!cur || l.weight > cur.w) best.set(doc, { id: sup, w: l.weight });
   }
   return (n) => {
-    const given = (n as { cluster?: { superTopic?: string | number } }).cluster?.superTopic;
-    if (given !== undefined && given !== null) return String(given);
+    if (n.topicLabel || n.topic) return n.topicLabel ?? n.topic!;
     if (n.kind === 'super-topic') return n.label;
     const sup = best.get(n.id);
     return sup ? (byId.get(sup.id)?.label ?? sup.id) : null;

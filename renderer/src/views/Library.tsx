@@ -7,12 +7,12 @@ import { Badge, Button, EmptyState, ErrorBox, Notice, ui } from '../components/u
 import { useApp } from '../lib/app-context.js';
 import { plural } from '../lib/format.js';
 import { noteStatus, STATUS_LABEL, type NoteStatus } from '../lib/note-status.js';
-import { available, callOptional, type FolderInfo } from '../lib/optional-calls.js';
 import { useCall } from '../lib/use-call.js';
-import type { FolderActivity, LibraryState } from '../lib/use-library-activity.js';
+import { isCancelled, type FolderActivity, type LibraryState } from '../lib/use-library-activity.js';
 import css from './views.module.css';
 
 type Doc = Res<'library.documents'>[number];
+type Folder = Res<'library.folders'>[number];
 
 /** Starts an index run of a folder and tracks it in the shared activity (used by Library and onboarding). */
 export function useIndexFolder(library: LibraryState, onError: (e: unknown) => void) {
@@ -25,6 +25,8 @@ export function useIndexFolder(library: LibraryState, onError: (e: unknown) => v
         if (report.root !== root) library.forget(root);
       },
       (err) => {
+        // A cancelled run is reported by the index.error event and shown as cancelled, not as an error.
+        if (isCancelled(null, err instanceof Error ? err.message : String(err))) return;
         library.forget(root);
         onError(err);
       },
@@ -35,21 +37,21 @@ export function useIndexFolder(library: LibraryState, onError: (e: unknown) => v
 export function LibraryView({ library }: { library: LibraryState }) {
   const { indexVersion, client } = useApp();
   const roots = useCall('library.roots', {}, [indexVersion]);
-  const folders = useCall('library.folders' as 'library.roots', available('library.folders') ? {} : null, [indexVersion]);
+  const folders = useCall('library.folders', {}, [indexVersion]);
   const docs = useCall('library.documents', {}, [indexVersion]);
   const [error, setError] = useState<unknown>(null);
   const [removing, setRemoving] = useState<string | null>(null);
   const index = useIndexFolder(library, setError);
   const { activity } = library;
 
-  const scopes = new Map(((folders.data as unknown as FolderInfo[] | null) ?? []).map((f) => [f.root, f]));
+  const scopes = new Map((folders.data ?? []).map((f) => [f.root, f]));
   const known = [...new Set([...(roots.data ?? []), ...Object.keys(activity)])];
 
   async function remove(root: string) {
     setRemoving(null);
     setError(null);
     try {
-      await callOptional(client, 'library.remove', { root });
+      await client.call('library.remove', { root });
       library.forget(root);
       roots.reload();
       docs.reload();
@@ -103,7 +105,7 @@ export function LibraryView({ library }: { library: LibraryState }) {
         </ConfirmDialog>
       )}
 
-      {docs.data && docs.data.length > 0 && <DocumentsTable docs={docs.data} roots={roots.data ?? []} onReindexed={docs.reload} />}
+      {docs.data && docs.data.length > 0 && <DocumentsTable docs={docs.data} onReindexed={docs.reload} />}
     </section>
   );
 }
@@ -118,7 +120,7 @@ function FolderCard({
   onScopeSaved,
 }: {
   root: string;
-  scope?: FolderInfo;
+  scope?: Folder;
   activity?: FolderActivity;
   onReindex(): void;
   onCancel(): void;
@@ -126,7 +128,6 @@ function FolderCard({
   onScopeSaved(): void;
 }) {
   const report = activity?.report;
-  const canRemove = available('library.remove');
   return (
     <article className={`${ui.panel} ${ui.stack}`} aria-label={`Folder ${root}`} data-testid="folder-card">
       <div className={css.header}>
@@ -142,11 +143,9 @@ function FolderCard({
               </Button>
             </>
           )}
-          {canRemove && (
-            <Button size="small" onClick={onRemove} aria-label={`Remove folder ${root}`}>
-              Remove…
-            </Button>
-          )}
+          <Button size="small" onClick={onRemove} aria-label={`Remove folder ${root}`}>
+            Remove…
+          </Button>
         </span>
       </div>
 
@@ -216,13 +215,12 @@ function IndexReportView({ report, cancelled }: { report: NonNullable<FolderActi
 }
 
 /** Include/exclude globs (.gitignore style, one per line) for one folder. */
-function ScopeEditor({ root, scope, onSaved }: { root: string; scope?: FolderInfo; onSaved(): void }) {
+function ScopeEditor({ root, scope, onSaved }: { root: string; scope?: Folder; onSaved(): void }) {
   const { client } = useApp();
   const [include, setInclude] = useState<string | null>(null);
   const [exclude, setExclude] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState(false);
-  if (!available('library.setScope')) return null;
   const inc = include ?? (scope?.include ?? []).join('\n');
   const exc = exclude ?? (scope?.exclude ?? []).join('\n');
   const lines = (s: string) =>
@@ -236,7 +234,7 @@ function ScopeEditor({ root, scope, onSaved }: { root: string; scope?: FolderInf
     setError(null);
     setSaved(false);
     try {
-      await callOptional(client, 'library.setScope', { root, include: lines(inc), exclude: lines(exc) });
+      await client.call('library.setScope', { root, include: lines(inc), exclude: lines(exc) });
       setSaved(true);
       setInclude(null);
       setExclude(null);
@@ -282,7 +280,7 @@ function ScopeEditor({ root, scope, onSaved }: { root: string; scope?: FolderInf
 
 const PAGE = 200;
 
-function DocumentsTable({ docs, roots, onReindexed }: { docs: Doc[]; roots: string[]; onReindexed(): void }) {
+function DocumentsTable({ docs, onReindexed }: { docs: Doc[]; onReindexed(): void }) {
   const { openMindMap, openNote, client } = useApp();
   const [filter, setFilter] = useState('');
   const [status, setStatus] = useState<NoteStatus | 'all'>('all');
@@ -296,14 +294,12 @@ function DocumentsTable({ docs, roots, onReindexed }: { docs: Doc[]; roots: stri
   }, [withStatus]);
   const q = filter.trim().toLowerCase();
   const shown = withStatus.filter(({ doc, st }) => (status === 'all' || st.status === status) && (!q || doc.title.toLowerCase().includes(q) || doc.relPath.toLowerCase().includes(q)));
-  const canReindex = available('library.reindex');
 
   async function reindex(d: Doc) {
     setError(null);
     try {
       // Notes carry their folder once the engine reports it; with one folder it is that one.
-      const root = (d as { root?: string }).root ?? (roots.length === 1 ? roots[0] : undefined);
-      await callOptional(client, 'library.reindex', { root, docId: d.id });
+      await client.call('library.reindex', { root: d.root, docId: d.id });
       onReindexed();
     } catch (err) {
       setError(err);
@@ -365,17 +361,17 @@ function DocumentsTable({ docs, roots, onReindexed }: { docs: Doc[]; roots: stri
                   {st.reason && <span className={ui.muted}> — {st.reason}</span>}
                 </td>
                 <td>{d.fcis}</td>
-                <td className={css.actions}>
+                <td>
+                  <span className={css.actions}>
                   {st.readable && (
                     <button type="button" className={css.linkButton} onClick={() => openNote({ docPath: d.relPath, docId: d.id })} aria-label={`Open ${d.title}`}>
                       Open
                     </button>
                   )}
-                  {canReindex && (
-                    <button type="button" className={css.linkButton} onClick={() => reindex(d)} aria-label={`Re-index ${d.title}`}>
-                      Re-index
-                    </button>
-                  )}
+                  <button type="button" className={css.linkButton} onClick={() => reindex(d)} aria-label={`Re-index ${d.title}`}>
+                    Re-index
+                  </button>
+                  </span>
                 </td>
               </tr>
             ))}

@@ -39,7 +39,7 @@ export function NoteViewer({ target, onClose }: { target: NoteTarget; onClose():
   const markdown = useMemo(() => (note.data ? blankFrontMatter(note.data.lines) : null), [note.data]);
   const rehypePlugins = useMemo(() => [rehypeSanitize, [rehypeSourceLines, { from, to }]] as const, [from, to]);
   const canEdit = available('host.openInEditor');
-  const components = useMemo(() => ({ a: linkFor(target.docPath, openNote) }), [target.docPath, openNote]);
+  const components = useMemo(() => ({ a: linkFor(target.docPath, openNote), img: NoteImage }), [target.docPath, openNote]);
 
   async function openInEditor() {
     setEditorError(null);
@@ -145,4 +145,10 @@ function resolvePath(from: string, rel: string): string {
     else if (seg && seg !== '.') parts.push(seg);
   }
   return parts.join('/');
+}
+
+/** Web images show; a note's local images cannot be served to the page, so they show as their alt text. */
+function NoteImage({ src, alt }: { src?: string | Blob; alt?: string }) {
+  if (typeof src === 'string' && /^data:image\//i.test(src)) return <img src={src} alt={alt ?? ''} loading="lazy" />;
+  return <span className={css.localImage}>[image{alt ? `: ${alt}` : ''}]</span>;
 }

@@ -97,7 +97,7 @@ export function Onboarding({ library, onDone }: { library: LibraryState; onDone(
           <div className={`${ui.panel} ${ui.stack}`} data-testid="index-report">
             <h2 className={ui.subheading}>{run.cancelled ? 'Indexing stopped' : 'Your notes are indexed'}</h2>
             <span>
-              {plural(run.report.counts.documents, 'note')}, {plural(run.report.counts.fcis, 'fact')}, {plural(run.report.counts.entities, 'entity')} in {run.report.seconds.toFixed(1)} s
+              {plural(run.report.counts.documents, 'note')}, {plural(run.report.counts.fcis, 'fact')}, {plural(run.report.counts.entities, 'entity', 'entities')} in {run.report.seconds.toFixed(1)} s
               {run.report.skipped.length ? ` · ${plural(run.report.skipped.length, 'file')} skipped (see the Library)` : ''}.
             </span>
           </div>
@@ -112,7 +112,7 @@ export function Onboarding({ library, onDone }: { library: LibraryState; onDone(
 function ModelStep({ onDone }: { onDone(): void }) {
   const models = useCall('models.list', {});
   const catalogue = models.data?.catalogue ?? [];
-  const recommended = (role: CatalogueModel['role']) => catalogue.find((m) => m.role === role && (m as { recommended?: boolean }).recommended) ?? catalogue.find((m) => m.role === role);
+  const recommended = (role: CatalogueModel['role']) => catalogue.find((m) => m.role === role && m.recommended) ?? catalogue.find((m) => m.role === role);
   const picks = [recommended('embedding'), recommended('chat')].filter((m): m is CatalogueModel => !!m);
   const installed = new Set((models.data?.installed ?? []).map((m) => m.id));
 
@@ -166,12 +166,13 @@ function ModelOffer({ model, installed, downloading, onChanged }: { model: Catal
     }
   }
 
-  const ram = (model as { ramBytes?: number | null; ramLabel?: string | null }).ramLabel ?? ramFromBytes((model as { ramBytes?: number | null }).ramBytes);
+  const ram = model.ramLabel;
   return (
     <article className={`${css.offer} ${ui.stack}`} aria-label={`${model.role === 'chat' ? 'Chat' : 'Embedding'} model ${model.name}`} data-testid="model-offer">
       <span className={ui.row}>
         <strong>{model.name}</strong>
         <Badge>{model.role === 'chat' ? 'chat model' : 'embedding model'}</Badge>
+        {model.recommended && <Badge title="The catalogue's first pick for a laptop">recommended</Badge>}
         {model.verified && <Badge title="The download is checked against the publisher's checksum">checksum verified</Badge>}
       </span>
       <span className={ui.muted}>{model.description}</span>
@@ -179,7 +180,7 @@ function ModelOffer({ model, installed, downloading, onChanged }: { model: Catal
         <dt>Download</dt>
         <dd>{model.sizeBytes !== null ? size(model.sizeBytes) : (model.sizeLabel ?? 'unknown')}</dd>
         <dt>Memory</dt>
-        <dd>{ram ?? (model.sizeBytes ? `about ${size(model.sizeBytes * 1.3)} while running` : 'see description')}</dd>
+        <dd>{ram ? `${ram} while running` : 'not listed in the catalogue'}</dd>
         <dt>Languages</dt>
         <dd>{model.languages.join(', ') || '—'}</dd>
         <dt>Licence</dt>
@@ -217,7 +218,4 @@ function ModelOffer({ model, installed, downloading, onChanged }: { model: Catal
 
 function size(bytes: number): string {
   return bytes > 1e9 ? `${(bytes / 1e9).toFixed(1)} GB` : `${(bytes / 1e6).toFixed(0)} MB`;
-}
-function ramFromBytes(bytes: number | null | undefined): string | null {
-  return bytes ? `${size(bytes)} RAM` : null;
 }

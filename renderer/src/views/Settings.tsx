@@ -14,6 +14,7 @@ export function SettingsView() {
   const settings = useCall('settings.get', {});
   const stats = useCall('stats', {}, [indexVersion]);
   const described = available('settings.describe');
+  // Kept for an engine without settings.describe (an older engine serving this UI).
 
   return (
     <section className={views.view} aria-labelledby="settings-title">

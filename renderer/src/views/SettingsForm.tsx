@@ -5,10 +5,11 @@ import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { LociCallError } from '../../../main/contract/errors.js';
 import { Button, ErrorBox, ui } from '../components/ui.js';
 import { useApp } from '../lib/app-context.js';
-import { callOptional, type SettingDescription } from '../lib/optional-calls.js';
+import type { Res } from '../../../main/contract/contract.js';
 import css from './SettingsForm.module.css';
 
 type Value = string | number | boolean;
+type SettingDescription = Res<'settings.describe'>[number];
 /** Edited in the Language model panel below, with its catalogue and import. */
 const MODEL_PANEL_KEYS = new Set(['model', 'threads']);
 
@@ -22,10 +23,7 @@ export function DescribedSettings({ settings, settingsError, onSaved }: { settin
   const [saved, setSaved] = useState(false);
 
   useEffect(() => {
-    callOptional<SettingDescription[] | Record<string, Omit<SettingDescription, 'key'>>>(client, 'settings.describe', {}).then(
-      (r) => setDescribed(Array.isArray(r) ? r : Object.entries(r).map(([key, d]) => ({ ...d, key }))),
-      setDescribeError,
-    );
+    client.call('settings.describe', {}).then(setDescribed, setDescribeError);
   }, [client]);
 
   useEffect(() => {
@@ -146,11 +144,32 @@ function SettingField({
 }) {
   const id = useId();
   const describedBy = `${id}-desc${error ? ` ${id}-err` : ''}`;
-  const options = (s.options ?? []).map((o) => (typeof o === 'string' ? { value: o, label: o } : { value: o.value, label: o.label ?? o.value }));
+  const options = (s.options ?? []).map((o) => ({ value: o, label: o }));
   let control;
-  if (s.kind === 'boolean') {
+  if (s.kind === 'toggle') {
     control = <input id={id} type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} aria-describedby={describedBy} />;
-  } else if (s.kind === 'select' || options.length) {
+  } else if (s.kind === 'select' && s.allowCustom) {
+    // A choice of known values that also takes a typed one (an embedder folder, say).
+    control = (
+      <>
+        <input
+          id={id}
+          className={ui.input}
+          list={`${id}-options`}
+          value={String(value ?? '')}
+          placeholder={s.placeholder}
+          onChange={(e) => onChange(e.target.value)}
+          aria-describedby={describedBy}
+          aria-invalid={!!error}
+        />
+        <datalist id={`${id}-options`}>
+          {options.map((o) => (
+            <option key={o.value} value={o.value} />
+          ))}
+        </datalist>
+      </>
+    );
+  } else if (s.kind === 'select') {
     const current = String(value ?? '');
     control = (
       <select id={id} className={ui.select} value={current} onChange={(e) => onChange(e.target.value)} aria-describedby={describedBy} aria-invalid={!!error}>
@@ -162,7 +181,7 @@ function SettingField({
         ))}
       </select>
     );
-  } else if (s.kind === 'number' || s.kind === 'integer') {
+  } else if (s.kind === 'number') {
     control = (
       <input
         id={id}
@@ -170,7 +189,7 @@ function SettingField({
         type="number"
         min={s.min}
         max={s.max}
-        step={s.step ?? (s.kind === 'integer' ? 1 : 'any')}
+        step={s.step ?? (s.integer ? 1 : 'any')}
         value={typeof value === 'number' && Number.isFinite(value) ? value : ''}
         onChange={(e) => onChange(e.target.value === '' ? Number.NaN : Number(e.target.value))}
         aria-describedby={describedBy}
@@ -178,9 +197,11 @@ function SettingField({
       />
     );
   } else {
-    control = <input id={id} className={ui.input} value={String(value ?? '')} onChange={(e) => onChange(e.target.value)} aria-describedby={describedBy} aria-invalid={!!error} />;
+    control = (
+      <input id={id} className={ui.input} value={String(value ?? '')} placeholder={s.placeholder} onChange={(e) => onChange(e.target.value)} aria-describedby={describedBy} aria-invalid={!!error} />
+    );
   }
-  const range = s.kind === 'number' || s.kind === 'integer' ? rangeText(s) : '';
+  const range = s.kind === 'number' ? rangeText(s) : '';
   return (
     <div className={css.field} data-testid={`setting-${s.key}`}>
       <label htmlFor={id} className={css.label}>
@@ -213,9 +234,9 @@ function rangeText(s: SettingDescription): string {
 }
 
 function validate(s: SettingDescription, v: Value | undefined): string | null {
-  if (s.kind !== 'number' && s.kind !== 'integer') return null;
+  if (s.kind !== 'number') return null;
   if (typeof v !== 'number' || !Number.isFinite(v)) return `${s.label} needs a number.`;
-  if (s.kind === 'integer' && !Number.isInteger(v)) return `${s.label} must be a whole number.`;
+  if (s.integer && !Number.isInteger(v)) return `${s.label} must be a whole number.`;
   if (s.min !== undefined && v < s.min) return `${s.label} must be at least ${s.min}.`;
   if (s.max !== undefined && v > s.max) return `${s.label} must be at most ${s.max}.`;
   return null;

@@ -1,13 +1,17 @@
-// Force layout and canvas drawing for the graph view. Canvas, not SVG: thousands of nodes stay
-// interactive. Level of detail: labels appear by importance as you zoom in; links fade when dense.
+// Canvas drawing and interaction for the graph view; the force layout runs in a Web Worker
+// (graph-layout.worker.ts) so that at thousands of nodes the page keeps drawing, zooming and hovering
+// while the layout settles. Canvas, not SVG. Level of detail: labels appear by importance as you zoom
+// in; links fade when dense; nodes are filled in one path per kind.
 import * as d3 from 'd3';
 import type { Res } from '../../../main/contract/contract.js';
+import { createLayout, radiusOf, type LayoutInput } from './graph-layout.js';
 
 type Graph = Res<'graph.view'>;
-export type GNode = Graph['nodes'][number] & d3.SimulationNodeDatum & { degree: number };
-export type GLink = d3.SimulationLinkDatum<GNode> & { kind: Graph['links'][number]['kind']; weight: number };
+export type GNode = Graph['nodes'][number] & { x?: number; y?: number; degree: number };
+export type GLink = { source: string; target: string; kind: Graph['links'][number]['kind']; weight: number };
 
 const MAX_LABELS = 60;
+const KIND_INDEX = { doc: 0, entity: 1, 'super-topic': 2 } as const;
 
 export interface GraphScene {
   setHighlight(query: string): GNode | null;
@@ -21,7 +25,7 @@ export interface GraphScene {
 export function createScene(
   canvas: HTMLCanvasElement,
   nodes: GNode[],
-  links: GLink[],
+  linkList: GLink[],
   handlers: { onHover(n: GNode | null): void; onClick(n: GNode): void; onSettled?(): void },
   options: {
     /** Nodes with the same cluster key are pulled together (folder or super-topic groups). */
@@ -35,6 +39,17 @@ export function createScene(
   let highlight = new Set<string>();
   let hovered: GNode | null = null;
   const dpr = window.devicePixelRatio || 1;
+  const index = new Map(nodes.map((n, i) => [n.id, i]));
+  const links = linkList.filter((l) => index.has(l.source) && index.has(l.target)).map((l) => ({ ...l, s: nodes[index.get(l.source)!]!, t: nodes[index.get(l.target)!]! }));
+  const radius = (n: GNode) => radiusOf(KIND_INDEX[n.kind], n.degree);
+
+  // Start positions on a phyllotaxis spiral (as d3 does), so the first frame already shows every node.
+  nodes.forEach((n, i) => {
+    const r = 10 * Math.sqrt(0.5 + i);
+    const a = i * Math.PI * (3 - Math.sqrt(5));
+    n.x = r * Math.cos(a);
+    n.y = r * Math.sin(a);
+  });
 
   const resize = () => {
     canvas.width = canvas.clientWidth * dpr;
@@ -47,24 +62,7 @@ export function createScene(
     return [x, y];
   };
 
-  // The few best-connected nodes keep their labels at any zoom; the rest appear as you zoom in.
-  const labelDegree = [...nodes].map((n) => n.degree).sort((a, b) => b - a)[Math.min(12, nodes.length - 1)] ?? 0;
-  const radius = (n: GNode) => (n.kind === 'doc' ? 5 : n.kind === 'super-topic' ? 4 : 3) + Math.min(6, Math.sqrt(n.degree));
-  const sim = d3
-    .forceSimulation(nodes)
-    .force('link', d3.forceLink<GNode, GLink>(links).id((n) => n.id).distance((l) => (l.kind === 'similar' ? 60 : 35)).strength(0.4))
-    .force('charge', d3.forceManyBody<GNode>().strength(-40).theta(0.9).distanceMax(320))
-    .force('center', d3.forceCenter(0, 0))
-    .force('collide', d3.forceCollide<GNode>().radius((n) => radius(n) + 1).iterations(1))
-    .alphaDecay(nodes.length > 1500 ? 0.06 : 0.03)
-    .on('tick', draw)
-    .on('end', () => {
-      fit(true);
-      handlers.onSettled?.();
-    });
-
-  // Clusters sit on a ring (largest first), each pulling its members towards its centre; nodes with no
-  // cluster stay free in the middle. Labels are drawn at each cluster's centroid.
+  // Clusters sit on a ring (largest first); the layout pulls each member towards its cluster's spot.
   const clusters = new Map<string, GNode[]>();
   if (options.clusterOf) {
     for (const n of nodes) {
@@ -74,27 +72,79 @@ export function createScene(
       if (!list) clusters.set(key, (list = []));
       list.push(n);
     }
-    const ordered = [...clusters.entries()].sort((a, b) => b[1].length - a[1].length);
-    const ring = Math.max(150, Math.sqrt(nodes.length) * 22);
-    const centres = new Map<string, [number, number]>();
-    ordered.forEach(([key], i) => {
-      const a = (2 * Math.PI * i) / ordered.length;
-      const r = ring * (0.45 + 0.55 * ((i % 3) / 2));
-      centres.set(key, [Math.cos(a) * r, Math.sin(a) * r]);
-    });
-    const target = (n: GNode, axis: 0 | 1) => {
-      const key = options.clusterOf!(n);
-      const c = key ? centres.get(key) : undefined;
-      return c ? c[axis] : 0;
-    };
-    const pull = (n: GNode) => (options.clusterOf!(n) ? 0.12 : 0.01);
-    sim.force('clusterX', d3.forceX<GNode>((n) => target(n, 0)).strength(pull));
-    sim.force('clusterY', d3.forceY<GNode>((n) => target(n, 1)).strength(pull));
   }
+  const ordered = [...clusters.entries()].sort((a, b) => b[1].length - a[1].length);
+  const centres = new Map<string, [number, number]>();
+  const ring = Math.max(150, Math.sqrt(nodes.length) * 22);
+  ordered.forEach(([key], i) => {
+    const a = (2 * Math.PI * i) / ordered.length;
+    const r = ring * (0.45 + 0.55 * ((i % 3) / 2));
+    centres.set(key, [Math.cos(a) * r, Math.sin(a) * r]);
+  });
   const centre = options.centreId ? nodes.find((n) => n.id === options.centreId) : undefined;
-  if (centre) {
-    centre.fx = 0;
-    centre.fy = 0;
+  if (centre) centre.x = centre.y = 0;
+
+  const input: LayoutInput = {
+    kind: Uint8Array.from(nodes, (n) => KIND_INDEX[n.kind]),
+    degree: Float32Array.from(nodes, (n) => n.degree),
+    targetX: Float32Array.from(nodes, (n) => {
+      const k = options.clusterOf?.(n);
+      return k ? (centres.get(k)?.[0] ?? Number.NaN) : Number.NaN;
+    }),
+    targetY: Float32Array.from(nodes, (n) => {
+      const k = options.clusterOf?.(n);
+      return k ? (centres.get(k)?.[1] ?? Number.NaN) : Number.NaN;
+    }),
+    pinned: Int32Array.from(centre ? [index.get(centre.id)!] : []),
+    source: Int32Array.from(links, (l) => index.get(l.source)!),
+    target: Int32Array.from(links, (l) => index.get(l.target)!),
+    similar: Uint8Array.from(links, (l) => (l.kind === 'similar' ? 1 : 0)),
+  };
+
+  let frame = 0;
+  let ticks = 0;
+  const schedule = () => {
+    if (!frame) frame = requestAnimationFrame(() => ((frame = 0), draw()));
+  };
+  const apply = (positions: Float32Array) => {
+    for (let i = 0; i < nodes.length; i++) {
+      nodes[i]!.x = positions[2 * i]!;
+      nodes[i]!.y = positions[2 * i + 1]!;
+    }
+    // Once the layout has taken shape, frame it; the final fit happens when it settles.
+    if (++ticks === 30) fit(true);
+    schedule();
+  };
+  const settled = () => {
+    fit(true);
+    handlers.onSettled?.();
+  };
+
+  // The layout: in a worker when the page can start one, else on the page in small time slices.
+  let stopLayout: () => void;
+  try {
+    const worker = new Worker(new URL('./graph-layout.worker.ts', import.meta.url), { type: 'module' });
+    worker.onmessage = (e: MessageEvent<{ type: 'tick' | 'end'; positions: Float32Array }>) => {
+      apply(e.data.positions);
+      if (e.data.type === 'end') settled();
+    };
+    worker.postMessage({ type: 'start', input });
+    stopLayout = () => worker.terminate();
+  } catch {
+    const layout = createLayout(input);
+    const buf = new Float32Array(2 * nodes.length);
+    let live = true;
+    const slice = () => {
+      if (!live) return;
+      const until = performance.now() + 12;
+      let alive = true;
+      while (alive && performance.now() < until) alive = layout.step();
+      apply(layout.positions(buf));
+      if (alive) setTimeout(slice, 0);
+      else settled();
+    };
+    setTimeout(slice, 0);
+    stopLayout = () => (live = false);
   }
 
   function colors() {
@@ -103,16 +153,13 @@ export function createScene(
     return { doc: v('--node-doc'), entity: v('--node-entity'), super: v('--node-super'), edge: v('--edge'), text: v('--text'), accent: v('--accent'), bg: v('--bg-elevated') };
   }
 
-  let ticks = 0;
   let painted = false;
   function draw() {
     if (!painted) {
       painted = true;
-      // Read by the scale test: when the first frame of this layout reached the screen.
+      // Read by the scale test: when the first frame of this graph reached the screen.
       performance.mark('loci-graph-first-paint');
     }
-    // Once the layout has taken shape, frame it; the final fit happens when the simulation ends.
-    if (++ticks === 40) queueMicrotask(() => fit(true));
     const c = colors();
     const k = transform.k;
     ctx.save();
@@ -126,32 +173,50 @@ export function createScene(
     ctx.lineWidth = 1 / k;
     ctx.beginPath();
     for (const l of links) {
-      const s = l.source as GNode;
-      const t = l.target as GNode;
-      ctx.moveTo(s.x!, s.y!);
-      ctx.lineTo(t.x!, t.y!);
+      ctx.moveTo(l.s.x!, l.s.y!);
+      ctx.lineTo(l.t.x!, l.t.y!);
     }
     ctx.stroke();
-    ctx.globalAlpha = 1;
 
-    // Circles grow slower than the zoom, so zooming in separates crowded nodes.
+    // Circles grow slower than the zoom, so zooming in separates crowded nodes. One path per kind and
+    // emphasis: a few fills instead of one per node.
     const shrink = 1 / Math.sqrt(Math.max(1, k));
-    for (const n of nodes) {
+    const fills: [string, boolean][] = [
+      [c.doc, false],
+      [c.entity, false],
+      [c.super, false],
+      [c.doc, true],
+      [c.entity, true],
+      [c.super, true],
+    ];
+    const dim = highlight.size > 0;
+    for (const [i, [color, lit]] of fills.entries()) {
+      const kind = i % 3;
       ctx.beginPath();
-      ctx.arc(n.x!, n.y!, radius(n) * shrink, 0, 2 * Math.PI);
-      ctx.fillStyle = n.kind === 'doc' ? c.doc : n.kind === 'entity' ? c.entity : c.super;
-      ctx.globalAlpha = highlight.size && !highlight.has(n.id) ? 0.2 : 1;
-      ctx.fill();
-      if (highlight.has(n.id) || n === hovered) {
-        ctx.lineWidth = 2 / k;
-        ctx.strokeStyle = c.accent;
-        ctx.stroke();
+      for (const n of nodes) {
+        if (KIND_INDEX[n.kind] !== kind) continue;
+        if (dim && highlight.has(n.id) !== lit) continue;
+        if (!dim && lit) continue;
+        const r = radius(n) * shrink;
+        ctx.moveTo(n.x! + r, n.y!);
+        ctx.arc(n.x!, n.y!, r, 0, 2 * Math.PI);
       }
+      ctx.fillStyle = color;
+      ctx.globalAlpha = dim && !lit ? 0.2 : 1;
+      ctx.fill();
     }
     ctx.globalAlpha = 1;
+    ctx.lineWidth = 2 / k;
+    ctx.strokeStyle = c.accent;
+    for (const n of nodes) {
+      if (n !== hovered && n !== centre && !highlight.has(n.id)) continue;
+      ctx.beginPath();
+      ctx.arc(n.x!, n.y!, radius(n) * shrink, 0, 2 * Math.PI);
+      ctx.stroke();
+    }
 
     // Level of detail: labels by importance as you zoom in, only for nodes on screen, and never more
-    // than MAX_LABELS at once (the best-connected win); hovered and found nodes always get theirs.
+    // than MAX_LABELS at once (the best-connected win); hovered, centre and found nodes always get theirs.
     const [x0, y0] = toGraph(0, 0);
     const [x1, y1] = toGraph(canvas.clientWidth, canvas.clientHeight);
     const candidates = nodes.filter(
@@ -181,8 +246,7 @@ export function createScene(
     if (clusters.size > 1) {
       ctx.font = `600 ${13 / k}px system-ui, sans-serif`;
       ctx.lineWidth = 4 / k;
-      const biggest = [...clusters.entries()].sort((a, b) => b[1].length - a[1].length).slice(0, 24);
-      for (const [key, members] of biggest) {
+      for (const [key, members] of ordered.slice(0, 24)) {
         if (members.length < 3) continue;
         let cx = 0;
         let cy = 0;
@@ -198,6 +262,9 @@ export function createScene(
     }
     ctx.restore();
   }
+
+  // The few best-connected nodes keep their labels at any zoom; the rest appear as you zoom in.
+  const labelDegree = [...nodes].map((n) => n.degree).sort((a, b) => b - a)[Math.min(12, nodes.length - 1)] ?? 0;
 
   function fit(animate = false) {
     if (!nodes.length) return;
@@ -219,10 +286,21 @@ export function createScene(
     else selection.call(zoom.transform, t);
   }
 
+  // Hit test: the nearest node within a few pixels (a linear scan: thousands of nodes take microseconds).
   const nodeAt = (e: MouseEvent) => {
     const rect = canvas.getBoundingClientRect();
     const [x, y] = toGraph(e.clientX - rect.left, e.clientY - rect.top);
-    return sim.find(x, y, 12 / Math.sqrt(transform.k)) ?? null;
+    const reach = 12 / Math.sqrt(transform.k);
+    let best: GNode | null = null;
+    let bestD = reach * reach;
+    for (const n of nodes) {
+      const d = (n.x! - x) ** 2 + (n.y! - y) ** 2;
+      if (d < bestD) {
+        bestD = d;
+        best = n;
+      }
+    }
+    return best;
   };
 
   const zoom = d3
@@ -230,23 +308,25 @@ export function createScene(
     .scaleExtent([0.05, 8])
     .on('zoom', (e) => {
       transform = e.transform;
-      draw();
+      schedule();
     });
   const selection = d3.select(canvas).call(zoom);
   canvas.addEventListener('mousemove', onMove);
   canvas.addEventListener('click', onClick);
   const observer = new ResizeObserver(() => {
     resize();
-    draw();
+    schedule();
   });
   observer.observe(canvas);
+  fit(false);
+  draw();
 
   function onMove(e: MouseEvent) {
     const n = nodeAt(e);
     if (n !== hovered) {
       hovered = n;
       handlers.onHover(n);
-      draw();
+      schedule();
     }
   }
   function onClick(e: MouseEvent) {
@@ -258,16 +338,17 @@ export function createScene(
     setHighlight(query) {
       const q = query.trim().toLowerCase();
       highlight = new Set(q ? nodes.filter((n) => n.label.toLowerCase().includes(q)).map((n) => n.id) : []);
-      draw();
+      schedule();
       return q ? (nodes.find((n) => highlight.has(n.id)) ?? null) : null;
     },
     focus(n) {
       selection.transition().duration(300).call(zoom.transform, d3.zoomIdentity.scale(2).translate(-(n.x ?? 0), -(n.y ?? 0)));
     },
     fit,
-    redraw: draw,
+    redraw: schedule,
     destroy() {
-      sim.stop();
+      stopLayout();
+      if (frame) cancelAnimationFrame(frame);
       observer.disconnect();
       selection.on('.zoom', null);
       canvas.removeEventListener('mousemove', onMove);

@@ -38,34 +38,34 @@ export function chineseTriples(sentence: string): ChineseTriple[] {
     .filter((w) => w.word.trim() !== '');
   const triples: ChineseTriple[] = [];
   for (let i = 0; i < words.length; i++) {
-    if (words[i].tag !== 'v') continue;
+    if (words[i]!.tag !== 'v') continue;
     let s = i - 1;
-    while (s >= 0 && BEFORE_VERB_TAGS.has(words[s].tag)) s--;
+    while (s >= 0 && BEFORE_VERB_TAGS.has(words[s]!.tag)) s--;
     const subject = nounPhraseEndingAt(words, s);
     if (!subject) continue;
     let o = i + 1;
-    while (o < words.length && AFTER_VERB_TAGS.has(words[o].tag)) o++;
+    while (o < words.length && AFTER_VERB_TAGS.has(words[o]!.tag)) o++;
     const object = nounPhraseStartingAt(words, o);
     if (!object) continue;
-    triples.push({ subject: subject.text, relation: words[i].word, object: object.text });
+    triples.push({ subject: subject.text, relation: words[i]!.word, object: object.text });
     i = object.end;
   }
   return triples;
 }
 
 function nounPhraseEndingAt(words: TaggedWord[], end: number): { text: string } | null {
-  if (end < 0 || !NOUN_TAGS.has(words[end].tag)) return null;
+  if (end < 0 || !NOUN_TAGS.has(words[end]!.tag)) return null;
   let start = end;
-  while (start - 1 >= 0 && end - start + 1 < MAX_PHRASE_WORDS && NOUN_TAGS.has(words[start - 1].tag)) start--;
+  while (start - 1 >= 0 && end - start + 1 < MAX_PHRASE_WORDS && NOUN_TAGS.has(words[start - 1]!.tag)) start--;
   const phrase = words.slice(start, end + 1);
   if (!phrase.some((w) => NAME_TAGS.has(w.tag))) return null;
   return { text: joinWords(phrase) };
 }
 
 function nounPhraseStartingAt(words: TaggedWord[], start: number): { text: string; end: number } | null {
-  if (start >= words.length || !NOUN_TAGS.has(words[start].tag)) return null;
+  if (start >= words.length || !NOUN_TAGS.has(words[start]!.tag)) return null;
   let end = start;
-  while (end + 1 < words.length && end - start + 1 < MAX_PHRASE_WORDS && NOUN_TAGS.has(words[end + 1].tag)) end++;
+  while (end + 1 < words.length && end - start + 1 < MAX_PHRASE_WORDS && NOUN_TAGS.has(words[end + 1]!.tag)) end++;
   return { text: joinWords(words.slice(start, end + 1)), end };
 }
 

@@ -54,7 +54,7 @@ export function cleanInline(text: string): string {
   const parts = text.split(/(`+)([^`]*?)\1/);
   let out = '';
   for (let i = 0; i < parts.length; i += 3) {
-    out += cleanProse(parts[i]);
+    out += cleanProse(parts[i]!);
     if (i + 2 < parts.length) out += parts[i + 2];
   }
   return out.replace(/\s+/g, ' ').trim();

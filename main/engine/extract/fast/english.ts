@@ -67,7 +67,7 @@ export function analyseSentence(
   const tokens = tokenize(sentence);
   markKnownNames(tokens, context.knownNames ?? []);
   const phrases = findPhrases(tokens);
-  if (context.pronounSubject && tokens.length > 1 && SUBJECT_PRONOUNS.has(tokens[0].value.toLowerCase())) {
+  if (context.pronounSubject && tokens.length > 1 && SUBJECT_PRONOUNS.has(tokens[0]!.value.toLowerCase())) {
     phrases.unshift({
       runStart: 0,
       start: 0,
@@ -100,7 +100,7 @@ function tokenize(sentence: string): Token[] {
   const spans = doc.entities().out(its.span) as unknown as [number, number][];
   const types = doc.entities().out(its.type) as string[];
   spans.forEach(([from, to], k) => {
-    for (let i = from; i <= to; i++) tokens[i].ent = types[k];
+    for (let i = from; i <= to; i++) tokens[i]!.ent = types[k];
   });
   return tokens;
 }
@@ -114,14 +114,14 @@ function markKnownNames(tokens: Token[], names: string[]): void {
     .filter((words) => words.length > 0)
     .sort((a, b) => b.length - a.length);
   for (let i = 0; i < tokens.length; i++) {
-    if (tokens[i].knownEnd !== null) continue;
+    if (tokens[i]!.knownEnd !== null) continue;
     for (const words of sorted) {
       const end = i + words.length - 1;
       if (end >= tokens.length) continue;
       let match = true;
       for (let k = 0; k < words.length && match; k++) match = lower[i + k] === words[k];
       if (match) {
-        tokens[i].knownEnd = end;
+        tokens[i]!.knownEnd = end;
         i = end;
         break;
       }
@@ -134,7 +134,7 @@ function findPhrases(tokens: Token[]): Phrase[] {
   const phrases: Phrase[] = [];
   let i = 0;
   while (i < tokens.length) {
-    const knownEnd = tokens[i].knownEnd;
+    const knownEnd = tokens[i]!.knownEnd;
     if (knownEnd !== null) {
       const text = joinTokens(tokens.slice(i, knownEnd + 1));
       phrases.push({ runStart: i, start: i, end: knownEnd, text, fullText: text, hasProper: true, known: true });
@@ -148,21 +148,21 @@ function findPhrases(tokens: Token[]): Phrase[] {
     let end = i;
     while (
       end + 1 < tokens.length &&
-      tokens[end + 1].knownEnd === null &&
+      tokens[end + 1]!.knownEnd === null &&
       (inPhrase(tokens, end + 1) || isNameJoiner(tokens, end + 1))
     ) {
       end++;
     }
     let last = end;
-    while (last >= i && !HEAD_POS.has(tokens[last].pos) && !tokens[last].ent) last--;
+    while (last >= i && !HEAD_POS.has(tokens[last]!.pos) && !tokens[last]!.ent) last--;
     let first = i;
     // A lowercase adjective in front ("additional metadata") describes, it doesn't name; but the
     // first half of a hyphenated compound ("natural-process") stays.
     while (
       first < last &&
-      tokens[first].pos === 'ADJ' &&
-      !/^\p{Lu}/u.test(tokens[first].value) &&
-      tokens[first + 1].value !== '-'
+      tokens[first]!.pos === 'ADJ' &&
+      !/^\p{Lu}/u.test(tokens[first]!.value) &&
+      tokens[first + 1]!.value !== '-'
     ) {
       first++;
     }
@@ -201,9 +201,9 @@ function isNameJoiner(tokens: Token[], i: number): boolean {
   const prev = tokens[i - 1];
   const next = tokens[i + 1];
   if (!prev || !next) return false;
-  const t = tokens[i].value.toLowerCase();
+  const t = tokens[i]!.value.toLowerCase();
   if (t === 'of') return prev.pos === 'PROPN' && next.pos === 'PROPN';
-  return t === '-' && !tokens[i].space && !next.space && inPhrase(tokens, i - 1) && inPhrase(tokens, i + 1);
+  return t === '-' && !tokens[i]!.space && !next.space && inPhrase(tokens, i - 1) && inPhrase(tokens, i + 1);
 }
 
 function phraseEntities(tokens: Token[], phrases: Phrase[]): SentenceEntity[] {
@@ -217,7 +217,7 @@ function phraseEntities(tokens: Token[], phrases: Phrase[]): SentenceEntity[] {
     if (words.length > 6) continue;
     const entTypes = new Set(words.map((w) => w.ent));
     if (entTypes.size === 1 && !entTypes.has(null)) {
-      if (ENTITY_TYPES.has(words[0].ent!)) out.push({ name: p.text, type: words[0].ent! });
+      if (ENTITY_TYPES.has(words[0]!.ent!)) out.push({ name: p.text, type: words[0]!.ent! });
       continue;
     }
     const proper = properRun(words, p.start);
@@ -238,9 +238,9 @@ function properRun(words: Token[], phraseStart: number): string | null {
   let best: Token[] = [];
   let bestStart = -1;
   for (let i = 0; i < words.length; i++) {
-    if (words[i].pos !== 'PROPN') continue;
+    if (words[i]!.pos !== 'PROPN') continue;
     let j = i;
-    while (j + 1 < words.length && (words[j + 1].pos === 'PROPN' || (words[j + 1].value === 'of' && words[j + 2]?.pos === 'PROPN'))) j++;
+    while (j + 1 < words.length && (words[j + 1]!.pos === 'PROPN' || (words[j + 1]!.value === 'of' && words[j + 2]?.pos === 'PROPN'))) j++;
     if (j - i + 1 > best.length) {
       best = words.slice(i, j + 1);
       bestStart = i;
@@ -250,7 +250,7 @@ function properRun(words: Token[], phraseStart: number): string | null {
   if (best.length === 0 || !best.some((w) => /\p{Lu}/u.test(w.value))) return null;
   if (best.some((w) => /['’]/.test(w.value))) return null;
   if (best.length === 1 && phraseStart + bestStart === 0) {
-    const w = best[0].value;
+    const w = best[0]!.value;
     if (!/^\p{Lu}{2,}$/u.test(w) && !/^.\p{Ll}*\p{Lu}/u.test(w)) return null;
   }
   return joinTokens(best);
@@ -270,11 +270,11 @@ function findTriples(tokens: Token[], phrases: Phrase[]): SentenceTriple[] {
     let objects = 0;
     while (j < tokens.length && objects < MAX_OBJECTS_PER_VERB) {
       let prep = '';
-      if (tokens[j].pos === 'ADP' || (tokens[j].pos === 'PART' && tokens[j].value.toLowerCase() === 'to')) {
-        prep = tokens[j].value.toLowerCase();
+      if (tokens[j]!.pos === 'ADP' || (tokens[j]!.pos === 'PART' && tokens[j]!.value.toLowerCase() === 'to')) {
+        prep = tokens[j]!.value.toLowerCase();
         j++;
       }
-      while (j < tokens.length && (tokens[j].pos === 'DET' || tokens[j].pos === 'ADV')) j++;
+      while (j < tokens.length && (tokens[j]!.pos === 'DET' || tokens[j]!.pos === 'ADV')) j++;
       const object = phraseStartingAt.get(j);
       if (!object) break;
       triples.push({ subject, relation: prep ? `${relation} ${prep}` : relation, object: object.fullText });
@@ -282,21 +282,21 @@ function findTriples(tokens: Token[], phrases: Phrase[]): SentenceTriple[] {
       objects++;
       j = object.end + 1;
       // Only a further preposition continues the verb; "of" belongs to the noun before it.
-      if (j >= tokens.length || CLAUSE_END_POS.has(tokens[j].pos) || tokens[j].pos !== 'ADP') break;
-      if (tokens[j].value.toLowerCase() === 'of') break;
+      if (j >= tokens.length || CLAUSE_END_POS.has(tokens[j]!.pos) || tokens[j]!.pos !== 'ADP') break;
+      if (tokens[j]!.value.toLowerCase() === 'of') break;
     }
   };
 
   for (let i = 0; i < tokens.length; i++) {
     // "Christopher Nolan (born 30 July 1970 in London)": the parenthesis states a birth.
-    if (tokens[i].value === '(' && tokens[i + 1]?.value.toLowerCase() === 'born') {
+    if (tokens[i]!.value === '(' && tokens[i + 1]?.value.toLowerCase() === 'born') {
       const person = phraseEndingAt.get(i - 1);
       if (person?.hasProper) addObjects(person.text, 'born', i + 2);
       continue;
     }
-    if (!(tokens[i].pos === 'VERB' || tokens[i].pos === 'AUX')) continue;
+    if (!(tokens[i]!.pos === 'VERB' || tokens[i]!.pos === 'AUX')) continue;
     let before = i - 1;
-    while (before >= 0 && tokens[before].pos === 'ADV') before--;
+    while (before >= 0 && tokens[before]!.pos === 'ADV') before--;
     const phrase = phraseEndingAt.get(beforeParenthesis(tokens, before));
     if (!phrase) continue;
     if (!phrase.known && !phrase.hasProper && !tokens.slice(phrase.start, phrase.end + 1).some((t) => t.pos === 'NOUN')) {
@@ -313,7 +313,7 @@ function findTriples(tokens: Token[], phrases: Phrase[]): SentenceTriple[] {
 /** The index before a parenthesis that ends at `end` ("Nolan (born 1970) is …"), else `end`. */
 function beforeParenthesis(tokens: Token[], end: number): number {
   if (tokens[end]?.value !== ')') return end;
-  for (let k = end - 1; k >= 0; k--) if (tokens[k].value === '(') return k - 1;
+  for (let k = end - 1; k >= 0; k--) if (tokens[k]!.value === '(') return k - 1;
   return end;
 }
 
@@ -326,7 +326,7 @@ function readVerbGroup(tokens: Token[], start: number): { end: number; relation:
   let negated = false;
   let beAux = false;
   const auxLemmas: string[] = [];
-  while (k < tokens.length && (tokens[k].pos === 'AUX' || tokens[k].pos === 'ADV' || tokens[k].pos === 'PART')) {
+  while (k < tokens.length && (tokens[k]!.pos === 'AUX' || tokens[k]!.pos === 'ADV' || tokens[k]!.pos === 'PART')) {
     const t = tokens[k];
     if (t.pos === 'PART' && /^(not|n't|never)$/i.test(t.value)) negated = true;
     if (t.pos === 'PART' && t.value.toLowerCase() === 'to') break;
@@ -338,7 +338,7 @@ function readVerbGroup(tokens: Token[], start: number): { end: number; relation:
   }
   let relation: string;
   let end: number;
-  if (k < tokens.length && tokens[k].pos === 'VERB') {
+  if (k < tokens.length && tokens[k]!.pos === 'VERB') {
     const verb = tokens[k];
     // A bare -ing form after a noun is a modifier ("note taking app"), not the sentence's verb.
     if (auxLemmas.length === 0 && /ing$/i.test(verb.value)) return null;

@@ -44,6 +44,7 @@ export async function checkConsistency(
 ): Promise<ConsistencyScore> {
   const rouge = rougeL(generated, source);
   const [g, s] = sourceVector ? [(await embedder.embed([generated]))[0], sourceVector] : await embedder.embed([generated, source]);
+  if (!g || !s) throw new Error('The embedder returned no vector.');
   const sim = dot(g, s);
   return { rouge, sim, passed: rouge >= thresholds.rouge && sim >= thresholds.sim };
 }

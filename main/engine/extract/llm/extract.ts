@@ -87,7 +87,7 @@ export async function extractWithModel(
     return r;
   });
   const fcis = perPiece.flat();
-  const fciPiece = perPiece.flatMap((list, i) => list.map(() => pieces[i]));
+  const fciPiece = perPiece.flatMap((list, i) => list.map(() => pieces[i]!));
 
   const mindMap = await buildMindMap(title, fcis, fciPiece, lang, model, opts, stats);
 
@@ -243,7 +243,7 @@ async function buildMindMap(
         const index = start + local;
         if (placed.has(index)) continue;
         placed.add(index);
-        const fci = fcis[index];
+        const fci = fcis[index]!;
         children.push({ kind: 'fact', text: clean(f.fact) || fci.text, fciIndex: index, lineFrom: fci.lineFrom, lineTo: fci.lineTo, children: [] });
       }
       if (children.length) routes.push(routeNode(clean(route.route) || title, children));
@@ -253,7 +253,7 @@ async function buildMindMap(
   const byHeading = new Map<string, MindMapNode[]>();
   fcis.forEach((fci, i) => {
     if (placed.has(i)) return;
-    const heading = fciPiece[i].headingPath.at(-1) ?? title;
+    const heading = fciPiece[i]?.headingPath.at(-1) ?? title;
     const list = byHeading.get(heading) ?? [];
     list.push({ kind: 'fact', text: fci.text, fciIndex: i, lineFrom: fci.lineFrom, lineTo: fci.lineTo, children: [] });
     byHeading.set(heading, list);
@@ -366,7 +366,7 @@ async function mapPool<T, R>(items: T[], limit: number, fn: (item: T) => Promise
   const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
     while (next < items.length) {
       const i = next++;
-      out[i] = await fn(items[i]);
+      out[i] = await fn(items[i]!);
     }
   });
   await Promise.all(workers);

@@ -33,7 +33,7 @@ export function segmentNote(note: ParsedNote, maxChars: number): Piece[] {
     if (!cur.length) return;
     pieces.push({
       index: pieces.length,
-      headingPath: cur[0].headingPath,
+      headingPath: cur[0]!.headingPath,
       parts: cur.map(({ chunkOrd, text, lineFrom, lineTo }) => ({ chunkOrd, text, lineFrom, lineTo })),
       text: cur.map((p) => p.text).join('\n\n'),
       lineFrom: Math.min(...cur.map((p) => p.lineFrom)),
@@ -81,9 +81,10 @@ function splitChunk(chunkOrd: number, text: string, lineFrom: number, lineTo: nu
 
 /** The part of a piece a generated text most likely came from: the largest share of its words found there. */
 export function locateInPiece(piece: Piece, generated: string): PiecePart {
-  if (piece.parts.length === 1) return piece.parts[0];
+  const first = piece.parts[0]!; // a piece always has at least one part
+  if (piece.parts.length === 1) return first;
   const words = rougeTokens(generated);
-  let best = piece.parts[0];
+  let best = first;
   let bestScore = -1;
   for (const part of piece.parts) {
     const vocab = new Set(rougeTokens(part.text));

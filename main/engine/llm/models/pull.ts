@@ -54,7 +54,10 @@ export async function pullModel(entry: CatalogueEntry, destDir: string, opts: Pu
   const base = entry.kind === 'gguf' ? destDir : join(destDir, entry.id);
   const files: PulledFile[] = [];
   for (const f of entryFiles(entry)) files.push(await pullFile(f, join(base, f.path), opts));
-  return { id: entry.id, path: entry.kind === 'gguf' ? files[0].path : base, files };
+  if (entry.kind !== 'gguf') return { id: entry.id, path: base, files };
+  const gguf = files[0];
+  if (!gguf) throw new Error(`Catalogue entry ${entry.id} names no GGUF file`);
+  return { id: entry.id, path: gguf.path, files };
 }
 
 async function pullFile(f: CatalogueFile, dest: string, opts: PullOptions): Promise<PulledFile> {

@@ -10,7 +10,7 @@ CREATE INDEX triples_chunk ON triples(chunk_id);
 CREATE INDEX entity_mentions_chunk ON entity_mentions(chunk_id);
 CREATE INDEX mm_nodes_fci ON mm_nodes(fci_id) WHERE fci_id IS NOT NULL;
 CREATE INDEX doc_edges_dst ON doc_edges(dst);
-CREATE INDEX jobs_doc ON jobs(document_id);
+CREATE INDEX jobs_document ON jobs(document_id);
 CREATE INDEX chat_messages_chat ON chat_messages(chat_id);
 CREATE INDEX embeddings_owner ON embeddings(owner_kind, owner_id);
 `;

@@ -1,0 +1,260 @@
+import { rmSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { buildNewsFolder } from './support/big-library.js';
+import { needBigLibrary, offers, openBig, shot } from './support/big.js';
+
+// Journeys over the ~2,000-note library (SilverBullet, Foam, CRUD news and the sample notes), indexed
+// once by the global setup: finding a note, reading it with its cited lines, related notes, the local
+// and global graph, the Library's per-note status, cancel, scopes and removal, and the settings form.
+needBigLibrary();
+
+const VIEWS = ['Library', 'Ask', 'Mind map', 'Graph', 'Settings'] as const;
+
+async function switchTo(page: Page, query: string, key: 'Enter' | 'Alt+Enter' = 'Enter') {
+  await page.keyboard.press('Control+k');
+  const dialog = page.getByTestId('quick-switcher');
+  await expect(dialog).toBeVisible();
+  await page.keyboard.type(query);
+  await expect(dialog.getByRole('option').first()).toBeVisible();
+  await page.keyboard.press(key);
+  await expect(dialog).toBeHidden();
+}
+
+test('quick switcher: Ctrl+K / Ctrl+O from every view, fuzzy over titles and paths', async ({ page }) => {
+  const errors = await openBig(page);
+  for (const [i, view] of VIEWS.entries()) {
+    await page.keyboard.press(`Control+${i + 1}`);
+    await expect(page.getByRole('heading', { name: new RegExp(`^${view}`) }).first()).toBeVisible();
+    await page.keyboard.press(i % 2 ? 'Control+o' : 'Control+k');
+    await expect(page.getByTestId('quick-switcher')).toBeVisible();
+    await expect(page.getByTestId('quick-switcher').getByRole('combobox')).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('quick-switcher')).toBeHidden();
+  }
+  await page.keyboard.press('Control+1');
+  await page.keyboard.press('Control+k');
+  const dialog = page.getByTestId('quick-switcher');
+  await expect(dialog).toContainText(/of 2,0\d\d notes/);
+  // Fuzzy: letters of the path in order, not a substring.
+  await page.keyboard.type('foamrecipes');
+  const options = dialog.getByRole('option');
+  await expect(options.first()).toBeVisible();
+  await expect(options.first()).toContainText(/foam_docs\/.*recipe/i);
+  await page.keyboard.press('ArrowDown');
+  await expect(options.nth(1)).toHaveAttribute('aria-selected', 'true');
+  await shot(page, 'journey-01-switcher');
+  await page.keyboard.press('ArrowUp');
+  const title = (await options.first().locator('span').first().textContent())!;
+  await page.keyboard.press('Enter');
+  const viewer = page.getByTestId('note-viewer');
+  await expect(viewer).toBeVisible();
+  await expect(viewer.getByRole('heading', { level: 2 }).first()).toHaveText(title);
+  // Rendered Markdown, not raw lines.
+  await expect(viewer.getByTestId('note-rendered')).toBeVisible();
+  await expect(viewer.getByTestId('note-rendered').locator('p, li, h1, h2').first()).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+test('mind map: the note picker is the switcher', async ({ page }) => {
+  await openBig(page);
+  await page.keyboard.press('Control+3');
+  await expect(page.getByTestId('mm-node').first()).toBeVisible();
+  // No giant <select> of every note any more.
+  await expect(page.locator('select#mm-doc')).toHaveCount(0);
+  await page.getByTestId('mm-pick').click();
+  const dialog = page.getByRole('dialog', { name: "Open a note's mind map" });
+  await expect(dialog).toBeVisible();
+  await page.keyboard.type('silverbullet Markdown');
+  const first = dialog.getByRole('option').first();
+  const title = (await first.locator('span').first().textContent())!;
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('mm-pick')).toContainText(title);
+  await expect(page.getByTestId('mm-node').first()).toHaveAttribute('aria-label', /.+/);
+  await shot(page, 'journey-02-mindmap-switcher');
+  // Alt+Enter from the plain switcher opens a mind map too.
+  await page.keyboard.press('Control+1');
+  await switchTo(page, 'Coffee Notebook', 'Alt+Enter');
+  await expect(page.getByRole('heading', { name: 'Mind map' })).toBeVisible();
+  await expect(page.getByTestId('mm-pick')).toContainText('Coffee Notebook');
+});
+
+test('reading: an answer cites lines; the rendered note highlights them; raw lines on demand; related notes with reasons', async ({ page }) => {
+  const errors = await openBig(page);
+  await page.keyboard.press('Control+2');
+  await page.getByLabel('Question').fill('How do I create a new note in Foam?');
+  await page.getByLabel('Question').press('Enter');
+  const answer = page.getByTestId('answer').last();
+  const citation = answer.getByTestId('citation').first();
+  await expect(citation).toBeVisible({ timeout: 120_000 });
+  const m = /lines? (\d+)(?:–(\d+))?/.exec((await citation.locator('span span').last().textContent()) ?? '');
+  expect(m, 'the citation shows its lines').toBeTruthy();
+  const from = Number(m![1]);
+  const to = Number(m![2] ?? m![1]);
+  await citation.click();
+  const viewer = page.getByTestId('note-viewer');
+  const cited = viewer.getByTestId('note-rendered').locator('[data-cited]').first();
+  await expect(cited).toBeVisible();
+  // The highlighted block's source lines overlap the cited ones.
+  expect(Number(await cited.getAttribute('data-line'))).toBeLessThanOrEqual(to);
+  expect(Number(await cited.getAttribute('data-line-end'))).toBeGreaterThanOrEqual(from);
+  await expect(cited).toBeInViewport();
+  await shot(page, 'journey-03-rendered-citation');
+
+  await viewer.getByRole('button', { name: 'Raw lines' }).click();
+  await expect(viewer.getByRole('button', { name: 'Raw lines' })).toHaveAttribute('aria-pressed', 'true');
+  const raw = viewer.getByTestId('note-raw').locator('[data-cited]');
+  await expect(raw.first()).toHaveAttribute('data-line', String(from));
+  await expect(raw).toHaveCount(to - from + 1);
+  await expect(raw.first()).toBeInViewport();
+  await shot(page, 'journey-04-raw-citation');
+  await viewer.getByRole('button', { name: 'Raw lines' }).click();
+  await expect(viewer.getByTestId('note-rendered')).toBeVisible();
+
+  const related = viewer.getByTestId('related-notes');
+  await expect(related).toBeVisible();
+  if (offers('notes.related')) {
+    await expect(related.getByTestId('related-note').first()).toBeVisible();
+    await expect(related.getByTestId('related-reason').first()).not.toBeEmpty();
+    const next = related.getByTestId('related-note').first().getByRole('button').first();
+    const nextTitle = (await next.textContent())!;
+    await shot(page, 'journey-05-related');
+    await next.click();
+    await expect(viewer.getByRole('heading', { level: 2 }).first()).toHaveText(nextTitle);
+    // Beside the answer as well.
+    await answer.getByTestId('answer-related').locator('summary').click();
+    await expect(answer.getByTestId('related-note').first()).toBeVisible();
+  } else {
+    console.log('[journeys] notes.related is not in this contract yet: the panel shows its not-available state');
+    await expect(related).toContainText('not available');
+  }
+  // "Open in my editor" shows only where the host can do it.
+  await expect(viewer.getByRole('button', { name: 'Open in editor' })).toHaveCount(offers('host.openInEditor') ? 1 : 0);
+  expect(errors).toEqual([]);
+});
+
+test('graph: opens around the current note (1–2 hops, filters kept), the whole library clusters, labels on hover, fits', async ({ page }) => {
+  await openBig(page);
+  await switchTo(page, 'foam_docs/index');
+  const viewer = page.getByTestId('note-viewer');
+  const title = (await viewer.getByRole('heading', { level: 2 }).first().textContent())!;
+  await page.keyboard.press('Control+4');
+  await expect(page.getByTestId('graph-mode')).toContainText(`Around ${title}`);
+  const summary = page.getByTestId('graph-summary');
+  const count = async () => Number(((await summary.textContent()) ?? '').replace(/,/g, '').match(/^(\d+) nodes/)?.[1] ?? 0);
+  await expect.poll(count).toBeGreaterThan(1);
+  const oneHop = await count();
+  await page.getByLabel('How many links away from the note').selectOption('2');
+  await expect.poll(count).toBeGreaterThan(oneHop);
+  await page.waitForTimeout(1500);
+  await shot(page, 'journey-06-local-graph');
+  // Filters are kept across hops: hide entities, go back to 1 hop, still hidden.
+  await page.getByRole('checkbox', { name: 'Entities' }).uncheck();
+  const noEntities = await count();
+  await page.getByLabel('How many links away from the note').selectOption('1');
+  await expect(page.getByRole('checkbox', { name: 'Entities' })).not.toBeChecked();
+  await expect.poll(count).toBeLessThanOrEqual(noEntities);
+  await page.getByRole('checkbox', { name: 'Entities' }).check();
+
+  await page.getByRole('button', { name: 'Whole library' }).click();
+  await expect(page.getByTestId('graph-mode')).toHaveText('Whole library');
+  await expect(page.getByLabel('Group notes by')).toHaveValue('folder');
+  await expect.poll(count).toBeGreaterThan(oneHop);
+  await page.waitForTimeout(3000);
+  await shot(page, 'journey-07-global-clusters');
+  await page.getByLabel('Group notes by').selectOption('super-topic');
+  await page.waitForTimeout(3000);
+  await shot(page, 'journey-08-global-super-topics');
+  // Hover: find a node, centre on it, point at it: its label shows.
+  await page.getByLabel('Find a node in the graph').fill('Foam');
+  await expect(page.getByTestId('graph-canvas')).toHaveAttribute('data-settled', 'true', { timeout: 90_000 });
+  await page.getByRole('button', { name: 'Find', exact: true }).click();
+  await page.waitForTimeout(600);
+  const box = (await page.getByTestId('graph-canvas').boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await expect(page.getByRole('status').filter({ hasText: /links?/ })).toBeVisible();
+  await page.getByRole('button', { name: 'Fit to view' }).click();
+});
+
+test('library: per-note status, a run cancelled shows as cancelled, scopes, remove with confirm', async ({ page }) => {
+  test.setTimeout(240_000);
+  const errors = await openBig(page);
+  const table = page.getByTestId('documents-table');
+  await expect(table).toBeVisible();
+  await expect(table.getByTestId('note-status').first()).toHaveText(/Fast|Model|Skipped|Failed/);
+  await page.getByLabel('Status', { exact: true }).selectOption({ index: 1 });
+  await expect(table.getByTestId('note-status').first()).toBeVisible();
+  await page.getByLabel('Status', { exact: true }).selectOption('all');
+  await shot(page, 'journey-09-library-status');
+
+  // A second folder, cancelled while it indexes: shown as cancelled, not as an error.
+  const extra = buildNewsFolder(600, 2500);
+  try {
+    await page.getByLabel('Folder path').fill(extra);
+    await page.getByRole('button', { name: 'Add folder' }).click();
+    const card = page.getByTestId('folder-card').filter({ hasText: extra });
+    await expect(card.getByTestId('index-progress')).toBeVisible();
+    await expect(card.getByTestId('index-status')).toContainText(/\d+ \/ \d+/);
+    await shot(page, 'journey-10-indexing');
+    await card.getByRole('button', { name: /^Cancel/ }).click();
+    await expect(card.getByTestId('index-cancelled')).toBeVisible({ timeout: 60_000 });
+    await expect(card.getByRole('alert')).toHaveCount(0);
+    await shot(page, 'journey-11-cancelled');
+
+    if (offers('library.setScope')) {
+      await card.getByRole('button', { name: 'Re-index' }).click();
+      await expect(card.getByTestId('index-report')).toBeVisible({ timeout: 120_000 });
+      await card.getByTestId('scope-editor').locator('summary').click();
+      await card.getByLabel('Exclude').fill('batch-00/\nbatch-01/');
+      await card.getByRole('button', { name: /Save scope/ }).click();
+      await expect(card.getByText('Saved.')).toBeVisible();
+    } else console.log('[journeys] library.setScope is not in this contract yet: no scope editor');
+
+    if (offers('library.remove')) {
+      await card.getByRole('button', { name: `Remove folder ${extra}` }).click();
+      const confirm = page.getByTestId('confirm-dialog');
+      await expect(confirm).toBeVisible();
+      await shot(page, 'journey-12-remove-confirm');
+      await confirm.getByRole('button', { name: 'Remove folder' }).click();
+      await expect(page.getByTestId('folder-card').filter({ hasText: extra })).toHaveCount(0);
+    } else console.log('[journeys] library.remove is not in this contract yet: no Remove button');
+  } finally {
+    rmSync(extra, { recursive: true, force: true });
+  }
+  // The cancelled library.index call is answered with HTTP 500 by the server today (the engine throws its
+  // abort); the browser logs that response. The UI shows it as cancelled, which is what is checked above.
+  expect(errors.filter((e) => !/status of 500/.test(e))).toEqual([]);
+});
+
+test('settings: grouped, labelled, bounded, inline errors, reset to default', async ({ page }) => {
+  await openBig(page);
+  await page.keyboard.press('Control+5');
+  if (!offers('settings.describe')) {
+    console.log('[journeys] settings.describe is not in this contract yet: the raw settings table is shown');
+    await expect(page.getByRole('heading', { name: 'Engine' })).toBeVisible();
+    await shot(page, 'journey-13-settings-raw');
+    return;
+  }
+  const form = page.getByTestId('settings-form');
+  await expect(form.getByRole('group').first()).toBeVisible();
+  await expect(form.getByRole('combobox').first()).toBeVisible();
+  const number = form.getByRole('spinbutton').first();
+  const max = await number.getAttribute('max');
+  const min = await number.getAttribute('min');
+  await number.fill(max ? String(Number(max) + 1000) : String(Number(min ?? 0) - 1000));
+  await expect(form.getByRole('alert').first()).toBeVisible();
+  await expect(form.getByRole('button', { name: /^Save/ })).toBeDisabled();
+  await shot(page, 'journey-13-settings-invalid');
+  // A valid value saves; "Reset to default" brings the default back.
+  const field = form.locator('[data-testid^="setting-"]').filter({ has: page.getByRole('spinbutton') }).first();
+  const input = field.getByRole('spinbutton');
+  const defaultText = /Default: ([^.]+(?:\.\d+)?)\./.exec((await field.textContent()) ?? '')?.[1];
+  const lo = Number(min ?? 1);
+  const hi = max ? Number(max) : lo + 10;
+  const other = Number(defaultText) === hi ? lo : hi;
+  await input.fill(String(other));
+  await form.getByRole('button', { name: /^Save/ }).click();
+  await expect(form.getByText('Saved.')).toBeVisible();
+  await field.getByRole('button', { name: /^Reset/ }).click();
+  await expect(input).toHaveValue(String(Number(defaultText)));
+  await expect(field.getByRole('button', { name: /^Reset/ })).toBeDisabled();
+});

@@ -1,0 +1,49 @@
+// The answer evaluation behind `loci bench --answer`: scoring rules on fixed strings, and one run with the
+// real tiny model over a small made-up corpus (not from any data set) to check the table's structure.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BenchDataset } from '../../main/engine/bench/datasets.js';
+import { runAnswerBench, scoreReply, tokenF1 } from '../../main/engine/llm/answer-bench.js';
+import { tinyModelPath } from './helpers/tiny-model.js';
+
+describe('answer scoring', () => {
+  it('exact match, token F1 and containment, best alias, citations ignored', () => {
+    expect(scoreReply('The Eiffel Tower [1]', ['Eiffel Tower'])).toEqual({ em: 1, f1: 1, contains: 1 });
+    const partial = scoreReply('It was built in Paris by Eiffel', ['Gustave Eiffel', 'Eiffel']);
+    expect(partial.em).toBe(0);
+    expect(partial.contains).toBe(1);
+    expect(partial.f1).toBeCloseTo(tokenF1('It was built in Paris by Eiffel', 'Eiffel'));
+    expect(scoreReply('no idea', ['1889'])).toEqual({ em: 0, f1: 0, contains: 0 });
+    expect(tokenF1('red blue', 'blue green')).toBeCloseTo(0.5);
+  });
+});
+
+describe('runAnswerBench with the real tiny model', () => {
+  let model: string;
+  beforeAll(async () => {
+    model = await tinyModelPath();
+  });
+  afterAll(() => undefined);
+
+  it('answers each question from loci, bm25 and no context and reports every condition', async () => {
+    const ds: BenchDataset = {
+      format: 'hotpotqa',
+      corpus: [
+        { title: 'Marsh Lane library', text: 'The Marsh Lane library opened in 1962 and holds about 40,000 books.' },
+        { title: 'Quay Street', text: 'Quay Street runs along the harbour and is home to the Harbour Bakery.' },
+        { title: 'Harbour Bakery', text: 'Ines Varga has run the Harbour Bakery since 2010.' },
+      ],
+      questions: [
+        { id: 'a', question: 'When did the Marsh Lane library open?', answers: ['1962'], gold: [0] },
+        { id: 'b', question: 'Who runs the bakery on Quay Street?', answers: ['Ines Varga'], gold: [1, 2] },
+      ],
+    };
+    const r = await runAnswerBench(ds, { model, k: 2, maxTokens: 16 });
+    expect(r.model).toBe('stories260K');
+    expect(r.questions).toBe(2);
+    expect(r.results.map((x) => x.condition)).toEqual(['loci', 'bm25', 'none']);
+    for (const x of r.results) {
+      for (const v of [x.exactMatch, x.f1, x.containment]) expect(v >= 0 && v <= 1).toBe(true);
+      expect(x.tokensPerAnswer).toBeGreaterThan(0);
+    }
+  }, 300_000);
+});
