@@ -53,7 +53,7 @@ export async function lshPairs(m: VectorMatrix, threshold: number, allow?: (a: n
           if (found.has(key)) continue;
           found.add(key);
           if (allow && !allow(ids[ri]!, ids[rj]!)) continue;
-          out.push({ a: ids[ri], b: ids[rj], sim: s });
+          out.push({ a: ids[ri]!, b: ids[rj]!, sim: s });
         }
       }
     }
