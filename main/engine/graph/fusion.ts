@@ -101,12 +101,12 @@ function mergeChanged(db: Db, nodes: Nodes, changed: Set<number>, t: FusionThres
       if (!changed.has(nodes.docOf.get(id)!)) continue;
       const scores = m.scores(m.vector(id)!);
       for (let r = 0; r < scores.length; r++) {
-        const other = m.ids[r];
+        const other = m.ids[r]!;
         if (scores[r]! < t[kind] || nodes.docOf.get(other) === nodes.docOf.get(id)) continue;
         const mine = superNodeOf(db, id);
         const theirs = superNodeOf(db, other);
         if (mine === undefined && theirs === undefined) {
-          insertGroup(db, kind, new Map([[id, scores[r]], [other, scores[r]]]), nodes);
+          insertGroup(db, kind, new Map([[id, scores[r]!], [other, scores[r]!]]), nodes);
         } else if (mine === undefined) {
           addSuperMember(db, theirs!, id, scores[r]!);
         } else if (theirs === undefined) {

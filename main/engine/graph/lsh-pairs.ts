@@ -66,7 +66,7 @@ function* lshTables(m: VectorMatrix, threshold: number, out: SimilarPair[], allo
           if (found.has(key)) continue;
           found.add(key);
           if (allow && !allow(ids[ri]!, ids[rj]!)) continue;
-          out.push({ a: ids[ri], b: ids[rj], sim: s });
+          out.push({ a: ids[ri]!, b: ids[rj]!, sim: s });
         }
       }
     }

@@ -28,9 +28,9 @@ export async function similarPairs(m: VectorMatrix, threshold: number, allow?: (
   for (let i = 0; i < n; i++) {
     // A turn of the event loop now and then, so calls and progress go on during the graph step.
     if (i % 2048 === 2047) await new Promise<void>((r) => setImmediate(r));
-    const ri = order[i];
+    const ri = order[i]!;
     for (let j = i + 1; j < n; j++) {
-      const rj = order[j];
+      const rj = order[j]!;
       if (p1[rj] - p1[ri] > radius) break;
       if (Math.abs(p2[rj] - p2[ri]) > radius) continue;
       let s = 0;
