@@ -13,7 +13,6 @@ import { formatLociExplanation, lociRetriever, type LociExplanation } from '../.
 import { formatHigExplanation } from '../../main/engine/retrieve/hig/explain.js';
 import { formatPgrExplanation } from '../../main/engine/retrieve/pgr/explain.js';
 import { loadEmbedding } from '../../main/engine/store/embeddings.js';
-import { at } from '../support/must.js';
 
 // A small corpus written for this test: a two-hop chain Ada Lovelace → Charles Babbage → London, and two
 // notes on the same topic under near-identical titles so fusion makes a super-topic of them.
@@ -48,7 +47,7 @@ describe('hig explanation', () => {
   it('lists the top-N documents of the BM25+dense fusion (w = 1, ahead of all neighbours), attentive neighbours weighted by document cosine, and entities above λ', async () => {
     const { contexts, explanation } = await createHigRetriever({ topN: 2, strategy: 'attentive' })(ctx, question, 10);
     const x = explanation as HigExplanation;
-    const q = at(await embedder.embed([question]), 0);
+    const q = (await embedder.embed([question]))[0]!;
     const seeds = x.documents.filter((d) => d.hops === 0);
     expect(seeds).toHaveLength(2);
     for (const d of x.documents) {
@@ -86,10 +85,10 @@ describe('hig explanation', () => {
     expect(one.documents.filter((d) => d.hops === 1).every((d) => d.weight === 1)).toBe(true);
     // From the tea note (on the edge of this corpus) the second hop reaches notes the first does not.
     const multi = (await createHigRetriever({ topN: 1, neighbours: 3, strategy: 'multi-hop' })(ctx, 'Where is green tea popular?', 10)).explanation as HigExplanation;
-    expect(at(multi.documents, 0).title).toBe('Green tea');
+    expect(multi.documents[0]!.title).toBe('Green tea');
     const second = multi.documents.filter((d) => d.hops === 2);
     expect(second.length).toBeGreaterThan(0);
-    const seed = at(multi.documents, 0).docId;
+    const seed = multi.documents[0]!.docId;
     const all = (db.prepare('SELECT id FROM documents').all() as { id: number }[]).map((r) => r.id);
     for (const d of second) {
       // Some document h links the seed to d: w = w(seed, h) · w(h, d), the best such product.
@@ -107,7 +106,7 @@ describe('pgr explanation', () => {
     const x = explanation as PgrExplanation;
     expect(x.keyPoints[0]).toBe(question);
     expect(x.keyPoints).toContain('Ada Lovelace');
-    expect(at(x.seedTopics, 0).text).toBe('Ada Lovelace');
+    expect(x.seedTopics[0]!.text).toBe('Ada Lovelace');
     expect(x.seedTopics).toHaveLength(3);
     // Changed with issue 12: seed topics are those of the notes the fusion ranks first, in its order.
     const fused = fusedDocuments(ctx, await analyseQuery(ctx, question)).map((d) => d.docId);
@@ -115,7 +114,7 @@ describe('pgr explanation', () => {
     const candidateTopics = new Set([...x.seedTopics, ...x.walkedTopics].map((t) => t.text));
     expect(candidateTopics.size).toBeLessThanOrEqual(6);
     for (const s of x.seedFactPaths) {
-      expect(candidateTopics.has(at(s.pathText.split(' › '), 0))).toBe(true);
+      expect(candidateTopics.has(s.pathText.split(' › ')[0]!)).toBe(true);
       expect(x.keyPoints).toContain(s.keyPoint);
     }
     expect(contexts.length).toBeGreaterThan(0);
@@ -125,7 +124,7 @@ describe('pgr explanation', () => {
     const notes = contexts.map((c) => c.docId);
     const firstPass = notes.findIndex((d, i) => notes.slice(0, i).filter((x) => x === d).length >= 2);
     const head = firstPass === -1 ? x.factPaths : x.factPaths.slice(0, firstPass);
-    for (let i = 1; i < head.length; i++) expect(at(head, i - 1).score).toBeGreaterThanOrEqual(at(head, i).score);
+    for (let i = 1; i < head.length; i++) expect(head[i - 1]!.score).toBeGreaterThanOrEqual(head[i]!.score);
     // Every context is a fact of its note, with the fact's line range.
     for (const c of contexts) {
       const node = db.prepare("SELECT line_from, line_to FROM mm_nodes WHERE path_text = ? AND kind = 'fact'").get(c.factPath) as { line_from: number; line_to: number };
@@ -145,7 +144,7 @@ describe('pgr explanation', () => {
     expect(paths.sort()).toEqual(x.factPaths.map((f) => f.pathText).sort());
     const text = formatPgrExplanation(x);
     expect(text).toContain('  - Ada Lovelace');
-    expect(text).toContain(`Seed topics:\n  Ada Lovelace  sim ${at(x.seedTopics, 0).similarity.toFixed(3)}`);
+    expect(text).toContain(`Seed topics:\n  Ada Lovelace  sim ${x.seedTopics[0]!.similarity.toFixed(3)}`);
     for (const p of x.factPaths) expect(text).toContain(`${p.score.toFixed(3)}  ${p.pathText}`);
     expect(text).toMatch(/Mind map:\n {2}▸ Ada Lovelace/);
   });
@@ -161,9 +160,9 @@ describe('pgr explanation', () => {
     expect(x.seedTopics).toHaveLength(1);
     const walked = x.walkedTopics.find((t) => t.via === 'super-topic');
     expect(walked).toBeTruthy();
-    const pair = [at(x.seedTopics, 0).text, walked!.text].sort();
+    const pair = [x.seedTopics[0]!.text, walked!.text].sort();
     expect(pair).toEqual(['Analytical Engine', 'The Analytical Engine']);
-    const member = db.prepare('SELECT 1 FROM super_members WHERE super_id = ? AND node_id = ?').get(walked!.superId, at(x.seedTopics, 0).id);
+    const member = db.prepare('SELECT 1 FROM super_members WHERE super_id = ? AND node_id = ?').get(walked!.superId, x.seedTopics[0]!.id);
     expect(member).toBeTruthy();
   });
 });
@@ -172,8 +171,8 @@ describe('loci explanation', () => {
   it('shows the bridge: the note a top note mentions by title is pulled up', async () => {
     const { contexts, explanation } = await lociRetriever(ctx, 'Where was the man who worked with Ada Lovelace born?', 5);
     const x = explanation as LociExplanation;
-    expect(at(x.documents, 0).title).toBe('Ada Lovelace');
-    expect(at(x.documents, 0).titleInQuestion).toBe(true);
+    expect(x.documents[0]!.title).toBe('Ada Lovelace');
+    expect(x.documents[0]!.titleInQuestion).toBe(true);
     const babbage = x.documents.find((d) => d.docId === docId('Charles Babbage'))!;
     expect(babbage.bridgedFrom.map((b) => b.title)).toContain('Ada Lovelace');
     expect(babbage.bridgedFrom.find((b) => b.title === 'Ada Lovelace')!.mention).toBe('charles babbage');

@@ -9,7 +9,6 @@ import {
   topRows,
   walkSeed,
 } from '../../main/engine/retrieve/pgr/matrices.js';
-import { at } from '../support/must.js';
 
 // Node vectors are unit 2-d vectors (s, √(1−s²)) and the key point is (1, 0), so a node's similarity to the
 // key point is exactly the s written below: the expected matrices can be worked out by hand.
@@ -26,10 +25,7 @@ const PATHS = [
 ];
 
 function template(sims: Record<number, number>) {
-  return buildTemplate(PATHS, (id) => {
-    const sim = sims[id];
-    return sim === undefined ? undefined : unit(sim);
-  }, 2);
+  return buildTemplate(PATHS, (id) => (id in sims ? unit(sims[id]!) : undefined), 2);
 }
 
 function rowOf(m: Float32Array | Uint8Array, r: number, cols = 3): number[] {
@@ -37,7 +33,7 @@ function rowOf(m: Float32Array | Uint8Array, r: number, cols = 3): number[] {
 }
 
 function expectRow(m: Float32Array | Uint8Array, r: number, expected: number[]) {
-  rowOf(m, r).forEach((v, i) => expect(v).toBeCloseTo(at(expected, i), 5));
+  rowOf(m, r).forEach((v, i) => expect(v).toBeCloseTo(expected[i]!, 5));
 }
 
 const p1 = { ...DEFAULT_PGR_PARAMS, seedsPerKeyPoint: 1 };
@@ -89,8 +85,8 @@ describe('pgr matrices', () => {
     const t = template(sims);
     const agg = aggregate(t, [KP], { ...DEFAULT_PGR_PARAMS, seedsPerKeyPoint: 2 });
     // Second seed: fact 6 (0.77). Its route 3 is 0.84 (Δ .07, reject), so its pathway is its own cell only.
-    expect(at(agg.runs, 0).seeds.map((s) => s.seedRow)).toEqual([0, 2]);
-    expect(at(at(agg.runs, 0).seeds, 1).left).toBe(2);
+    expect(agg.runs[0]!.seeds.map((s) => s.seedRow)).toEqual([0, 2]);
+    expect(agg.runs[0]!.seeds[1]!.left).toBe(2);
     expectRow(agg.am, 0, [0.38, 0.78, 0.8]);
     expectRow(agg.am, 2, [0.38, 0.42, 1.54]);
     expect(agg.rowScores[0]).toBeCloseTo(1.96, 5);
@@ -106,7 +102,7 @@ describe('pgr matrices', () => {
     const t = template(sims);
     const once = aggregate(t, [KP], p1);
     const twice = aggregate(t, [KP, KP], p1);
-    for (let i = 0; i < once.am.length; i++) expect(twice.am[i]).toBeCloseTo(2 * at(once.am, i), 5);
+    for (let i = 0; i < once.am.length; i++) expect(twice.am[i]).toBeCloseTo(2 * once.am[i]!, 5);
   });
 
   it('a rejected parent fixes the left boundary at the seed: the pathway is the seed cell alone', () => {
@@ -122,7 +118,7 @@ describe('pgr matrices', () => {
     // Route 3 rejected (0.6) although its fact 6 (0.8) would support the seed.
     const t = template({ ...sims, 3: 0.6, 6: 0.8 });
     const agg = aggregate(t, [KP], p1);
-    expect(at(at(agg.runs, 0).seeds, 0).seedRow).toBe(0); // row 0 wins the tie with row 2 by order
+    expect(agg.runs[0]!.seeds[0]!.seedRow).toBe(0); // row 0 wins the tie with row 2 by order
     expectRow(agg.am, 2, [0.38, 0, 0]);
   });
 });
