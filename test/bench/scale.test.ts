@@ -11,7 +11,7 @@ describe.skipIf(!have)('bench-scale (small sizes; the 1k/10k/50k figures come fr
   it('streams the first n articles from the gzipped corpus and reads the question sets', async () => {
     const news = await readNews(join(CRUD, 'news.jsonl.gz'), 5);
     expect(news.map((n) => n.id)).toEqual([0, 1, 2, 3, 4]);
-    expect(news[0].text.length).toBeGreaterThan(100);
+    expect(news[0]!.text.length).toBeGreaterThan(100);
     const qs = readCrudQuestions([join(CRUD, 'questions_1doc_dev.json')], 4);
     expect(qs).toHaveLength(4);
     expect(qs.every((q) => /\p{Script=Han}/u.test(q))).toBe(true);
@@ -34,7 +34,7 @@ describe.skipIf(!have)('bench-scale (small sizes; the 1k/10k/50k figures come fr
     }
     // The Loci index grows cumulatively; a peer builds its own index per size.
     const loci = rows.filter((r) => r.method === 'loci');
-    expect(loci[1].indexSeconds).toBeGreaterThan(loci[0].indexSeconds);
+    expect(loci[1]!.indexSeconds).toBeGreaterThan(loci[0]!.indexSeconds);
     const table = formatScale(rows);
     expect(table).toMatch(/\| p50 ms\s+\| 30 docs \| 60 docs \| ×2 docs → \|/);
     expect(table.split('\n').filter((l) => l.startsWith('| loci'))).toHaveLength(4);

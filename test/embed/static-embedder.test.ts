@@ -17,7 +17,7 @@ beforeAll(async () => {
 
 async function sim(a: string, b: string): Promise<number> {
   const [va, vb] = await embedder.embed([a, b]);
-  return dot(va, vb);
+  return dot(va!, vb!);
 }
 
 function norm(v: Float32Array): number {
@@ -47,10 +47,10 @@ describe('static GloVe SIF embedder', () => {
     const batch = await embedder.embed(texts);
     const again = await (await createStaticEmbedder()).embed(texts);
     for (let i = 0; i < texts.length; i++) {
-      expect(Array.from(again[i])).toEqual(Array.from(batch[i]));
-      expect(Array.from((await embedder.embed([texts[i]]))[0])).toEqual(Array.from(batch[i]));
+      expect(Array.from(again[i]!)).toEqual(Array.from(batch[i]!));
+      expect(Array.from((await embedder.embed([texts[i]!]))[0]!)).toEqual(Array.from(batch[i]!));
     }
-    expect(dot(batch[0], batch[1])).toBeCloseTo(1, 6);
+    expect(dot(batch[0]!, batch[1]!)).toBeCloseTo(1, 6);
   });
 
   it('scores related English sentences above unrelated ones', async () => {
@@ -92,9 +92,9 @@ describe('static GloVe SIF embedder', () => {
 
   it('treats clitics the way GloVe was tokenised', async () => {
     const [dont, doNot, cats] = await embedder.embed(["don't", 'do not', "the cat's"]);
-    expect(norm(dont)).toBeCloseTo(1, 5);
-    expect(dot(dont, doNot)).toBeGreaterThan(0.5);
-    expect(norm(cats)).toBeCloseTo(1, 5);
+    expect(norm(dont!)).toBeCloseTo(1, 5);
+    expect(dot(dont!, doNot!)).toBeGreaterThan(0.5);
+    expect(norm(cats!)).toBeCloseTo(1, 5);
   });
 
   it('is what the registry returns by default', async () => {
@@ -123,11 +123,11 @@ describe('static GloVe SIF embedder', () => {
       const text = 'The river flooded the town after heavy rain.';
       const [a] = await small.embed([text]);
       const [b] = await embedder.embed([text]);
-      expect(dot(a, b)).toBeGreaterThan(0.999);
+      expect(dot(a!, b!)).toBeGreaterThan(0.999);
       // A word outside the small table falls back to n-grams there, so the vectors part.
       const [c] = await small.embed(['photosynthesis']);
       const [d] = await embedder.embed(['photosynthesis']);
-      expect(dot(c, d)).toBeLessThan(0.9);
+      expect(dot(c!, d!)).toBeLessThan(0.9);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -156,7 +156,7 @@ describe('static embedder on real data', () => {
     items.forEach((it, i) => {
       const gold = new Set(it.supporting_facts.map(([t]) => t));
       const top5 = titles
-        .map((t, j) => ({ t, s: dot(qv[i], pv[j]) }))
+        .map((t, j) => ({ t, s: dot(qv[i]!, pv[j]!) }))
         .sort((a, b) => b.s - a.s)
         .slice(0, 5);
       recall += top5.filter((x) => gold.has(x.t)).length / gold.size;
