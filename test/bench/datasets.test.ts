@@ -3,7 +3,6 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { detectFormat, loadDataset, readRecords } from '../../main/engine/bench/datasets.js';
-import { at } from '../support/must.js';
 
 const DATA = join(import.meta.dirname, '../../../shared/data');
 const have = existsSync(DATA);
@@ -20,15 +19,15 @@ describe.skipIf(!have)('bench dataset loaders on the real files', () => {
     expect(ds.corpus.length).toBeLessThanOrEqual(contexts);
     expect(new Set(ds.corpus.map((p) => `${p.title}\0${p.text}`)).size).toBe(ds.corpus.length);
     for (const [i, q] of ds.questions.entries()) {
-      const titles = new Set(at(raw, i).supporting_facts.map((f: [string, number]) => f[0]));
-      expect(q.gold.map((g) => at(ds.corpus, g).title).sort()).toEqual([...titles].sort());
-      expect(q.answers).toContain(at(raw, i).answer);
+      const titles = new Set(raw[i]!.supporting_facts.map((f: [string, number]) => f[0]));
+      expect(q.gold.map((g) => ds.corpus[g]!.title).sort()).toEqual([...titles].sort());
+      expect(q.answers).toContain(raw[i]!.answer);
     }
     // Sentences are joined into one paragraph text.
-    const [title, sentences] = at<[string, string[]]>(at(raw, 0).context, 0);
-    const p = ds.corpus.find((c) => c.title === title)!;
-    expect(p.text.startsWith(at(sentences, 0).trim())).toBe(true);
-    expect(p.text).toContain(at(sentences, 1).trim());
+    const first = raw[0]!.context[0];
+    const p = ds.corpus.find((c) => c.title === first[0])!;
+    expect(p.text.startsWith(first[1][0].trim())).toBe(true);
+    expect(p.text).toContain(first[1][1].trim());
   });
 
   it('HotpotQA dev (JSON Lines), MuSiQue and 2Wiki are detected and read', () => {
@@ -40,10 +39,10 @@ describe.skipIf(!have)('bench dataset loaders on the real files', () => {
     expect(mus.format).toBe('musique');
     const rawMus = readRecords(join(DATA, 'musique/dev_answerable_10.jsonl'));
     mus.questions.forEach((q, i) => {
-      const supporting = at(rawMus, i).paragraphs.filter((p: { is_supporting: boolean }) => p.is_supporting);
+      const supporting = rawMus[i]!.paragraphs.filter((p: { is_supporting: boolean }) => p.is_supporting);
       expect(q.gold.length).toBe(supporting.length);
       expect(q.gold.map((g) => ds(mus, g))).toEqual(supporting.map((p: { title: string; paragraph_text: string }) => `${p.title}|${p.paragraph_text}`));
-      expect(q.answers[0]).toBe(at(rawMus, i).answer);
+      expect(q.answers[0]).toBe(rawMus[i]!.answer);
     });
 
     const wiki = loadDataset(join(DATA, '2wiki/dev_10.jsonl'));
@@ -54,8 +53,7 @@ describe.skipIf(!have)('bench dataset loaders on the real files', () => {
 });
 
 function ds(d: { corpus: { title: string; text: string }[] }, i: number): string {
-  const p = at(d.corpus, i);
-  return `${p.title}|${p.text}`;
+  return `${d.corpus[i]!.title}|${d.corpus[i]!.text}`;
 }
 
 describe('HippoRAG format (corpus + questions) and format detection', () => {
@@ -81,9 +79,9 @@ describe('HippoRAG format (corpus + questions) and format detection', () => {
     const d = loadDataset(questions, { corpus });
     expect(d.format).toBe('hipporag');
     expect(d.corpus).toHaveLength(3);
-    expect(at(d.questions, 0).gold.map((g) => at(d.corpus, g).title)).toEqual(['Beta']);
-    expect(at(d.questions, 1).gold.map((g) => at(d.corpus, g).title)).toEqual(['Alpha']);
-    expect(at(d.questions, 1).answers).toEqual(['a lighthouse']);
+    expect(d.questions[0]!.gold.map((g) => d.corpus[g]!.title)).toEqual(['Beta']);
+    expect(d.questions[1]!.gold.map((g) => d.corpus[g]!.title)).toEqual(['Alpha']);
+    expect(d.questions[1]!.answers).toEqual(['a lighthouse']);
     expect(() => loadDataset(questions, { format: 'hipporag' })).toThrow(/--corpus/);
   });
 

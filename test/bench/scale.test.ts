@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatScale, readCrudQuestions, readNews, runScale } from '../../main/engine/bench/scale.js';
-import { at } from '../support/must.js';
 
 const CRUD = join(import.meta.dirname, '../../../shared/data/crud');
 const have = existsSync(join(CRUD, 'news.jsonl.gz'));
@@ -12,7 +11,7 @@ describe.skipIf(!have)('bench-scale (small sizes; the 1k/10k/50k figures come fr
   it('streams the first n articles from the gzipped corpus and reads the question sets', async () => {
     const news = await readNews(join(CRUD, 'news.jsonl.gz'), 5);
     expect(news.map((n) => n.id)).toEqual([0, 1, 2, 3, 4]);
-    expect(at(news, 0).text.length).toBeGreaterThan(100);
+    expect(news[0]!.text.length).toBeGreaterThan(100);
     const qs = readCrudQuestions([join(CRUD, 'questions_1doc_dev.json')], 4);
     expect(qs).toHaveLength(4);
     expect(qs.every((q) => /\p{Script=Han}/u.test(q))).toBe(true);
@@ -35,7 +34,7 @@ describe.skipIf(!have)('bench-scale (small sizes; the 1k/10k/50k figures come fr
     }
     // The Loci index grows cumulatively; a peer builds its own index per size.
     const loci = rows.filter((r) => r.method === 'loci');
-    expect(at(loci, 1).indexSeconds).toBeGreaterThan(at(loci, 0).indexSeconds);
+    expect(loci[1]!.indexSeconds).toBeGreaterThan(loci[0]!.indexSeconds);
     const table = formatScale(rows);
     expect(table).toMatch(/\| p50 ms\s+\| 30 docs \| 60 docs \| ×2 docs → \|/);
     expect(table.split('\n').filter((l) => l.startsWith('| loci'))).toHaveLength(4);

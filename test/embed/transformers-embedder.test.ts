@@ -6,7 +6,6 @@ import { dot, type Embedder } from '../../main/engine/embed/embedder.js';
 import { createEmbedder } from '../../main/engine/embed/registry.js';
 import { createTransformersEmbedder } from '../../main/engine/embed/transformers-embedder.js';
 import { buildTinyBertOnnx, type TinyBert } from './build-tiny-onnx.js';
-import { at } from '../support/must.js';
 
 const TOKENIZER = join(import.meta.dirname, '../../../shared/models/tokenizers/bge-small-zh-v1.5');
 const DIM = 32;
@@ -45,10 +44,10 @@ function expectedVector(text: string, pooling: 'mean' | 'cls'): Float32Array {
   expect(ids.every((id) => id !== undefined)).toBe(true);
   const { wordEmb, typeEmb, proj } = tiny.weights;
   const states = ids.map((id) => {
-    const x = Array.from({ length: DIM }, (_, i) => at(wordEmb, id * DIM + i) + at(typeEmb, i));
-    return Array.from({ length: DIM }, (_, j) => Math.tanh(x.reduce((s, xi, i) => s + xi * at(proj, i * DIM + j), 0)));
+    const x = Array.from({ length: DIM }, (_, i) => wordEmb[id * DIM + i]! + typeEmb[i]!);
+    return Array.from({ length: DIM }, (_, j) => Math.tanh(x.reduce((s, xi, i) => s + xi * proj[i * DIM + j]!, 0)));
   });
-  const pooled = pooling === 'cls' ? at(states, 0) : Array.from({ length: DIM }, (_, j) => states.reduce((s, h) => s + at(h, j), 0) / states.length);
+  const pooled = pooling === 'cls' ? states[0]! : Array.from({ length: DIM }, (_, j) => states.reduce((s, h) => s + h[j]!, 0) / states.length);
   const n = Math.hypot(...pooled);
   return Float32Array.from(pooled, (v) => v / n);
 }
@@ -60,19 +59,19 @@ describe.skipIf(!hasTokenizer)('transformers.js embedder over a local model fold
   });
 
   it('runs the ONNX model with mean pooling exactly as computed by hand', async () => {
-    const v = at(await embedder.embed(['北京欢迎你']), 0);
+    const [v] = await embedder.embed(['北京欢迎你']);
     const expected = expectedVector('北京欢迎你', 'mean');
     expect(v).toHaveLength(DIM);
-    for (let j = 0; j < DIM; j++) expect(v[j]).toBeCloseTo(at(expected, j), 5);
+    for (let j = 0; j < DIM; j++) expect(v![j]!).toBeCloseTo(expected[j]!, 5);
   });
 
   it('supports CLS pooling and a custom id', async () => {
     const cls = await createTransformersEmbedder({ modelDir, pooling: 'cls', id: 'tiny@cls' });
     try {
       expect(cls.id).toBe('tiny@cls');
-      const v = at(await cls.embed(['机器学习']), 0);
+      const [v] = await cls.embed(['机器学习']);
       const expected = expectedVector('机器学习', 'cls');
-      for (let j = 0; j < DIM; j++) expect(v[j]).toBeCloseTo(at(expected, j), 5);
+      for (let j = 0; j < DIM; j++) expect(v![j]!).toBeCloseTo(expected[j]!, 5);
     } finally {
       await cls.dispose?.();
     }
@@ -86,9 +85,9 @@ describe.skipIf(!hasTokenizer)('transformers.js embedder over a local model fold
       expect(v).toHaveLength(DIM);
       expect(Math.sqrt(dot(v, v))).toBeCloseTo(1, 5);
     }
-    expect(Array.from(at(vs, 2))).toEqual(Array.from(at(vs, 0)));
-    expect(dot(at(vs, 0), at(vs, 1))).toBeLessThan(0.99);
-    expect(dot(at(vs, 0), at(vs, 3))).toBeLessThan(0.99);
+    expect(Array.from(vs[2]!)).toEqual(Array.from(vs[0]!));
+    expect(dot(vs[0]!, vs[1]!)).toBeLessThan(0.99);
+    expect(dot(vs[0]!, vs[3]!)).toBeLessThan(0.99);
   });
 
   it('is deterministic across embedder instances', async () => {
@@ -96,7 +95,7 @@ describe.skipIf(!hasTokenizer)('transformers.js embedder over a local model fold
     try {
       const texts = ['北京欢迎你', 'Loci indexes notes.'];
       const [a, b] = [await embedder.embed(texts), await again.embed(texts)];
-      for (let i = 0; i < texts.length; i++) expect(Array.from(at(b, i))).toEqual(Array.from(at(a, i)));
+      for (let i = 0; i < texts.length; i++) expect(Array.from(b[i]!)).toEqual(Array.from(a[i]!));
     } finally {
       await again.dispose?.();
     }
@@ -109,8 +108,8 @@ describe.skipIf(!hasTokenizer)('transformers.js embedder over a local model fold
       const batched = await small.embed(texts);
       expect(batched).toHaveLength(texts.length);
       for (let i = 0; i < texts.length; i++) {
-        const single = at(await small.embed([at(texts, i)]), 0);
-        for (let j = 0; j < DIM; j++) expect(at(batched, i)[j]).toBeCloseTo(at(single, j), 5);
+        const [single] = await small.embed([texts[i]!]);
+        for (let j = 0; j < DIM; j++) expect(batched[i]![j]).toBeCloseTo(single![j]!, 5);
       }
       expect(await small.embed([])).toEqual([]);
     } finally {
@@ -122,9 +121,9 @@ describe.skipIf(!hasTokenizer)('transformers.js embedder over a local model fold
     const viaRegistry = await createEmbedder(`transformers:${modelDir}`);
     try {
       expect(viaRegistry.id).toBe('transformers:tiny-bge');
-      const v = at(await viaRegistry.embed(['北京欢迎你']), 0);
-      const w = at(await embedder.embed(['北京欢迎你']), 0);
-      expect(Array.from(v)).toEqual(Array.from(w));
+      const [v] = await viaRegistry.embed(['北京欢迎你']);
+      const [w] = await embedder.embed(['北京欢迎你']);
+      expect(Array.from(v!)).toEqual(Array.from(w!));
     } finally {
       await viaRegistry.dispose?.();
     }

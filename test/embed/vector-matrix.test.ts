@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dot, normalize } from '../../main/engine/embed/embedder.js';
 import { topK, VectorMatrix } from '../../main/engine/embed/vector-matrix.js';
-import { at } from '../support/must.js';
 
 /** Seeded so a failure reproduces. */
 function rng(seed: number): () => number {
@@ -18,7 +17,7 @@ function randomUnit(dim: number, rand: () => number): Float32Array {
 
 /** The obvious reference: score everything, sort everything. */
 function bySort(scores: Float32Array, ids: Int32Array, k: number, filter?: (id: number) => boolean) {
-  return Array.from(scores, (score, r) => ({ id: at(ids, r), score }))
+  return Array.from(scores, (score, r) => ({ id: ids[r]!, score }))
     .filter((x) => !filter || filter(x.id))
     .sort((a, b) => b.score - a.score)
     .slice(0, Math.max(0, k));
@@ -59,14 +58,14 @@ describe('VectorMatrix', () => {
       const expected = entries.map((e) => ({ id: e.id, score: dot(e.vector, query) })).sort((a, b) => b.score - a.score);
       const got = m.search(query, 10);
       expect(got.map((x) => x.id)).toEqual(expected.slice(0, 10).map((x) => x.id));
-      got.forEach((x, i) => expect(x.score).toBeCloseTo(at(expected, i).score, 5));
+      got.forEach((x, i) => expect(x.score).toBeCloseTo(expected[i]!.score, 5));
     }
   });
 
   it('finds a stored vector first, and drops it when filtered', () => {
-    const target = at(entries, 1234);
+    const target = entries[1234]!;
     expect(m.search(target.vector, 1)[0]).toMatchObject({ id: target.id });
-    expect(at(m.search(target.vector, 1), 0).score).toBeCloseTo(1, 5);
+    expect(m.search(target.vector, 1)[0]!.score).toBeCloseTo(1, 5);
     const others = m.search(target.vector, 5, (id) => id !== target.id);
     expect(others.map((x) => x.id)).not.toContain(target.id);
     expect(others).toHaveLength(5);
@@ -74,9 +73,9 @@ describe('VectorMatrix', () => {
 
   it('looks vectors up by id and measures similarity between two ids', () => {
     expect(m.size).toBe(entries.length);
-    expect(Array.from(m.vector(at(entries, 3).id)!)).toEqual(Array.from(at(entries, 3).vector));
+    expect(Array.from(m.vector(entries[3]!.id)!)).toEqual(Array.from(entries[3]!.vector));
     expect(m.vector(2)).toBeUndefined();
-    expect(m.similarity(at(entries, 0).id, at(entries, 1).id)).toBeCloseTo(dot(at(entries, 0).vector, at(entries, 1).vector), 6);
-    expect(m.similarity(at(entries, 0).id, 2)).toBe(0);
+    expect(m.similarity(entries[0]!.id, entries[1]!.id)).toBeCloseTo(dot(entries[0]!.vector, entries[1]!.vector), 6);
+    expect(m.similarity(entries[0]!.id, 2)).toBe(0);
   });
 });
