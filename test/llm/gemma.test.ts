@@ -59,7 +59,10 @@ describe.skipIf(!GEMMA)('the LLM path on the staged Gemma 3 270M', () => {
     const note = parseNote('bakery.md', NOTE);
     const ex = await extractWithModel(note, llm, embedder, { maxTries: 1 });
     expect(ex.extractor).toBe(`llm:gemma-3-270m@${PROMPT_VERSION}`);
-    expect(ex.stats.calls).toBe(ex.stats.pieces); // one call per piece, no separate mind-map or triple calls
+    // One call per piece (plus at most one re-ask when a reply does not validate); no mind-map or triple calls.
+    expect(ex.stats.calls).toBeGreaterThanOrEqual(ex.stats.pieces);
+    expect(ex.stats.calls).toBeLessThanOrEqual(2 * ex.stats.pieces);
+    expect(ex.stats.attempts.filter((a) => a.kind === 'piece')).toHaveLength(ex.stats.pieces);
     expect(ex.stats.attempts.every((a) => a.kind === 'piece')).toBe(true);
     const chunks = new Map(note.chunks.map((c) => [c.ord, c]));
     for (const f of ex.fcis) {
