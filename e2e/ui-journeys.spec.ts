@@ -187,7 +187,7 @@ test('library: per-note status, a run cancelled shows as cancelled, scopes, remo
   await shot(page, 'journey-09-library-status');
 
   // A second folder, cancelled while it indexes: shown as cancelled, not as an error.
-  const extra = buildNewsFolder(600, 2500);
+  const extra = buildNewsFolder(200, 2500);
   try {
     await page.getByLabel('Folder path').fill(extra);
     await page.getByRole('button', { name: 'Add folder' }).click();
