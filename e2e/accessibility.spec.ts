@@ -6,7 +6,7 @@ import { expectAccessible, needBigLibrary, openBig, shot } from './support/big.j
 needBigLibrary();
 
 test('every view passes axe (no serious or critical violations)', async ({ page }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(420_000);
   await openBig(page);
   for (const theme of ['light', 'dark'] as const) {
     await page.evaluate((t) => localStorage.setItem('loci.theme', t), theme);

@@ -136,6 +136,8 @@ test('graph: opens around the current note (1–2 hops, filters kept), the whole
   await openBig(page);
   await switchTo(page, 'foam_docs/index');
   const viewer = page.getByTestId('note-viewer');
+  // The title replaces the path once the note has loaded.
+  await expect(viewer.getByTestId('note-rendered')).toBeVisible();
   const title = (await viewer.getByRole('heading', { level: 2 }).first().textContent())!;
   await page.keyboard.press('Control+4');
   await expect(page.getByTestId('graph-mode')).toContainText(`Around ${title}`);
@@ -187,7 +189,7 @@ test('library: per-note status, a run cancelled shows as cancelled, scopes, remo
   await shot(page, 'journey-09-library-status');
 
   // A second folder, cancelled while it indexes: shown as cancelled, not as an error.
-  const extra = buildNewsFolder(600, 2500);
+  const extra = buildNewsFolder(200, 2500);
   try {
     await page.getByLabel('Folder path').fill(extra);
     await page.getByRole('button', { name: 'Add folder' }).click();
