@@ -17,7 +17,7 @@ const tmp = mkdtempSync(path.join(os.tmpdir(), 'loci-bm-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** The fields of the index events these tests read. */
-type SeenEvent = { event: string; payload: { root?: string; progress?: { phase: string }; report?: { root: string } } };
+type SeenEvent = { event: string; payload: { root?: string; progress?: { phase: string; done?: number }; report?: { root: string }; cancelled?: boolean } };
 
 async function open(name: string): Promise<{ mode: BrowserMode; client: LociClient; events: SeenEvent[] }> {
   const engine = await LociEngine.open({ dbPath: path.join(tmp, `${name}.db`) });
@@ -136,7 +136,7 @@ describe('browser mode over the real engine', () => {
     try {
       const run = client.call('library.index', { root: notes }).then(() => 'finished', (e: Error) => e.message);
       const started = Date.now();
-      while (!events.some((e) => e.event === 'index.progress' && e.payload.progress.phase !== 'scan' && e.payload.progress.done > 0) && Date.now() - started < 30_000) {
+      while (!events.some((e) => e.event === 'index.progress' && e.payload.progress?.phase !== 'scan' && (e.payload.progress?.done ?? 0) > 0) && Date.now() - started < 30_000) {
         await new Promise((r) => setTimeout(r, 10));
       }
       expect(await client.call('library.cancelIndex', { root: notes })).toEqual({ cancelled: true });
