@@ -1,12 +1,12 @@
 import m0001 from './0001_initial.js';
 import m0002 from './0002_indexes.js';
 import m0003 from './0003_library_folders.js';
-import m0005 from './0005_delete_paths.js';
+import m0004 from './0004_delete_paths.js';
 
 /** Append-only: never edit a shipped migration, add the next number. */
 export const migrations: { version: number; name: string; sql: string }[] = [
   { version: 1, name: 'initial', sql: m0001 },
   { version: 2, name: 'indexes', sql: m0002 },
   { version: 3, name: 'library folders', sql: m0003 },
-  { version: 5, name: 'delete paths', sql: m0005 },
+  { version: 4, name: 'delete paths', sql: m0004 },
 ];
