@@ -163,7 +163,7 @@ function addWord(m: StaticModel, acc: Float32Array, word: string): void {
 }
 
 function addRow(m: StaticModel, acc: Float32Array, r: number): void {
-  const k = m.coef[r];
+  const k = m.coef[r]!;
   const v = m.vectors;
   const base = r * m.dim;
   for (let j = 0; j < m.dim; j++) acc[j]! += k * v[base + j]!;

@@ -31,15 +31,15 @@ export async function similarPairs(m: VectorMatrix, threshold: number, allow?: (
     const ri = order[i]!;
     for (let j = i + 1; j < n; j++) {
       const rj = order[j]!;
-      if (p1[rj] - p1[ri] > radius) break;
-      if (Math.abs(p2[rj] - p2[ri]) > radius) continue;
+      if (p1[rj]! - p1[ri]! > radius) break;
+      if (Math.abs(p2[rj]! - p2[ri]!) > radius) continue;
       let s = 0;
       const bi = ri * dim;
       const bj = rj * dim;
       for (let d = 0; d < dim; d++) s += data[bi + d]! * data[bj + d]!;
       if (s < threshold) continue;
-      const a = m.ids[ri];
-      const b = m.ids[rj];
+      const a = m.ids[ri]!;
+      const b = m.ids[rj]!;
       if (allow && !allow(a, b)) continue;
       out.push({ a, b, sim: s });
     }

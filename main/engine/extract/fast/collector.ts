@@ -14,7 +14,7 @@ export class ExtractionCollector {
   constructor(private readonly note: ParsedNote) {}
 
   chunk(ord: number): ParsedChunk {
-    return this.note.chunks.find((c) => c.ord === ord) ?? this.note.chunks[0];
+    return this.note.chunks.find((c) => c.ord === ord) ?? this.firstChunk();
   }
 
   /** The chunk holding a line; a line in a heading (between chunks) belongs to the chunk after it. */
@@ -22,8 +22,17 @@ export class ExtractionCollector {
     return (
       this.note.chunks.find((c) => c.lineFrom <= line && line <= c.lineTo) ??
       this.note.chunks.find((c) => c.lineFrom > line) ??
-      this.note.chunks[this.note.chunks.length - 1]
+      this.lastChunk()
     );
+  }
+
+  // A parsed note always has at least one chunk (parse.ts makes one for an empty body), so these hold.
+  private firstChunk(): ParsedChunk {
+    return this.note.chunks[0]!;
+  }
+
+  private lastChunk(): ParsedChunk {
+    return this.note.chunks[this.note.chunks.length - 1]!;
   }
 
   /** The first line in [from, to] of the chunk whose text mentions `name` (case-insensitive), if any. */

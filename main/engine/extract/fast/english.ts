@@ -89,18 +89,19 @@ function tokenize(sentence: string): Token[] {
   const pos = doc.tokens().out(its.pos) as string[];
   const lemmas = doc.tokens().out(its.lemma as never) as string[];
   const spaces = doc.tokens().out(its.precedingSpaces as never) as string[];
+  // wink-nlp's out() arrays are parallel to the tokens, one entry per token.
   const tokens: Token[] = values.map((value, i) => ({
     value,
-    space: spaces[i],
-    pos: pos[i],
-    lemma: lemmas[i],
+    space: spaces[i]!,
+    pos: pos[i]!,
+    lemma: lemmas[i]!,
     ent: null,
     knownEnd: null,
   }));
   const spans = doc.entities().out(its.span) as unknown as [number, number][];
   const types = doc.entities().out(its.type) as string[];
   spans.forEach(([from, to], k) => {
-    for (let i = from; i <= to; i++) tokens[i]!.ent = types[k];
+    for (let i = from; i <= to; i++) tokens[i]!.ent = types[k]!;
   });
   return tokens;
 }
@@ -191,7 +192,7 @@ function joinTokens(tokens: Token[]): string {
 const NEVER_IN_PHRASE_POS = new Set(['ADP', 'DET', 'CCONJ', 'SCONJ', 'PART', 'PRON', 'VERB', 'AUX', 'PUNCT']);
 
 function inPhrase(tokens: Token[], i: number): boolean {
-  const t = tokens[i];
+  const t = tokens[i]!;
   if (t.ent !== null && !NEVER_IN_PHRASE_POS.has(t.pos)) return true;
   return PHRASE_POS.has(t.pos) && /[\p{L}\p{N}]/u.test(t.value);
 }
@@ -327,7 +328,7 @@ function readVerbGroup(tokens: Token[], start: number): { end: number; relation:
   let beAux = false;
   const auxLemmas: string[] = [];
   while (k < tokens.length && (tokens[k]!.pos === 'AUX' || tokens[k]!.pos === 'ADV' || tokens[k]!.pos === 'PART')) {
-    const t = tokens[k];
+    const t = tokens[k]!;
     if (t.pos === 'PART' && /^(not|n't|never)$/i.test(t.value)) negated = true;
     if (t.pos === 'PART' && t.value.toLowerCase() === 'to') break;
     if (t.pos === 'AUX') {
@@ -339,7 +340,7 @@ function readVerbGroup(tokens: Token[], start: number): { end: number; relation:
   let relation: string;
   let end: number;
   if (k < tokens.length && tokens[k]!.pos === 'VERB') {
-    const verb = tokens[k];
+    const verb = tokens[k]!;
     // A bare -ing form after a noun is a modifier ("note taking app"), not the sentence's verb.
     if (auxLemmas.length === 0 && /ing$/i.test(verb.value)) return null;
     // Passive with "be", or a bare participle followed by "by" ("a film directed by …").

@@ -89,7 +89,7 @@ function addStructure(note: ParsedNote, out: ExtractionCollector): void {
   const seen = new Set<string>();
   for (const chunk of note.chunks) {
     chunk.headingPath.forEach((heading, depth) => {
-      const parent = depth === 0 ? note.title : chunk.headingPath[depth - 1];
+      const parent = chunk.headingPath[depth - 1] ?? note.title;
       const key = chunk.headingPath.slice(0, depth + 1).join('\u0000');
       if (seen.has(key)) return;
       seen.add(key);
