@@ -341,7 +341,7 @@ describe('extractFast on real notes folders', () => {
     }, 60_000);
   }
 
-  it('runs scan + read + parse + extract over the SilverBullet docs quickly', async () => {
+  it('runs scan + read + parse + extract over the SilverBullet docs', async () => {
     if (!available(SILVERBULLET)) return;
     const started = performance.now();
     const cpuStart = process.cpuUsage();
@@ -355,8 +355,8 @@ describe('extractFast on real notes folders', () => {
     const cpu = process.cpuUsage(cpuStart);
     console.log(`silverbullet: ${files.length} notes, ${fcis} FCIs, ${wallMs.toFixed(0)} ms wall, ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms CPU`);
     expect(files.length).toBeGreaterThan(200);
-    // Generous bound for a shared 2-core machine; the figure itself is printed above.
-    expect(wallMs).toBeLessThan(15_000);
+    expect(fcis).toBeGreaterThan(files.length);
+    // Speed is a benchmark's business (loci bench-index), not a timed test's: the figure is printed above.
   }, 60_000);
 });
 

@@ -70,11 +70,9 @@ describe.skipIf(!present)('LLM refinement of real Markdown notes (Foam docs)', (
       )
       .get(ex) as { n: number };
     expect(outside.n).toBe(0);
-    const counts = db.prepare(`SELECT (SELECT count(*) FROM fcis WHERE extractor = ?) AS fcis, (SELECT count(*) FROM triples WHERE extractor = ?) AS triples`).get(ex, ex) as {
-      fcis: number;
-      triples: number;
-    };
+    // Prompt p2 derives triples from the model's facts with the sentence parser: the tiny model's nonsense
+    // may parse into none, so for triples only their placement (above) is asserted here.
+    const counts = db.prepare(`SELECT count(*) AS fcis FROM fcis WHERE extractor = ?`).get(ex) as { fcis: number };
     expect(counts.fcis).toBeGreaterThan(0);
-    expect(counts.triples).toBeGreaterThan(0);
   });
 });
