@@ -1,6 +1,7 @@
-// JSON schemas for every structured model output. Local models are held to them by a grammar, servers by
-// response_format; the zod twins validate whatever comes back, because a server may ignore the schema.
-// Lengths and counts are bounded so a grammar-constrained answer always closes within its token budget.
+// Every structured model output, declared once in zod. The JSON schema a local model's grammar (or a
+// server's response_format) holds it to is derived from the same declaration, and the zod shape validates
+// whatever comes back, because a server may ignore the schema. Lengths and counts are bounded so a
+// grammar-constrained answer always closes within its token budget.
 import { z } from 'zod';
 
 export const LIMITS = {
@@ -20,124 +21,65 @@ export const LIMITS = {
   pieceRouteChars: 60,
 } as const;
 
-export const fciSchema = {
-  type: 'object',
-  properties: {
-    facts: {
-      type: 'array',
-      items: { type: 'string', minLength: 3, maxLength: LIMITS.fciChars },
-      minItems: 1,
-      maxItems: LIMITS.fcisPerPiece,
-    },
-  },
-  required: ['facts'],
-} as const;
+/**
+ * The JSON schema for a grammar or response_format. llama.cpp's JSON-schema grammar takes plain
+ * draft-style schemas: the meta keys zod adds (`$schema`, `additionalProperties: false`, the safe-integer
+ * bounds of `.int()`) are dropped, so the grammar is exactly the shape's types, bounds and required keys.
+ */
+export function grammarSchema(shape: z.ZodType): Record<string, unknown> {
+  return plain(z.toJSONSchema(shape)) as Record<string, unknown>;
+}
 
-export const fciOutput = z.object({ facts: z.array(z.string()) });
+function plain(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(plain);
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === '$schema' || key === 'additionalProperties') continue;
+    if ((key === 'minimum' || key === 'maximum') && Math.abs(value as number) === Number.MAX_SAFE_INTEGER) continue;
+    out[key] = plain(value);
+  }
+  return out;
+}
 
-export const mindMapSchema = {
-  type: 'object',
-  properties: {
-    topic: { type: 'string', minLength: 1, maxLength: LIMITS.nodeChars },
-    routes: {
-      type: 'array',
-      minItems: 1,
-      maxItems: LIMITS.routes,
-      items: {
-        type: 'object',
-        properties: {
-          route: { type: 'string', minLength: 1, maxLength: LIMITS.nodeChars },
-          facts: {
-            type: 'array',
-            minItems: 1,
-            maxItems: LIMITS.factsPerRoute,
-            items: {
-              type: 'object',
-              properties: {
-                n: { type: 'integer' },
-                fact: { type: 'string', minLength: 1, maxLength: LIMITS.nodeChars },
-              },
-              required: ['n', 'fact'],
-            },
-          },
-        },
-        required: ['route', 'facts'],
-      },
-    },
-  },
-  required: ['topic', 'routes'],
-} as const;
+const text = (min: number, max: number) => z.string().min(min).max(max);
+const list = <T extends z.ZodType>(item: T, min: number, max: number) => z.array(item).min(min).max(max);
+
+export const fciOutput = z.object({ facts: list(text(3, LIMITS.fciChars), 1, LIMITS.fcisPerPiece) });
+export const fciSchema = grammarSchema(fciOutput);
 
 export const mindMapOutput = z.object({
-  topic: z.string(),
-  routes: z.array(z.object({ route: z.string(), facts: z.array(z.object({ n: z.number().int(), fact: z.string() })) })),
+  topic: text(1, LIMITS.nodeChars),
+  routes: list(
+    z.object({
+      route: text(1, LIMITS.nodeChars),
+      facts: list(z.object({ n: z.number().int(), fact: text(1, LIMITS.nodeChars) }), 1, LIMITS.factsPerRoute),
+    }),
+    1,
+    LIMITS.routes,
+  ),
 });
-
-export const tripleSchema = {
-  type: 'object',
-  properties: {
-    triples: {
-      type: 'array',
-      minItems: 1,
-      maxItems: LIMITS.triplesPerPiece,
-      items: {
-        type: 'object',
-        properties: {
-          subject: { type: 'string', minLength: 1, maxLength: LIMITS.termChars },
-          relation: { type: 'string', minLength: 1, maxLength: LIMITS.termChars },
-          object: { type: 'string', minLength: 1, maxLength: LIMITS.termChars },
-        },
-        required: ['subject', 'relation', 'object'],
-      },
-    },
-  },
-  required: ['triples'],
-} as const;
+export const mindMapSchema = grammarSchema(mindMapOutput);
 
 export const tripleOutput = z.object({
-  triples: z.array(z.object({ subject: z.string(), relation: z.string(), object: z.string() })),
+  triples: list(
+    z.object({ subject: text(1, LIMITS.termChars), relation: text(1, LIMITS.termChars), object: text(1, LIMITS.termChars) }),
+    1,
+    LIMITS.triplesPerPiece,
+  ),
 });
+export const tripleSchema = grammarSchema(tripleOutput);
 
-export const keyPointsSchema = {
-  type: 'object',
-  properties: {
-    keyPoints: {
-      type: 'array',
-      minItems: 1,
-      maxItems: LIMITS.keyPoints,
-      items: { type: 'string', minLength: 3, maxLength: LIMITS.keyPointChars },
-    },
-  },
-  required: ['keyPoints'],
-} as const;
-
-export const keyPointsOutput = z.object({ keyPoints: z.array(z.string()) });
+export const keyPointsOutput = z.object({ keyPoints: list(text(3, LIMITS.keyPointChars), 1, LIMITS.keyPoints) });
+export const keyPointsSchema = grammarSchema(keyPointsOutput);
 
 /** One structured call per piece (prompt p2): the FCIs, already grouped under mind-map routes. */
-export const pieceSchema = {
-  type: 'object',
-  properties: {
-    routes: {
-      type: 'array',
-      minItems: 1,
-      maxItems: LIMITS.pieceRoutes,
-      items: {
-        type: 'object',
-        properties: {
-          route: { type: 'string', minLength: 1, maxLength: LIMITS.pieceRouteChars },
-          facts: {
-            type: 'array',
-            minItems: 1,
-            maxItems: LIMITS.pieceFactsPerRoute,
-            items: { type: 'string', minLength: 3, maxLength: LIMITS.pieceFactChars },
-          },
-        },
-        required: ['route', 'facts'],
-      },
-    },
-  },
-  required: ['routes'],
-} as const;
-
-export const pieceOutput = z.object({ routes: z.array(z.object({ route: z.string(), facts: z.array(z.string()) })) });
+export const pieceOutput = z.object({
+  routes: list(
+    z.object({ route: text(1, LIMITS.pieceRouteChars), facts: list(text(3, LIMITS.pieceFactChars), 1, LIMITS.pieceFactsPerRoute) }),
+    1,
+    LIMITS.pieceRoutes,
+  ),
+});
+export const pieceSchema = grammarSchema(pieceOutput);
 export type PieceOutput = z.infer<typeof pieceOutput>;
