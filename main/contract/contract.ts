@@ -126,6 +126,11 @@ export const calls = {
     'Which shell hosts the UI and what it can do.',
   ),
   'host.pickFolder': call(none, z.string().nullable(), 'Native folder picker (Electron only); null when cancelled.'),
+  'host.openInEditor': call(
+    z.object({ docPath, docId, line: z.number().int().positive().optional() }).strict(),
+    z.object({ file: z.string() }),
+    "Open a note in the user's own editor (the system's opener for the file, or LOCI_OPEN_COMMAND).",
+  ),
 } as const;
 
 export const events = {

@@ -557,6 +557,13 @@ export class LociEngine {
 
   /** A note's text, read from disk — only when its real path (links resolved) lies inside its library folder. */
   async noteText(docPath: string, docId?: number): Promise<NoteText> {
+    const { doc, real } = await this.noteFile(docPath, docId);
+    const content = await readFile(real, 'utf8');
+    return { docPath: doc.rel_path, title: doc.title, lines: content.replace(/\r\n?/g, '\n').split('\n') };
+  }
+
+  /** The file behind an indexed note, by its real path — never one whose links lead out of its folder. */
+  async noteFile(docPath: string, docId?: number) {
     const doc = findIndexedDocument(this.db, docPath, docId);
     if (!doc) throw new NotFoundError(`No indexed note '${docPath}'.`);
     const file = resolve(doc.root, doc.rel_path);
@@ -564,8 +571,7 @@ export class LociEngine {
       throw new Error(`'${doc.rel_path}' cannot be read: ${errorText(err)}`);
     });
     if (!real) throw new OutsideLibraryError(`'${doc.rel_path}'`);
-    const content = await readFile(real, 'utf8');
-    return { docPath: doc.rel_path, title: doc.title, lines: content.replace(/\r\n?/g, '\n').split('\n') };
+    return { doc, real };
   }
 
   graph(opts: { limit?: number } = {}): GraphView {

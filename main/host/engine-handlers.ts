@@ -4,6 +4,7 @@
 import type { CallName } from '../contract/contract.js';
 import type { Handlers, Emit } from '../contract/dispatcher.js';
 import type { EnginePort } from './engine-port.js';
+import { openInEditor } from './open-in-editor.js';
 
 export interface HostInfo {
   host: 'electron' | 'browser';
@@ -101,6 +102,11 @@ export function engineHandlers(engine: EnginePort, emit: Emit, host: HostInfo, m
       return engine.settings();
     },
     'host.info': () => ({ host: host.host, canPickFolder: host.canPickFolder, version: host.version }),
+    'host.openInEditor': async ({ docPath, docId, line }) => {
+      const { real } = await engine.noteFile(docPath, docId);
+      await openInEditor(real, line);
+      return { file: real };
+    },
     'host.pickFolder': async () => {
       if (!host.pickFolder) throw new Error('this host has no folder picker; type the folder path instead');
       return host.pickFolder();

@@ -31,6 +31,7 @@ export interface EnginePort {
   documents(): DocumentSummary[];
   mindMap(docPath: string, docId?: number): MindMapView | null;
   noteText(docPath: string, docId?: number): NoteText | Promise<NoteText>;
+  noteFile(docPath: string, docId?: number): Promise<{ real: string }>;
   graph(opts?: { limit?: number }): GraphView;
   localGraph(docId: number, opts?: { hops?: 1 | 2; limit?: number }): GraphView;
   related(docId: number, opts?: { limit?: number }): RelatedNote[];

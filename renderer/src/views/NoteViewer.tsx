@@ -6,7 +6,6 @@ import { RelatedNotes } from '../components/RelatedNotes.js';
 import { Button, ErrorBox, ui } from '../components/ui.js';
 import { useApp, type NoteTarget } from '../lib/app-context.js';
 import { lineRange } from '../lib/format.js';
-import { available, callOptional } from '../lib/optional-calls.js';
 import { blankFrontMatter, rehypeSourceLines } from '../lib/rehype-source-lines.js';
 import { useCall } from '../lib/use-call.js';
 import css from './NoteViewer.module.css';
@@ -38,13 +37,12 @@ export function NoteViewer({ target, onClose }: { target: NoteTarget; onClose():
 
   const markdown = useMemo(() => (note.data ? blankFrontMatter(note.data.lines) : null), [note.data]);
   const rehypePlugins = useMemo(() => [rehypeSanitize, [rehypeSourceLines, { from, to }]] as const, [from, to]);
-  const canEdit = available('host.openInEditor');
   const components = useMemo(() => ({ a: linkFor(target.docPath, openNote), img: NoteImage }), [target.docPath, openNote]);
 
   async function openInEditor() {
     setEditorError(null);
     try {
-      await callOptional(client, 'host.openInEditor', { docPath: target.docPath, docId, line: from ?? undefined });
+      await client.call('host.openInEditor', { docPath: target.docPath, docId, line: from ?? undefined });
     } catch (err) {
       setEditorError(err);
     }
@@ -57,11 +55,9 @@ export function NoteViewer({ target, onClose }: { target: NoteTarget; onClose():
         <Button size="small" onClick={() => setRaw((r) => !r)} aria-pressed={raw} title="Show the note's raw lines with line numbers">
           Raw lines
         </Button>
-        {canEdit && (
-          <Button size="small" onClick={openInEditor}>
-            Open in editor
-          </Button>
-        )}
+        <Button size="small" onClick={openInEditor} title="Open the note in your own editor">
+          Open in editor
+        </Button>
         <Button size="small" onClick={() => openMindMap({ docPath: target.docPath, docId })}>
           Mind map
         </Button>
