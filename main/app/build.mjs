@@ -44,6 +44,8 @@ await build({
 
 await build({ ...node, entryPoints: [at('main/app/engine-process.ts')], outfile: at('out/engine/engine-process.js') });
 await build({ ...node, entryPoints: [at('main/engine/llm/local/worker.mjs')], outfile: at('out/engine/worker.mjs') });
+// The indexing workers' task, beside the engine bundle where main/engine/index-worker/pool.ts looks for it.
+await build({ ...node, entryPoints: [at('main/engine/index-worker/prepare-task.ts')], outfile: at('out/engine/index-worker.js') });
 await build({ ...node, entryPoints: [at('main/cli/index.ts')], outfile: at('out/engine/loci.js') });
 
-console.log('Built out/main/app/main.js, out/preload/preload.cjs, out/engine/{engine-process.js,worker.mjs,loci.js}');
+console.log('Built out/main/app/main.js, out/preload/preload.cjs, out/engine/{engine-process.js,worker.mjs,index-worker.js,loci.js}');

@@ -28,7 +28,7 @@ function bundleImports(file: string): string[] {
 
 describe('built bundles (out/engine)', () => {
   it('import no TypeScript and no tsx: only packages and Node built-ins', () => {
-    for (const f of ['engine/engine-process.js', 'engine/worker.mjs', 'engine/loci.js', 'main/app/main.js']) {
+    for (const f of ['engine/engine-process.js', 'engine/worker.mjs', 'engine/index-worker.js', 'engine/loci.js', 'main/app/main.js']) {
       const specs = bundleImports(out(f));
       expect(specs.length, f).toBeGreaterThan(0);
       for (const s of specs) {
@@ -38,6 +38,19 @@ describe('built bundles (out/engine)', () => {
     expect(bundleImports(out('engine/engine-process.js'))).toEqual(expect.arrayContaining(['better-sqlite3']));
     expect(bundleImports(out('engine/worker.mjs'))).toEqual(['node-llama-cpp']);
   });
+
+  it('the bundled CLI indexes a folder large enough for the worker threads, which load the bundled task', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'loci-bundle-workers-'));
+    mkdirSync(path.join(dir, 'notes'));
+    for (let i = 0; i < 60; i++) writeFileSync(path.join(dir, 'notes', `n${i}.md`), `# Note ${i}\n\nThe keeper ${i} trims lamp wick ${i} at dusk.\n`);
+    const r = spawnSync(process.execPath, [out('engine/loci.js'), 'index', path.join(dir, 'notes'), '--db', path.join(dir, 'i.db'), '--json'], {
+      ...plainNode,
+      env: { ...plainNode.env, LOCI_INDEX_WORKERS: '1' },
+      encoding: 'utf8',
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ changed: 60, counts: { documents: 60 } });
+  }, 120_000);
 
   it('the engine bundle starts under plain Node and answers contract calls over its process transport', async () => {
     const db = path.join(mkdtempSync(path.join(os.tmpdir(), 'loci-built-engine-')), 'index.db');
