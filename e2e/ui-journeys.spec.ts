@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { buildNewsFolder } from './support/big-library.js';
 import { needBigLibrary, offers, openBig, shot } from './support/big.js';
@@ -127,8 +127,12 @@ test('reading: an answer cites lines; the rendered note highlights them; raw lin
     console.log('[journeys] notes.related is not in this contract yet: the panel shows its not-available state');
     await expect(related).toContainText('not available');
   }
-  // "Open in my editor" shows only where the host can do it.
-  await expect(viewer.getByRole('button', { name: 'Open in editor' })).toHaveCount(offers('host.openInEditor') ? 1 : 0);
+  // "Open in my editor": the server runs the user's editor command (a recorder here) on the note's real file.
+  const opened = process.env.LOCI_E2E_OPENED!;
+  rmSync(opened, { force: true });
+  await viewer.getByRole('button', { name: 'Open in editor' }).click();
+  await expect.poll(() => (existsSync(opened) ? (JSON.parse(readFileSync(opened, 'utf8')) as string[])[0] : ''), { timeout: 15_000 }).toMatch(/\.md$/);
+  expect((JSON.parse(readFileSync(opened, 'utf8')) as string[])[0]!.startsWith(realpathSync(process.env.LOCI_E2E_BIG_DIR!))).toBe(true);
   expect(errors).toEqual([]);
 });
 

@@ -42,7 +42,13 @@ export default async function bigLibrarySetup(): Promise<(() => Promise<void>) |
     writeFileSync(path.join(path.dirname(db), 'report.json'), JSON.stringify({ ...report, dir: lib.dir }));
   }
 
-  const child = spawn(process.execPath, [path.resolve('e2e/support/serve.mjs')], { env: { ...process.env, LOCI_DB: db }, stdio: ['ignore', 'pipe', 'inherit'] });
+  // The user's editor is a recorder here: the reading journey checks what "Open in editor" ran.
+  process.env.LOCI_E2E_OPENED = path.join(path.dirname(db), 'opened.json');
+  const editor = `${process.execPath} ${path.resolve('e2e/support/record-open.mjs')} {file} {line}`;
+  const child = spawn(process.execPath, [path.resolve('e2e/support/serve.mjs')], {
+    env: { ...process.env, LOCI_DB: db, LOCI_OPEN_COMMAND: editor },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`loci serve printed no URL in 60 s:\n${out}`)), 60_000);
