@@ -1,6 +1,7 @@
 import type { Db } from '../store/db.js';
 import { topK, type Scored, VectorMatrix } from '../embed/vector-matrix.js';
 import { loadDocEdges, replaceDocEdges } from '../store/graph-edges.js';
+import { simhashTables } from './lsh-pairs.js';
 
 export const DEFAULT_DOC_NEIGHBOURS = 3;
 
@@ -74,31 +75,9 @@ export async function updateDocEdges(
  */
 async function lshNeighbours(m: VectorMatrix, k: number, tables = 12, bits = 8, window = 48): Promise<Map<number, Scored[]>> {
   const { dim, size, data, ids } = m;
-  const mean = new Float32Array(dim);
-  for (let r = 0; r < size; r++) for (let d = 0; d < dim; d++) mean[d]! += data[r * dim + d]! / size;
-  let seed = 0x2545f491;
-  const rand = () => {
-    seed ^= seed << 13;
-    seed ^= seed >>> 17;
-    seed ^= seed << 5;
-    return ((seed >>> 0) / 4294967296) * 2 - 1;
-  };
   // Candidates per row, deduplicated per row with a stamp array.
   const candidates: number[][] = Array.from({ length: size }, () => []);
-  for (let t = 0; t < tables; t++) {
-    const planes = Float32Array.from({ length: bits * dim }, rand);
-    const buckets = new Map<number, number[]>();
-    for (let r = 0; r < size; r++) {
-      let key = 0;
-      for (let b = 0; b < bits; b++) {
-        let s = 0;
-        for (let d = 0; d < dim; d++) s += (data[r * dim + d]! - mean[d]!) * planes[b * dim + d]!;
-        if (s > 0) key |= 1 << b;
-      }
-      let list = buckets.get(key);
-      if (!list) buckets.set(key, (list = []));
-      list.push(r);
-    }
+  for (const buckets of simhashTables(m, bits, tables, 0x2545f491)) {
     for (const rows of buckets.values()) {
       for (let i = 0; i < rows.length; i++) {
         const from = Math.max(0, i - window);

@@ -21,22 +21,20 @@ export function lshPairsSync(m: VectorMatrix, threshold: number, allow?: (a: num
   return out;
 }
 
-/** Hashes one table per step, appending the pairs it finds to `out`. */
-function* lshTables(m: VectorMatrix, threshold: number, out: SimilarPair[], allow: ((a: number, b: number) => boolean) | undefined, tables: number): Generator<number> {
-  const { dim, size, data, ids } = m;
-  const bits = threshold >= 0.97 ? 12 : 8;
+/**
+ * SimHash tables over the mean-centred rows: each step yields one table's buckets (row indexes sharing a
+ * `bits`-bit hash). Seeded, so a rebuild finds the same candidates.
+ */
+export function* simhashTables(m: VectorMatrix, bits: number, tables: number, seed: number): Generator<Map<number, number[]>> {
+  const { dim, size, data } = m;
   const mean = new Float32Array(dim);
   for (let r = 0; r < size; r++) for (let d = 0; d < dim; d++) mean[d]! += data[r * dim + d]! / size;
-  let seed = 0x9e3779b9;
   const rand = () => {
     seed ^= seed << 13;
     seed ^= seed >>> 17;
     seed ^= seed << 5;
     return ((seed >>> 0) / 4294967296) * 2 - 1;
   };
-  const found = new Set<number>();
-  // A bucket of many near-identical rows (boilerplate) needs no all-pairs: a window keeps it connected.
-  const WINDOW = 64;
   for (let t = 0; t < tables; t++) {
     const planes = Float32Array.from({ length: bits * dim }, rand);
     const buckets = new Map<number, number[]>();
@@ -51,7 +49,19 @@ function* lshTables(m: VectorMatrix, threshold: number, out: SimilarPair[], allo
       if (!list) buckets.set(key, (list = []));
       list.push(r);
     }
-    yield t;
+    yield buckets;
+  }
+}
+
+/** Hashes one table per step, appending the pairs it finds to `out`. */
+function* lshTables(m: VectorMatrix, threshold: number, out: SimilarPair[], allow: ((a: number, b: number) => boolean) | undefined, tables: number): Generator<number> {
+  const { dim, size, data, ids } = m;
+  const found = new Set<number>();
+  // A bucket of many near-identical rows (boilerplate) needs no all-pairs: a window keeps it connected.
+  const WINDOW = 64;
+  let t = 0;
+  for (const buckets of simhashTables(m, threshold >= 0.97 ? 12 : 8, tables, 0x9e3779b9)) {
+    yield t++;
     for (const rows of buckets.values()) {
       for (let i = 0; i < rows.length; i++) {
         for (let j = i + 1; j < rows.length && j <= i + WINDOW; j++) {
