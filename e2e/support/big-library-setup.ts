@@ -1,8 +1,9 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { bigLibraryMissing, buildBigLibrary } from './big-library.js';
+import { startServer } from './start-server.js';
 
 // Second global setup: builds the ~2,000-note folder (e2e/support/big-library.ts), indexes it ONCE with
 // the CLI into its own database, and serves that database in browser mode for the UI journeys and the
@@ -45,28 +46,9 @@ export default async function bigLibrarySetup(): Promise<(() => Promise<void>) |
   // The user's editor is a recorder here: the reading journey checks what "Open in editor" ran.
   process.env.LOCI_E2E_OPENED = path.join(path.dirname(db), 'opened.json');
   const editor = `${process.execPath} ${path.resolve('e2e/support/record-open.mjs')} {file} {line}`;
-  const child = spawn(process.execPath, [path.resolve('e2e/support/serve.mjs')], {
-    env: { ...process.env, LOCI_DB: db, LOCI_OPEN_COMMAND: editor },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`loci serve printed no URL in 60 s:\n${out}`)), 60_000);
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`loci serve exited (${code}):\n${out}`)));
-  });
+  const { url, stop } = await startServer([path.resolve('e2e/support/serve.mjs')], { LOCI_DB: db, LOCI_OPEN_COMMAND: editor });
   process.env.LOCI_E2E_BIG_URL = url;
   process.env.LOCI_E2E_BIG_DIR = lib.dir;
   process.env.LOCI_E2E_BIG_NOTES = String(report.counts.documents);
-  return async () => {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
-  };
+  return stop;
 }

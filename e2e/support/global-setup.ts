@@ -1,7 +1,8 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { startServer } from './start-server.js';
 
 // Builds what ships — the UI (vite) and the engine, CLI and model worker bundles (main/app/build.mjs) —
 // then starts one real browser-mode server from the bundled CLI (`node out/engine/loci.js serve`: no
@@ -15,27 +16,11 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const bundles = spawnSync(process.execPath, ['main/app/build.mjs'], { stdio: 'inherit' });
   if (bundles.status !== 0) throw new Error('main/app/build.mjs (engine, worker and CLI bundles) failed');
   const db = path.join(mkdtempSync(path.join(os.tmpdir(), 'loci-e2e-db-')), 'e2e.db');
-  const child = spawn(process.execPath, [path.resolve('out/engine/loci.js'), 'serve', '--db', db, '--port', '0', '--static', path.resolve('out/renderer'), '--url-uses', '50'], {
-    env: { ...process.env, LOCI_DB: db },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`loci serve printed no URL in 60 s:\n${out}`)), 60_000);
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`loci serve exited (${code}):\n${out}`)));
-  });
+  const { url, stop } = await startServer(
+    [path.resolve('out/engine/loci.js'), 'serve', '--db', db, '--port', '0', '--static', path.resolve('out/renderer'), '--url-uses', '50'],
+    { LOCI_DB: db },
+  );
   process.env.LOCI_E2E_URL = url;
   process.env.LOCI_E2E_DB = db;
-  return async () => {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
-  };
+  return stop;
 }
