@@ -18,10 +18,10 @@ import { openLlm } from '../../main/engine/llm/open.js';
 import { PROMPT_VERSION } from '../../main/engine/llm/prompts/index.js';
 import { openDb } from '../../main/engine/store/db.js';
 import type { RetrievedContext } from '../../main/engine/types.js';
-import { stagedGemma } from './helpers/bench-models.js';
+import { findBenchModel } from '../support/bench-models.js';
 import { startOpenAiServer } from './helpers/openai-server.js';
 
-const GEMMA = stagedGemma();
+const GEMMA = findBenchModel('gemma');
 const SLOW = 15 * 60_000; // two shared cores under load: a few hundred tokens can take minutes
 
 // Written for this test (not from any data set): two short sections, numbers and names to keep.
