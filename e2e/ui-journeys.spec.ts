@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { buildNewsFolder } from './support/big-library.js';
-import { needBigLibrary, offers, openBig, shot } from './support/big.js';
+import { needBigLibrary, openBig, shot } from './support/big.js';
 
 // Journeys over the ~2,000-note library (SilverBullet, Foam, CRUD news and the sample notes), indexed
 // once by the global setup: finding a note, reading it with its cited lines, related notes, the local
@@ -112,21 +112,16 @@ test('reading: an answer cites lines; the rendered note highlights them; raw lin
 
   const related = viewer.getByTestId('related-notes');
   await expect(related).toBeVisible();
-  if (offers('notes.related')) {
-    await expect(related.getByTestId('related-note').first()).toBeVisible();
-    await expect(related.getByTestId('related-reason').first()).not.toBeEmpty();
-    const next = related.getByTestId('related-note').first().getByRole('button').first();
-    const nextTitle = (await next.textContent())!;
-    await shot(page, 'journey-05-related');
-    await next.click();
-    await expect(viewer.getByRole('heading', { level: 2 }).first()).toHaveText(nextTitle);
-    // Beside the answer as well.
-    await answer.getByTestId('answer-related').locator('summary').click();
-    await expect(answer.getByTestId('related-note').first()).toBeVisible();
-  } else {
-    console.log('[journeys] notes.related is not in this contract yet: the panel shows its not-available state');
-    await expect(related).toContainText('not available');
-  }
+  await expect(related.getByTestId('related-note').first()).toBeVisible();
+  await expect(related.getByTestId('related-reason').first()).not.toBeEmpty();
+  const next = related.getByTestId('related-note').first().getByRole('button').first();
+  const nextTitle = (await next.textContent())!;
+  await shot(page, 'journey-05-related');
+  await next.click();
+  await expect(viewer.getByRole('heading', { level: 2 }).first()).toHaveText(nextTitle);
+  // Beside the answer as well.
+  await answer.getByTestId('answer-related').locator('summary').click();
+  await expect(answer.getByTestId('related-note').first()).toBeVisible();
   // "Open in my editor": the server runs the user's editor command (a recorder here) on the note's real file.
   const opened = process.env.LOCI_E2E_OPENED!;
   rmSync(opened, { force: true });
@@ -206,40 +201,28 @@ test('library: per-note status, a run cancelled shows as cancelled, scopes, remo
     await expect(card.getByRole('alert')).toHaveCount(0);
     await shot(page, 'journey-11-cancelled');
 
-    if (offers('library.setScope')) {
-      await card.getByRole('button', { name: 'Re-index' }).click();
-      await expect(card.getByTestId('index-report')).toBeVisible({ timeout: 120_000 });
-      await card.getByTestId('scope-editor').locator('summary').click();
-      await card.getByLabel('Exclude').fill('batch-00/\nbatch-01/');
-      await card.getByRole('button', { name: /Save scope/ }).click();
-      await expect(card.getByText('Saved.')).toBeVisible();
-    } else console.log('[journeys] library.setScope is not in this contract yet: no scope editor');
+    await card.getByRole('button', { name: 'Re-index' }).click();
+    await expect(card.getByTestId('index-report')).toBeVisible({ timeout: 120_000 });
+    await card.getByTestId('scope-editor').locator('summary').click();
+    await card.getByLabel('Exclude').fill('batch-00/\nbatch-01/');
+    await card.getByRole('button', { name: /Save scope/ }).click();
+    await expect(card.getByText('Saved.')).toBeVisible();
 
-    if (offers('library.remove')) {
-      await card.getByRole('button', { name: `Remove folder ${extra}` }).click();
-      const confirm = page.getByTestId('confirm-dialog');
-      await expect(confirm).toBeVisible();
-      await shot(page, 'journey-12-remove-confirm');
-      await confirm.getByRole('button', { name: 'Remove folder' }).click();
-      await expect(page.getByTestId('folder-card').filter({ hasText: extra })).toHaveCount(0);
-    } else console.log('[journeys] library.remove is not in this contract yet: no Remove button');
+    await card.getByRole('button', { name: `Remove folder ${extra}` }).click();
+    const confirm = page.getByTestId('confirm-dialog');
+    await expect(confirm).toBeVisible();
+    await shot(page, 'journey-12-remove-confirm');
+    await confirm.getByRole('button', { name: 'Remove folder' }).click();
+    await expect(page.getByTestId('folder-card').filter({ hasText: extra })).toHaveCount(0);
   } finally {
     rmSync(extra, { recursive: true, force: true });
   }
-  // The cancelled library.index call is answered with HTTP 500 by the server today (the engine throws its
-  // abort); the browser logs that response. The UI shows it as cancelled, which is what is checked above.
-  expect(errors.filter((e) => !/status of 500/.test(e))).toEqual([]);
+  expect(errors).toEqual([]);
 });
 
 test('settings: grouped, labelled, bounded, inline errors, reset to default', async ({ page }) => {
   await openBig(page);
   await page.keyboard.press('Control+5');
-  if (!offers('settings.describe')) {
-    console.log('[journeys] settings.describe is not in this contract yet: the raw settings table is shown');
-    await expect(page.getByRole('heading', { name: 'Engine' })).toBeVisible();
-    await shot(page, 'journey-13-settings-raw');
-    return;
-  }
   const form = page.getByTestId('settings-form');
   await expect(form.getByRole('group').first()).toBeVisible();
   await expect(form.getByRole('combobox').first()).toBeVisible();

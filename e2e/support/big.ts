@@ -3,7 +3,6 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { isCallName } from '../../main/contract/contract.js';
 
 export const SHOTS = path.resolve('e2e/screenshots');
 mkdirSync(SHOTS, { recursive: true });
@@ -17,8 +16,6 @@ export function needBigLibrary(): void {
   test.skip(!!missing || !process.env.LOCI_E2E_BIG_URL, missing ?? 'the big-library global setup did not run');
 }
 
-/** Whether the engine under test offers a call (some are added by other parts of the project). */
-export const offers = (name: string) => isCallName(name);
 
 export async function openBig(page: Page): Promise<string[]> {
   const errors: string[] = [];
