@@ -3,7 +3,9 @@ import type { Command } from 'commander';
 import { DATASET_FORMATS, loadDataset, type DatasetFormat } from '../../engine/bench/datasets.js';
 import { ALL_BENCH_METHODS, checkMethods, formatReport, runBench } from '../../engine/bench/runner.js';
 import { SUITES, formatSuite, runSuite, suiteSetNames } from '../../engine/bench/suite.js';
+import type { Embedder } from '../../engine/embed/embedder.js';
 import { createEmbedder } from '../../engine/embed/registry.js';
+import type { Db } from '../../engine/store/db.js';
 
 const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
 
@@ -24,6 +26,8 @@ interface BenchCliOptions {
   json?: boolean;
   /** Issue 13: a model whose generated answers are scored too. */
   answer?: string;
+  /** Issue 13: the model pass over the built index, so every method reads model rows. */
+  model?: string;
 }
 
 function positiveInt(name: string, v: string | undefined): number | undefined {
@@ -54,6 +58,7 @@ export function registerBench(program: Command): void {
     .option('--limit <n>', 'only the first n questions')
     .option('--db <file>', 'keep the index in this database file instead of a temporary one (single dataset, single embedder)')
     .option('--answer <model>', "with --dataset: also score the model's generated answers (EM/F1/containment) from loci, bm25 and no context")
+    .option('--model <id|path>', 'with --dataset: run the model pass over the index before benching (model rows instead of fast rows; with --db, rows already made are kept)')
     .option('--json', 'print the report(s) as JSON')
     .action(async (o: BenchCliOptions) => {
       if (!o.dataset === !o.suite) throw new Error('give either --dataset <file> or --suite dev');
@@ -65,6 +70,7 @@ export function registerBench(program: Command): void {
       checkMethods(methods);
       const specs = list(o.embedder);
       if (specs.length === 0) throw new Error('--embedder names no embedder');
+      if (o.model && o.suite) throw new Error('--model works with one --dataset (the model pass over a suite would take hours)');
       if (o.db && (specs.length > 1 || o.suite)) throw new Error('--db keeps one index: use it with one --dataset and one embedder');
       const pool = positiveInt('--pool', o.pool);
       const sets = o.sets ? list(o.sets) : undefined;
@@ -92,13 +98,14 @@ export function registerBench(program: Command): void {
             else process.stdout.write(`${formatSuite(report)}\n\n`);
           } else {
             const ds = loadDataset(o.dataset!, { format: o.format as DatasetFormat | undefined, corpus: o.corpus, limit, pool });
-            const report = await runBench(ds, o.dataset!, { methods, ks, embedder, dbFile: o.db, onProgress: progress });
+            const afterIndex = o.model ? modelPass(o.model, progress) : undefined;
+            const report = await runBench(ds, o.dataset!, { methods, ks, embedder, dbFile: o.db, onProgress: progress, afterIndex });
             if (o.json) outputs.push(report);
             else process.stdout.write(`${formatReport(report)}\n\n`);
             if (o.answer) {
               // Answer evaluation lives with the model code (main/engine/llm/answer-bench.ts); loaded only when asked.
               const { runAnswerBench, formatAnswerReport } = await import('../../engine/llm/answer-bench.js');
-              const answers = await runAnswerBench(ds, { model: o.answer, k: Math.min(...ks), embedder, onProgress: progress });
+              const answers = await runAnswerBench(ds, { model: o.answer, k: Math.min(...ks), embedder, dbFile: o.db, onProgress: progress });
               if (o.json) outputs.push(answers);
               else process.stdout.write(`${formatAnswerReport(answers)}\n\n`);
             }
@@ -109,4 +116,18 @@ export function registerBench(program: Command): void {
       }
       if (o.json) process.stdout.write(`${JSON.stringify(outputs.length === 1 ? outputs[0] : outputs, null, 2)}\n`);
     });
+}
+
+/** The model pass as the bench's after-index step; its report goes to stderr with the progress. */
+function modelPass(model: string, progress?: (m: string) => void) {
+  return async (db: Db, embedder: Embedder): Promise<void> => {
+    const { refineAndRegraph } = await import('../../engine/extract/llm/refine.js');
+    progress?.(`model pass with ${model}…`);
+    const r = await refineAndRegraph(db, embedder, model, {
+      onProgress: progress && ((p) => progress(`  model pass ${p.done}/${p.total}${p.current ? ` ${p.current}` : ''}`)),
+    });
+    progress?.(
+      `model pass (${r.extractor}): ${r.refined} notes refined, ${r.cached} already done, ${r.failed.length} failed, ${r.calls} calls, ${r.tokens} tokens, ${r.seconds.toFixed(0)} s`,
+    );
+  };
 }

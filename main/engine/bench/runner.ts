@@ -61,6 +61,8 @@ export interface BenchOptions {
   /** Database file; a temporary one (deleted afterwards) when absent. */
   dbFile?: string;
   onProgress?: (message: string) => void;
+  /** Runs on the built index before any method (issue 13: the model pass, so methods read model rows). */
+  afterIndex?: (db: Db, embedder: Embedder) => Promise<void>;
 }
 
 export const LOCI_METHODS: RetrievalMethod[] = ['bm25', 'dense', 'hybrid', 'hig', 'pgr', 'ppr', 'loci'];
@@ -185,13 +187,14 @@ export interface PreparedIndex {
 export async function prepareIndex(
   corpus: BenchParagraph[],
   embedder: Embedder,
-  opts: { dbFile?: string; onProgress?: (message: string) => void } = {},
+  opts: Pick<BenchOptions, 'dbFile' | 'onProgress' | 'afterIndex'> = {},
 ): Promise<PreparedIndex> {
   const tempDir = opts.dbFile ? null : mkdtempSync(join(tmpdir(), 'loci-bench-'));
   const db = openDb(opts.dbFile ?? join(tempDir!, 'bench.db'));
   try {
     opts.onProgress?.(`indexing ${corpus.length} documents with ${embedder.id}…`);
     const indexSeconds = await indexCorpus(db, embedder, corpus);
+    await opts.afterIndex?.(db, embedder);
     return {
       corpus,
       embedder,
@@ -305,7 +308,7 @@ export async function runBench(ds: BenchDataset, file: string, opts: BenchOption
   checkMethods(opts.methods);
   const embedder = opts.embedder ?? (await createStaticEmbedder());
   const needsIndex = opts.methods.some((m) => (LOCI_METHODS as string[]).includes(m));
-  const prepared = needsIndex ? await prepareIndex(ds.corpus, embedder, { dbFile: opts.dbFile, onProgress: opts.onProgress }) : null;
+  const prepared = needsIndex ? await prepareIndex(ds.corpus, embedder, { dbFile: opts.dbFile, onProgress: opts.onProgress, afterIndex: opts.afterIndex }) : null;
   try {
     return await evaluateDataset(prepared, ds, file, { ...opts, embedderId: embedder.id });
   } finally {

@@ -28,6 +28,8 @@ export interface AnswerBenchOptions extends OpenLlmOptions {
   conditions?: AnswerCondition[];
   maxTokens?: number;
   embedder?: Embedder;
+  /** An index kept by `loci bench --db` (e.g. with model rows): reused as it is, not deleted; a temporary fast-mode one when absent. */
+  dbFile?: string;
   onProgress?: (m: string) => void;
 }
 
@@ -91,11 +93,12 @@ export async function runAnswerBench(ds: BenchDataset, opts: AnswerBenchOptions)
   const k = opts.k ?? 5;
   const conditions = opts.conditions ?? ['loci', 'bm25', 'none'];
   const embedder = opts.embedder ?? (await createStaticEmbedder());
-  const dir = mkdtempSync(join(tmpdir(), 'loci-answer-bench-'));
-  const db = openDb(join(dir, 'bench.db'));
+  const dir = opts.dbFile ? null : mkdtempSync(join(tmpdir(), 'loci-answer-bench-'));
+  const db = openDb(opts.dbFile ?? join(dir!, 'bench.db'));
   const llm = await openLlm(opts.model, opts);
   try {
-    log(`indexing ${ds.corpus.length} paragraphs (fast mode)…`);
+    // Unchanged paragraphs of a kept index keep their rows (model rows too); missing ones get fast rows.
+    log(`indexing ${ds.corpus.length} paragraphs${opts.dbFile ? ` (reusing ${opts.dbFile})` : ' (fast mode)'}…`);
     await indexCorpus(db, embedder, ds.corpus);
     const ctx: RetrievalContext = { db, embedder, cache: new IndexCache(db, embedder) };
     const sums = new Map(conditions.map((c) => [c, { em: 0, f1: 0, contains: 0, tokens: 0, seconds: 0 }]));
@@ -128,7 +131,7 @@ export async function runAnswerBench(ds: BenchDataset, opts: AnswerBenchOptions)
   } finally {
     await llm.close();
     db.close();
-    rmSync(dir, { recursive: true, force: true });
+    if (dir) rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -129,3 +129,19 @@ export async function refineIndexWithModel(
     await llm.close();
   }
 }
+
+/**
+ * The model pass on an index built elsewhere (`loci bench --model`): refine every note, then rebuild
+ * what spans notes (document layer, fusion) from the rows the model wrote, as a folder job does.
+ */
+export async function refineAndRegraph(
+  db: Db,
+  embedder: Embedder,
+  modelSpec: string,
+  opts: RefineOptions & OpenLlmOptions = {},
+): Promise<RefineReport> {
+  const report = await refineIndexWithModel(db, embedder, modelSpec, opts);
+  const { updateGraph } = await import('../../indexer.js');
+  await updateGraph(db, embedder, { signal: opts.signal });
+  return report;
+}
