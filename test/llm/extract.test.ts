@@ -153,8 +153,8 @@ describe('extractWithModel on real notes with the real tiny model', { timeout: 3
     const n = note('lighthouses.md');
     const log: GenerateRequest[] = [];
     // The story model's 512-token vocabulary spells JSON almost character by character: give it room to close.
-    const ex = await extractWithModel(n, recording(llm, log), embedder, { minSupport: 0, maxTries: 1, maxTokens: { piece: 1200 } });
-    assertValidExtraction(n, ex, extractorFor(llm));
+    const ex = await extractWithModel(n, recording(llm, log), embedder, { strategy: 'combined', minSupport: 0, maxTries: 1, maxTokens: { piece: 1200 } });
+    assertValidExtraction(n, ex, extractorFor(llm, 'combined'));
     expect(ex.stats.calls).toBe(log.length);
     // One call per piece, plus at most one JSON re-ask each.
     expect(log.length).toBeGreaterThanOrEqual(ex.stats.pieces);
@@ -169,16 +169,16 @@ describe('extractWithModel on real notes with the real tiny model', { timeout: 3
     const pieces = segmentNote(n, 900).length;
     // Unreachable thresholds fail by any margin: every piece is tried maxTries times.
     const failing: GenerateRequest[] = [];
-    await extractWithModel(n, recording(llm, failing), embedder, { minSupport: 0, maxTries: 2, thresholds: { rouge: 1.01, sim: 1.01 } });
+    await extractWithModel(n, recording(llm, failing), embedder, { strategy: 'combined', minSupport: 0, maxTries: 2, thresholds: { rouge: 1.01, sim: 1.01 } });
     expect(failing.length).toBeGreaterThanOrEqual(2 * pieces);
     // Output is bounded per piece by default.
     expect(failing.every((r) => r.maxTokens === 320)).toBe(true);
     // Thresholds of zero pass at once: one try per piece.
     const passing: GenerateRequest[] = [];
-    await extractWithModel(n, recording(llm, passing), embedder, { minSupport: 0, maxTries: 2, thresholds: { rouge: 0, sim: -1 } });
+    await extractWithModel(n, recording(llm, passing), embedder, { strategy: 'combined', minSupport: 0, maxTries: 2, thresholds: { rouge: 0, sim: -1 } });
     expect(passing.length).toBeLessThan(failing.length);
     // The story model's facts are not in the note: with the default support filter nothing it invents is kept.
-    const strict = await extractWithModel(n, llm, embedder, { maxTries: 1 });
+    const strict = await extractWithModel(n, llm, embedder, { strategy: 'combined', maxTries: 1 });
     const vocab = n.chunks.map((c) => c.text.toLowerCase()).join(' ');
     for (const f of strict.fcis) {
       const words = f.text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
@@ -186,7 +186,7 @@ describe('extractWithModel on real notes with the real tiny model', { timeout: 3
     }
   });
 
-  it('p2f: free text is parsed late into routes and facts; the grammar is used only when nothing parses', async () => {
+  it('p3f (default): free text is parsed late into routes and facts, stopped at the first loop; the grammar is used only when nothing parses', async () => {
     expect(parseOutline('Route: History\n- It opened in 1962.\n- It was rebuilt.\nRoute: Staff\n* Ann runs it.', 'Default')).toEqual([
       { route: 'History', facts: ['It opened in 1962.', 'It was rebuilt.'] },
       { route: 'Staff', facts: ['Ann runs it.'] },
@@ -194,9 +194,11 @@ describe('extractWithModel on real notes with the real tiny model', { timeout: 3
     expect(parseOutline('The library opened in 1962. It holds books.', 'Default')).toEqual([{ route: 'Default', facts: ['The library opened in 1962.', 'It holds books.'] }]);
     const n = note('lighthouses.md');
     const log: GenerateRequest[] = [];
-    const ex = await extractWithModel(n, recording(llm, log), embedder, { strategy: 'free', minSupport: 0, maxTries: 1 });
+    const ex = await extractWithModel(n, recording(llm, log), embedder, { minSupport: 0, maxTries: 1 });
+    expect(extractorFor(llm)).toBe('llm:stories260K@p3f');
     assertValidExtraction(n, ex, extractorFor(llm, 'free'));
     expect(log[0]?.jsonSchema).toBeUndefined();
+    expect(log[0]?.stopOnLoop).toBe(true);
   });
 
   it('asks the model nothing for a note without prose (code only), and still gives it a topic', async () => {
@@ -212,7 +214,7 @@ describe('extractWithModel on real notes with the real tiny model', { timeout: 3
     const n = note('automation.md');
     // The same real model, asked without its schema, writes prose instead of JSON.
     const unconstrained = recording(llm, [], (r) => ({ ...r, jsonSchema: undefined, maxTokens: 24 }));
-    const ex = await extractWithModel(n, unconstrained, embedder, { maxTries: 2, jsonRetries: 1 });
+    const ex = await extractWithModel(n, unconstrained, embedder, { strategy: 'combined', maxTries: 2, jsonRetries: 1 });
     expect(ex.stats.failures.length).toBeGreaterThan(0);
     expect(ex.fcis).toEqual([]);
     expect(ex.triples).toEqual([]);

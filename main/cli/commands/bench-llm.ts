@@ -21,7 +21,7 @@ export function registerBenchLlm(program: Command): void {
     .option('--sequences <list>', 'parallel sequence counts to compare', '1,2,4')
     .option('--rounds <n>', 'alternating measurement rounds (best of each kept)', '2')
     .option('--quality', 'report what the model pass makes and costs per extraction strategy, against fast mode')
-    .option('--strategies <list>', 'with --quality: separate (p1), combined (p2), free (p2f)', 'separate,combined')
+    .option('--strategies <list>', 'with --quality: separate (p1), combined (p2), free (p3f, the default)', 'separate,combined,free')
     .option('--limit <n>', 'with --quality: only the first n notes (sorted by path) of each folder')
     .option('--json', 'print machine-readable JSON')
     .action(async (opts: { model: string; notes: string; threads: string; sequences: string; rounds: string; json?: boolean; quality?: boolean; strategies: string; limit?: string }) => {

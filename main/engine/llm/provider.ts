@@ -11,6 +11,16 @@ export interface GenerateRequest {
   seed?: number;
   /** A JSON schema the output must follow; local models enforce it with a grammar. */
   jsonSchema?: object;
+  /** Generation ends when the output reaches one of these strings (not included in the text). */
+  stop?: string[];
+  /**
+   * The reply is forced to begin with this text (included in the returned text, not counted as generated
+   * tokens): it sets a base model on the asked format. Servers that cannot prefill get it as the last line
+   * of the prompt instead.
+   */
+  responsePrefix?: string;
+  /** Stop as soon as the reply starts looping (a repeated line, a run of one character); the loop is cut off. */
+  stopOnLoop?: boolean;
   signal?: AbortSignal;
   timeoutMs?: number;
   /** Streamed text pieces as they are generated. */

@@ -23,7 +23,7 @@ import { factsForPiece, type AttemptRecord } from './piece-facts.js';
 import { locateInPiece, segmentNote, type Piece } from './segment.js';
 
 export interface ExtractOptions {
-  /** 'combined' (p2, default): one bounded call per piece; 'free' (p2f): the same written as free text; 'separate' (p1): FCIs, mind map and triples in their own calls. */
+  /** 'free' (p3f, default): one bounded call per piece in free text, parsed late; 'combined' (p2): the same in strict JSON; 'separate' (p1): FCIs, mind map and triples in their own calls. */
   strategy?: ExtractStrategy;
   /** p2: regenerate a piece only when its check fails by this relative margin (default 0.3). */
   regenerateMargin?: number;
@@ -98,7 +98,7 @@ export async function extractWithModel(
   return { extractor: extractorFor(llm, 'separate'), fcis, mindMap, entities, triples, stats };
 }
 
-/** p2/p2f: one call per piece gives FCIs under routes; the mind map is assembled from them and triples parsed from the FCIs. */
+/** p2/p3f: one call per piece gives FCIs under routes; the mind map is assembled from them and triples parsed from the FCIs. */
 async function extractCombined(
   note: ParsedNote,
   title: string,

@@ -111,6 +111,9 @@ export class LocalLlamaProvider implements LlmProvider {
       temperature: req.temperature,
       seed: req.seed,
       jsonSchema: req.jsonSchema,
+      stop: req.stop,
+      responsePrefix: req.responsePrefix,
+      stopOnLoop: req.stopOnLoop,
       stream: Boolean(req.onToken),
     };
     return new Promise<GenerateResult>((resolve, reject) => {

@@ -2,6 +2,7 @@
 // running up to `sequences` of them in parallel on one context. Plain ESM JavaScript so it starts
 // without a TypeScript loader; if llama.cpp crashes or runs out of memory only this process dies.
 import { getLlama, LlamaCompletion, LlamaChatSession, resolveChatWrapper } from 'node-llama-cpp';
+import { loopStart } from '../loop-guard.mjs';
 
 /** @type {import('node-llama-cpp').Llama} */ let llama;
 /** @type {import('node-llama-cpp').LlamaModel} */ let model;
@@ -90,22 +91,37 @@ async function generate(id, req) {
     if (controller.signal.aborted) throw new Error('aborted');
     const grammar = await grammarFor(req.jsonSchema);
     let tokens = 0;
+    // stopOnLoop: the text so far is watched, and a loop ends the generation early (not as an error).
+    const looped = new AbortController();
+    let written = '';
+    let cut = -1;
     const options = {
       maxTokens: req.maxTokens,
       temperature: req.temperature ?? 0,
       seed: req.seed,
       grammar,
-      signal: controller.signal,
+      signal: req.stopOnLoop ? AbortSignal.any([controller.signal, looped.signal]) : controller.signal,
+      stopOnAbortSignal: Boolean(req.stopOnLoop),
       onToken: (t) => {
         tokens += t.length;
       },
-      onTextChunk: req.stream ? (text) => send({ type: 'token', id, text }) : undefined,
+      onTextChunk:
+        req.stream || req.stopOnLoop
+          ? (text) => {
+              if (req.stream) send({ type: 'token', id, text });
+              if (!req.stopOnLoop || cut >= 0) return;
+              written += text;
+              cut = loopStart(written);
+              if (cut >= 0) looped.abort();
+            }
+          : undefined,
+      customStopTriggers: req.stop?.length ? req.stop : undefined,
     };
     let text;
     if (useChat) {
       const session = new LlamaChatSession({ contextSequence: seq, chatWrapper, systemPrompt: req.system, autoDisposeSequence: false });
       try {
-        text = await session.prompt(req.prompt, options);
+        text = await session.prompt(req.prompt, { ...options, responsePrefix: req.responsePrefix });
       } finally {
         // The sequence keeps its tokens: the next chat on it reuses the shared system-prompt prefix.
         session.dispose({ disposeSequence: false });
@@ -114,12 +130,14 @@ async function generate(id, req) {
       const completion = new LlamaCompletion({ contextSequence: seq });
       try {
         // The system text is a fixed prefix, so consecutive calls on a sequence reuse its evaluated state.
-        const input = req.system ? `${req.system}\n\n${req.prompt}` : req.prompt;
-        text = await completion.generateCompletion(input, options);
+        const input = (req.system ? `${req.system}\n\n${req.prompt}` : req.prompt) + (req.responsePrefix ? `\n${req.responsePrefix}` : '');
+        text = (req.responsePrefix ?? '') + (await completion.generateCompletion(input, options));
       } finally {
         completion.dispose({ disposeSequence: false });
       }
     }
+    if (controller.signal.aborted) throw new Error('aborted');
+    if (cut >= 0) text = (req.responsePrefix ?? '') + written.slice(0, cut);
     send({ type: 'done', id, text, tokens });
   } catch (err) {
     send({ type: 'error', id, message: err instanceof Error ? err.message : String(err), aborted: controller.signal.aborted });

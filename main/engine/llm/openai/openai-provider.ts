@@ -67,7 +67,7 @@ export class OpenAiCompatibleProvider implements LlmProvider {
   private async stream(req: GenerateRequest, signal: AbortSignal): Promise<GenerateResult> {
     const messages = [
       ...(req.system ? [{ role: 'system', content: req.system }] : []),
-      { role: 'user', content: req.prompt },
+      { role: 'user', content: req.responsePrefix ? `${req.prompt}\n\n${req.responsePrefix}` : req.prompt },
     ];
     const body = {
       model: this.opts.model,
@@ -75,6 +75,7 @@ export class OpenAiCompatibleProvider implements LlmProvider {
       max_tokens: req.maxTokens,
       temperature: req.temperature ?? 0,
       ...(req.seed !== undefined ? { seed: req.seed } : {}),
+      ...(req.stop?.length ? { stop: req.stop.slice(0, 4) } : {}),
       stream: true,
       stream_options: { include_usage: true },
       ...(req.jsonSchema
@@ -97,7 +98,8 @@ export class OpenAiCompatibleProvider implements LlmProvider {
       const detail = await res.text().catch(() => '');
       throw new Error(`The model server answered ${res.status} ${res.statusText}: ${detail.slice(0, 300)}`);
     }
-    let text = '';
+    // A server cannot prefill the reply: the prefix was asked for in the prompt and starts the text here.
+    let text = req.responsePrefix ?? '';
     let pieces = 0;
     let usageTokens: number | undefined;
     const decoder = new TextDecoder();

@@ -1,0 +1,43 @@
+// Where a reply starts going round in circles. A small base model that has said what it can does not end
+// its turn: it restates the excerpt again and again, or repeats one character, until the token bound.
+// Generation stops at the first sign of that, so the bound is a safety net and not the usual length.
+// Plain JavaScript: the model process (worker.mjs) runs it without a TypeScript loader.
+
+/** Lines or sentences this long or longer count when repeated (short ones such as "- Yes" legitimately recur). */
+const MIN_UNIT = 12;
+/** One character (or a two-character unit) repeated this often in a row is a loop. */
+const MIN_RUN = 16;
+
+/**
+ * The offset where a loop begins in `text`, or -1: a complete line or sentence that repeats an earlier one
+ * (the cut is at the repeat), or a run of one letter/digit or two-character unit (the cut is where the
+ * run starts).
+ * @param {string} text
+ * @returns {number}
+ */
+export function loopStart(text) {
+  const run = new RegExp(`([\\p{L}\\p{N}][^\\n]?)\\1{${MIN_RUN - 1},}`, 'u').exec(text);
+  const repeat = repeatedUnit(text);
+  if (!run) return repeat;
+  return repeat < 0 ? run.index : Math.min(run.index, repeat);
+}
+
+/** Offset of the first complete line or sentence seen before; the unit still being written is not compared. */
+function repeatedUnit(text) {
+  const seen = new Set();
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    const next = text[i + 1];
+    const ends = c === '\n' || ('.!?'.includes(c) && next !== undefined && /\s/.test(next)) || ('。！？'.includes(c) && next !== undefined);
+    if (!ends) continue;
+    const unit = text.slice(from, i + 1);
+    const key = unit.trim().toLowerCase();
+    if (key.length >= MIN_UNIT) {
+      if (seen.has(key)) return from + (unit.length - unit.trimStart().length);
+      seen.add(key);
+    }
+    from = i + 1;
+  }
+  return -1;
+}

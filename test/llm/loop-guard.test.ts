@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loopStart } from '../../main/engine/llm/loop-guard.mjs';
+import { LocalLlamaProvider } from '../../main/engine/llm/local/local-provider.js';
+import { tinyModelPath } from './helpers/tiny-model.js';
+
+describe('loopStart', () => {
+  it('finds a repeated line or sentence, or a run of one character, and only those', () => {
+    const text = 'Note location: A\nThe lamp was lit in 1850.\nIt stands on a rock.\nThe lamp was lit in 1850.\nmore';
+    expect(loopStart(text)).toBe(text.indexOf('The lamp was lit in 1850.', 20));
+    expect(loopStart('Route: 1,7500000000000000000000000')).toBe('Route: 1,75'.length);
+    expect(loopStart('abababababababababababababababababab')).toBe(0);
+    const prose = 'Lily was sad and did not know what to do. Mom came. Lily was sad and did not know what to do. Then';
+    expect(loopStart(prose)).toBe(prose.lastIndexOf('Lily was sad'));
+    // Short repeated lines, rules and a line still being written are not loops.
+    expect(loopStart('- Yes\n- No\n- Yes\n--------------------------\nIt opened in 1962.\nIt opened in 1962.')).toBe(-1);
+    expect(loopStart('It opened in 1962. It holds 1.5 million books. It opened in 1962')).toBe(-1);
+  });
+});
+
+describe('generation bounds on the real tiny model: stop at a loop, stop strings, a forced reply prefix', { timeout: 120_000 }, () => {
+  let llm: LocalLlamaProvider;
+  beforeAll(async () => {
+    llm = await LocalLlamaProvider.open({ modelPath: await tinyModelPath(), threads: 1, sequences: 1 });
+  });
+  afterAll(async () => {
+    await llm?.close();
+  });
+
+  it('stopOnLoop ends the reply where it starts repeating itself, with the loop cut off', async () => {
+    const req = { prompt: 'Once upon a time, there was a little girl named Lily.', maxTokens: 400, temperature: 0, seed: 1 };
+    const free = await llm.generate(req);
+    // The story model at temperature 0 repeats itself within the bound: the guard has something to stop.
+    expect(loopStart(free.text)).toBeGreaterThanOrEqual(0);
+    const guarded = await llm.generate({ ...req, stopOnLoop: true });
+    expect(loopStart(guarded.text)).toBe(-1);
+    expect(free.text.startsWith(guarded.text)).toBe(true);
+    expect(guarded.tokens).toBeLessThan(free.tokens);
+  });
+
+  it('a stop string ends the reply before it, and a response prefix starts it', async () => {
+    const stopped = await llm.generate({ prompt: 'Tom and Lily went to the park.', maxTokens: 200, temperature: 0, stop: ['.'] });
+    expect(stopped.text).not.toContain('.');
+    expect(stopped.tokens).toBeLessThan(200);
+    const prefixed = await llm.generate({ prompt: 'Tom and Lily went to the park.', maxTokens: 16, temperature: 0, responsePrefix: 'Then Tom' });
+    expect(prefixed.text.startsWith('Then Tom')).toBe(true);
+    expect(prefixed.text.length).toBeGreaterThan('Then Tom'.length);
+  });
+});
