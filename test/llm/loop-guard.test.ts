@@ -11,6 +11,9 @@ describe('loopStart', () => {
     expect(loopStart('abababababababababababababababababab')).toBe(0);
     const prose = 'Lily was sad and did not know what to do. Mom came. Lily was sad and did not know what to do. Then';
     expect(loopStart(prose)).toBe(prose.lastIndexOf('Lily was sad'));
+    // Counting on is going round too: a line that differs from an earlier one only in its numbers.
+    const counting = '- 0:45 pour to 150 g in circles.\n- 2:00 pour to 300 g in circles.\n- 3:00 pour';
+    expect(loopStart(counting)).toBe(counting.indexOf('- 2:00'));
     // Short repeated lines, rules and a line still being written are not loops.
     expect(loopStart('- Yes\n- No\n- Yes\n--------------------------\nIt opened in 1962.\nIt opened in 1962.')).toBe(-1);
     expect(loopStart('It opened in 1962. It holds 1.5 million books. It opened in 1962')).toBe(-1);

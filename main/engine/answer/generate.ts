@@ -53,6 +53,8 @@ export async function generateAnswer(
     prompt: built.prompt,
     maxTokens: opts.maxTokens ?? 512,
     temperature: 0,
+    // A small model that has answered tends to repeat its last line until the bound: end it there.
+    stopOnLoop: true,
     signal: opts.signal,
     timeoutMs: opts.timeoutMs,
     onToken: (t) => filter.push(t),

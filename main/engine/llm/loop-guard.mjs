@@ -3,7 +3,7 @@
 // Generation stops at the first sign of that, so the bound is a safety net and not the usual length.
 // Plain JavaScript: the model process (worker.mjs) runs it without a TypeScript loader.
 
-/** Lines or sentences this long or longer count when repeated (short ones such as "- Yes" legitimately recur). */
+/** Lines or sentences this long or longer count when repeated, numbers aside (short ones such as "- Yes" legitimately recur). */
 const MIN_UNIT = 12;
 /** One character (or a two-character unit) repeated this often in a row is a loop. */
 const MIN_RUN = 16;
@@ -32,7 +32,9 @@ function repeatedUnit(text) {
     const ends = c === '\n' || ('.!?'.includes(c) && next !== undefined && /\s/.test(next)) || ('。！？'.includes(c) && next !== undefined);
     if (!ends) continue;
     const unit = text.slice(from, i + 1);
-    const key = unit.trim().toLowerCase();
+    // Numbers do not make a unit new: "[9] Recipe" after "[8] Recipe" or "- 3:00 pour to 350 g" after
+    // "- 2:00 pour to 300 g" is the model counting on, not saying something else.
+    const key = unit.trim().toLowerCase().replace(/\d+/g, '#');
     if (key.length >= MIN_UNIT) {
       if (seen.has(key)) return from + (unit.length - unit.trimStart().length);
       seen.add(key);

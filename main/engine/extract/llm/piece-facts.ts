@@ -131,23 +131,22 @@ export function parseOutline(text: string, defaultRoute: string): PieceOutput['r
       continue;
     }
     const fact = /^(?:[-*•]|\d+[.)])\s+(.+)$/.exec(line);
-    if (!fact?.[1]) continue;
+    // Prose between bullets (a base model restating the excerpt) is facts too, one per sentence.
+    const facts = fact?.[1] ? [fact[1].trim()] : proseFacts(line);
+    if (!facts.length) continue;
     if (!current) {
       current = { route: defaultRoute, facts: [] };
       routes.push(current);
     }
-    current.facts.push(fact[1].trim());
+    current.facts.push(...facts);
   }
-  const kept = routes.filter((r) => r.facts.length > 0);
-  if (kept.length) return kept;
-  // No outline at all (a small model often restates the excerpt as prose): its sentences are the facts.
-  const facts = text
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l && !/^[^:：]{1,30}[:：]\s*$/.test(l) && !/^(note location|excerpt|笔记位置|片段)\s*[:：]/i.test(l))
-    .flatMap((l) => [...sentences.segment(l)].map((x) => x.segment.trim()))
-    .filter((f) => f.length >= 3);
-  return facts.length ? [{ route: defaultRoute, facts }] : [];
+  return routes.filter((r) => r.facts.length > 0);
+}
+
+/** A prose line's sentences, unless it is a label ("Facts:") or the prompt's own headers echoed back. */
+function proseFacts(line: string): string[] {
+  if (!line || /^[^:：]{1,30}[:：]\s*$/.test(line) || /^(note location|excerpt|笔记位置|片段)\s*[:：]/i.test(line)) return [];
+  return [...sentences.segment(line)].map((x) => x.segment.trim()).filter((f) => f.length >= 3);
 }
 
 const sentences = new Intl.Segmenter(undefined, { granularity: 'sentence' });
