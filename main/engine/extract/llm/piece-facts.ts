@@ -92,17 +92,28 @@ export async function factsForPiece(
   if (!best) return { routes: [], attempts, failure: `piece ${piece.index}: ${failure ?? 'no usable facts'} after ${attempts.length} tries` };
   best.attempt.kept = true;
   const { score } = best;
-  return {
-    attempts,
-    failure: null,
-    routes: best.routes.map((r) => ({
-      route: r.route,
-      fcis: r.facts.map((text) => {
-        const part = locateInPiece(piece, text);
-        return { chunkOrd: part.chunkOrd, text, lineFrom: part.lineFrom, lineTo: part.lineTo, checkRouge: score.rouge, checkSim: score.sim, checkPassed: score.passed };
-      }),
-    })),
+  const unnamed = defaultRouteOf(piece, title);
+  const routes: PieceFacts['routes'] = [];
+  const routeFor = (name: string) => {
+    let r = routes.find((x) => x.route === name);
+    if (!r) routes.push((r = { route: name, fcis: [] }));
+    return r;
   };
+  for (const r of best.routes) {
+    for (const text of r.facts) {
+      const part = locateInPiece(piece, text);
+      // Facts the model put under no route of its own go under the section they came from, so the
+      // mind map keeps the note's own structure instead of one route per piece.
+      const route = r.route === unnamed ? (part.headingPath?.at(-1) ?? unnamed) : r.route;
+      routeFor(route).fcis.push({ chunkOrd: part.chunkOrd, text, lineFrom: part.lineFrom, lineTo: part.lineTo, checkRouge: score.rouge, checkSim: score.sim, checkPassed: score.passed });
+    }
+  }
+  return { attempts, failure: null, routes };
+}
+
+/** The route facts fall under when the model names none: the piece's section, else the note's title. */
+function defaultRouteOf(piece: Piece, title: string): string {
+  return piece.headingPath.at(-1) ?? title;
 }
 
 async function ask(piece: Piece, title: string, lang: PromptLang, llm: LlmProvider, opts: PieceFactsOptions, t: number) {
@@ -111,7 +122,7 @@ async function ask(piece: Piece, title: string, lang: PromptLang, llm: LlmProvid
   if (!opts.free) return generateStructured(llm, built, pieceOutput, { ...common, retries: opts.jsonRetries });
   // A small model that has said what it can keeps restating the excerpt up to the bound: stop at the loop.
   const res = await llm.generate({ system: built.system, prompt: built.prompt, ...common, stopOnLoop: true });
-  const parsed = parseOutline(res.text, piece.headingPath.at(-1) ?? title);
+  const parsed = parseOutline(res.text, defaultRouteOf(piece, title));
   if (parsed.length) return { ok: true as const, value: { routes: parsed }, tokens: res.tokens, attempts: 1 };
   // Nothing parsed from the free text: constrain late, with the grammar, once.
   const strict = await generateStructured(llm, piecePrompt(lang, { title, headingPath: piece.headingPath, text: piece.text }), pieceOutput, { ...common, retries: 0 });

@@ -9,6 +9,8 @@ export interface PiecePart {
   text: string;
   lineFrom: number;
   lineTo: number;
+  /** The part's section headings (a piece can span sections). */
+  headingPath?: string[];
 }
 
 export interface Piece {
@@ -34,7 +36,7 @@ export function segmentNote(note: ParsedNote, maxChars: number): Piece[] {
     pieces.push({
       index: pieces.length,
       headingPath: cur[0]!.headingPath,
-      parts: cur.map(({ chunkOrd, text, lineFrom, lineTo }) => ({ chunkOrd, text, lineFrom, lineTo })),
+      parts: cur.map(({ chunkOrd, text, lineFrom, lineTo, headingPath }) => ({ chunkOrd, text, lineFrom, lineTo, headingPath })),
       text: cur.map((p) => p.text).join('\n\n'),
       lineFrom: Math.min(...cur.map((p) => p.lineFrom)),
       lineTo: Math.max(...cur.map((p) => p.lineTo)),
