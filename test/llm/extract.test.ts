@@ -201,6 +201,25 @@ describe('extractWithModel on real notes with the real tiny model', { timeout: 3
     expect(log[0]?.stopOnLoop).toBe(true);
   });
 
+  it('p3f: facts filed under no route go under the section they came from (a base model restating the excerpt)', async () => {
+    const n = note('lighthouses.md');
+    // What Gemma 3 270M (a base model) does with this prompt: it restates the excerpt, headers and all.
+    const restating: LlmProvider = {
+      id: 'restating',
+      close: async () => {},
+      generate: async (r) => ({ text: `${r.prompt}\n`, tokens: 1 }),
+    };
+    const ex = await extractWithModel(n, restating, embedder, { maxTries: 1 });
+    // A section's route is its heading; text before the first heading goes under the note's title.
+    const sectionOf = (ord: number) => n.chunks.find((c) => c.ord === ord)!.headingPath.at(-1) ?? n.title;
+    const routes = ex.mindMap.children;
+    expect(routes.map((r) => r.text).sort()).toEqual([...new Set(n.chunks.map((c) => sectionOf(c.ord)))].sort());
+    for (const route of routes) {
+      expect(route.children.length).toBeGreaterThan(0);
+      for (const fact of route.children) expect(sectionOf(ex.fcis[fact.fciIndex!]!.chunkOrd)).toBe(route.text);
+    }
+  });
+
   it('asks the model nothing for a note without prose (code only), and still gives it a topic', async () => {
     const n = parseNote('snippet.md', '# Snippet\n\n```js\nconsole.log(1);\n```\n');
     const log: GenerateRequest[] = [];
