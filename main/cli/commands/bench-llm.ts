@@ -17,22 +17,21 @@ export function registerBenchLlm(program: Command): void {
     .description("LLM pipeline throughput: generated tokens/s against the model's raw speed, and the parallel-sequence speed-up")
     .option('--model <id|path>', 'GGUF model (default: the tiny stories260K test model)', DEFAULT_MODEL)
     .option('--notes <folders|files>', 'notes to extract (comma-separated folders or note files)', DEFAULT_NOTES)
-    .option('--threads <n>', 'llama.cpp threads', '1')
+    .option('--threads <n>', 'llama.cpp threads (with --tuning: a list, e.g. 1,2)', '1')
     .option('--sequences <list>', 'parallel sequence counts to compare', '1,2,4')
     .option('--rounds <n>', 'alternating measurement rounds (best of each kept)', '2')
     .option('--quality', 'report what the model pass makes and costs per extraction strategy, against fast mode')
     .option('--strategies <list>', 'with --quality: separate (p1), combined (p2), free (p3f, the default)', 'separate,combined,free')
-    .option('--limit <n>', 'with --quality: only the first n notes (sorted by path) of each folder')
+    .option('--limit <n>', 'with --quality or --tuning: only the first n notes (sorted by path) of each folder')
+    .option('--tuning', 'notes per minute of the model pass for each --threads × --sequences, to choose the defaults')
     .option('--json', 'print machine-readable JSON')
-    .action(async (opts: { model: string; notes: string; threads: string; sequences: string; rounds: string; json?: boolean; quality?: boolean; strategies: string; limit?: string }) => {
+    .action(async (opts: { model: string; notes: string; threads: string; sequences: string; rounds: string; json?: boolean; quality?: boolean; tuning?: boolean; strategies: string; limit?: string }) => {
       // Loaded on use: registering the command must not load the model runtime.
       const { createStaticEmbedder } = await import('../../engine/embed/static-embedder.js');
-      if (opts.quality) {
-        const { parseNote } = await import('../../engine/ingest/parse.js');
-        const { runQualityBench } = await import('../../engine/llm/quality.js');
-        const { resolveModelFile } = await import('../../engine/llm/models/installed.js');
-        // Each entry is a folder (its notes, sorted, cut to --limit) or one note file: a fixed subset is named exactly.
-        const notes = opts.notes.split(',').flatMap((entry) => {
+      const { parseNote } = await import('../../engine/ingest/parse.js');
+      // Each entry is a folder (its notes, sorted, cut to --limit) or one note file: a fixed subset is named exactly.
+      const namedNotes = () =>
+        opts.notes.split(',').flatMap((entry) => {
           const isFile = statSync(entry).isFile();
           const files = isFile ? [entry] : listNotesDeep(entry);
           return (opts.limit ? files.slice(0, Number(opts.limit)) : files).map((f) => {
@@ -40,6 +39,25 @@ export function registerBenchLlm(program: Command): void {
             return { note: parseNote(isFile ? basename(f) : relative(entry, f), source), source };
           });
         });
+      if (opts.tuning) {
+        const { runTuningBench, formatTuning } = await import('../../engine/llm/tuning-bench.js');
+        const { resolveModelFile } = await import('../../engine/llm/models/installed.js');
+        const report = await runTuningBench({
+          modelPath: resolveModelFile(opts.model),
+          notes: namedNotes().map((n) => n.note),
+          embedder: await createStaticEmbedder(),
+          threads: opts.threads.split(',').map(Number),
+          sequences: opts.sequences.split(',').map(Number),
+          rounds: Number(opts.rounds),
+          onStep: opts.json ? undefined : (s) => process.stderr.write(`… ${s}\n`),
+        });
+        print(!!opts.json, report, () => formatTuning(report));
+        return;
+      }
+      if (opts.quality) {
+        const { runQualityBench } = await import('../../engine/llm/quality.js');
+        const { resolveModelFile } = await import('../../engine/llm/models/installed.js');
+        const notes = namedNotes();
         const report = await runQualityBench({
           modelPath: resolveModelFile(opts.model),
           notes,
@@ -53,7 +71,6 @@ export function registerBenchLlm(program: Command): void {
         print(!!opts.json, report, () => formatQuality(report));
         return;
       }
-      const { parseNote } = await import('../../engine/ingest/parse.js');
       const { runLlmBench } = await import('../../engine/llm/bench.js');
       const { resolveModelFile } = await import('../../engine/llm/models/installed.js');
       const modelPath = resolveModelFile(opts.model);
