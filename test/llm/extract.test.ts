@@ -192,6 +192,9 @@ describe('extractWithModel on real notes with the real tiny model', { timeout: 3
       { route: 'Staff', facts: ['Ann runs it.'] },
     ]);
     expect(parseOutline('The library opened in 1962. It holds books.', 'Default')).toEqual([{ route: 'Default', facts: ['The library opened in 1962.', 'It holds books.'] }]);
+    expect(parseOutline('Excerpt:\nThe library opened\nin 1962.\n- It holds books.\nStaff: three.', 'Default')).toEqual([
+      { route: 'Default', facts: ['The library opened in 1962.', 'It holds books.', 'Staff: three.'] },
+    ]);
     const n = note('lighthouses.md');
     const log: GenerateRequest[] = [];
     const ex = await extractWithModel(n, recording(llm, log), embedder, { minSupport: 0, maxTries: 1 });
@@ -207,9 +210,12 @@ describe('extractWithModel on real notes with the real tiny model', { timeout: 3
     const restating: LlmProvider = {
       id: 'restating',
       close: async () => {},
-      generate: async (r) => ({ text: `${r.prompt}\n`, tokens: 1 }),
+      generate: async (r) => ({ text: `${r.prompt} denaro\nに通る\n`, tokens: 1 }),
     };
     const ex = await extractWithModel(n, restating, embedder, { maxTries: 1 });
+    // Sentences the note wraps over two lines come back whole; the drift at the end of the turn is gone.
+    expect(ex.fcis.map((f) => f.text)).toContain('Its lamp burned whale oil until 1871, when the keepers switched to paraffin.');
+    expect(ex.fcis.some((f) => /denaro|に通る/.test(f.text))).toBe(false);
     // A section's route is its heading; text before the first heading goes under the note's title.
     const sectionOf = (ord: number) => n.chunks.find((c) => c.ord === ord)!.headingPath.at(-1) ?? n.title;
     const routes = ex.mindMap.children;

@@ -133,31 +133,43 @@ async function ask(piece: Piece, title: string, lang: PromptLang, llm: LlmProvid
 export function parseOutline(text: string, defaultRoute: string): PieceOutput['routes'] {
   const routes: PieceOutput['routes'] = [];
   let current: PieceOutput['routes'][number] | undefined;
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    const route = /^(?:#{1,6}\s*|\*\*)?(?:route|路线)\s*[:：]\s*(.+?)\**$/i.exec(line) ?? /^#{1,6}\s+(.+)$/.exec(line);
-    if (route?.[1]) {
-      current = { route: route[1].trim(), facts: [] };
-      routes.push(current);
-      continue;
-    }
-    const fact = /^(?:[-*•]|\d+[.)])\s+(.+)$/.exec(line);
-    // Prose between bullets (a base model restating the excerpt) is facts too, one per sentence.
-    const facts = fact?.[1] ? [fact[1].trim()] : proseFacts(line);
-    if (!facts.length) continue;
+  const add = (facts: string[]) => {
+    if (!facts.length) return;
     if (!current) {
       current = { route: defaultRoute, facts: [] };
       routes.push(current);
     }
     current.facts.push(...facts);
+  };
+  // Prose between bullets (a base model restating the excerpt) is facts too, one per sentence; its
+  // lines are joined first, since a restated excerpt keeps the note's line wrapping mid-sentence.
+  let prose: string[] = [];
+  const flushProse = () => {
+    add(proseFacts(prose.join(' ')));
+    prose = [];
+  };
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    const route = /^(?:#{1,6}\s*|\*\*)?(?:route|路线)\s*[:：]\s*(.+?)\**$/i.exec(line) ?? /^#{1,6}\s+(.+)$/.exec(line);
+    const fact = route ? null : /^(?:[-*•]|\d+[.)])\s+(.+)$/.exec(line);
+    if (route?.[1] || fact?.[1] || !line || isLabel(line)) flushProse();
+    if (route?.[1]) {
+      current = { route: route[1].trim(), facts: [] };
+      routes.push(current);
+    } else if (fact?.[1]) add([fact[1].trim()]);
+    else if (line && !isLabel(line)) prose.push(line);
   }
+  flushProse();
   return routes.filter((r) => r.facts.length > 0);
 }
 
-/** A prose line's sentences, unless it is a label ("Facts:") or the prompt's own headers echoed back. */
-function proseFacts(line: string): string[] {
-  if (!line || /^[^:：]{1,30}[:：]\s*$/.test(line) || /^(note location|excerpt|笔记位置|片段)\s*[:：]/i.test(line)) return [];
-  return [...sentences.segment(line)].map((x) => x.segment.trim()).filter((f) => f.length >= 3);
+/** A label ("Facts:") or the prompt's own headers echoed back: not a fact. */
+function isLabel(line: string): boolean {
+  return /^[^:：]{1,30}[:：]\s*$/.test(line) || /^(note location|excerpt|笔记位置|片段)\s*[:：]/i.test(line);
+}
+
+function proseFacts(text: string): string[] {
+  return [...sentences.segment(text)].map((x) => x.segment.trim()).filter((f) => f.length >= 3);
 }
 
 const sentences = new Intl.Segmenter(undefined, { granularity: 'sentence' });
@@ -169,7 +181,7 @@ function groundedRoutes(routes: PieceOutput['routes'], vocab: Set<string>, minSu
   for (const r of routes) {
     const facts: string[] = [];
     for (const f of r.facts) {
-      const text = f.replace(/\s+/g, ' ').trim();
+      const text = dropTrailingNoise(f.replace(/\s+/g, ' ').trim(), vocab);
       const key = text.toLowerCase();
       if (text.length < 3 || seen.has(key) || supportIn(vocab, text) < minSupport) continue;
       seen.add(key);
@@ -178,6 +190,17 @@ function groundedRoutes(routes: PieceOutput['routes'], vocab: Set<string>, minSu
     if (facts.length) out.push({ route: r.route.replace(/\s+/g, ' ').trim(), facts });
   }
   return out;
+}
+
+/**
+ * "…too hard. denaro": a finished sentence followed by words the piece does not have is the model drifting
+ * off at the end of its turn; those words go (a fact that is only such words is dropped by the support filter).
+ */
+function dropTrailingNoise(fact: string, vocab: Set<string>): string {
+  const m = /^(.*[.!?。！？;；])\s+(\S+(?:\s+\S+)?)$/u.exec(fact);
+  if (!m?.[1] || !m[2]) return fact;
+  const tail = rougeTokens(m[2]);
+  return tail.length && tail.every((w) => !vocab.has(w)) ? m[1] : fact;
 }
 
 function failsByMargin(score: ConsistencyScore, thr: ConsistencyThresholds, margin: number): boolean {
