@@ -34,8 +34,11 @@ describe('generation bounds on the real tiny model: stop at a loop, stop strings
     const free = await llm.generate(req);
     // The story model at temperature 0 repeats itself within the bound: the guard has something to stop.
     expect(loopStart(free.text)).toBeGreaterThanOrEqual(0);
-    const guarded = await llm.generate({ ...req, stopOnLoop: true });
+    const streamed: string[] = [];
+    const guarded = await llm.generate({ ...req, stopOnLoop: true, onToken: (t) => streamed.push(t) });
     expect(loopStart(guarded.text)).toBe(-1);
+    // The repeat is never streamed either: what was streamed is the text.
+    expect(streamed.join('')).toBe(guarded.text);
     expect(free.text.startsWith(guarded.text)).toBe(true);
     expect(guarded.tokens).toBeLessThan(free.tokens);
   });

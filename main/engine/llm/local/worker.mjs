@@ -95,6 +95,12 @@ async function generate(id, req) {
     const looped = new AbortController();
     let written = '';
     let cut = -1;
+    // Streamed with stopOnLoop: text goes out a complete line at a time, so a repeat is never sent.
+    let sent = 0;
+    const sendUpTo = (end) => {
+      if (req.stream && end > sent) send({ type: 'token', id, text: written.slice(sent, end) });
+      sent = Math.max(sent, end);
+    };
     const options = {
       maxTokens: req.maxTokens,
       temperature: req.temperature ?? 0,
@@ -108,11 +114,14 @@ async function generate(id, req) {
       onTextChunk:
         req.stream || req.stopOnLoop
           ? (text) => {
-              if (req.stream) send({ type: 'token', id, text });
-              if (!req.stopOnLoop || cut >= 0) return;
+              if (!req.stopOnLoop) return send({ type: 'token', id, text });
+              if (cut >= 0) return;
               written += text;
               cut = loopStart(written);
-              if (cut >= 0) looped.abort();
+              if (cut >= 0) {
+                sendUpTo(cut);
+                looped.abort();
+              } else sendUpTo(written.lastIndexOf('\n') + 1);
             }
           : undefined,
       customStopTriggers: req.stop?.length ? req.stop : undefined,
@@ -138,6 +147,7 @@ async function generate(id, req) {
     }
     if (controller.signal.aborted) throw new Error('aborted');
     if (cut >= 0) text = (req.responsePrefix ?? '') + written.slice(0, cut);
+    else sendUpTo(written.length);
     send({ type: 'done', id, text, tokens });
   } catch (err) {
     send({ type: 'error', id, message: err instanceof Error ? err.message : String(err), aborted: controller.signal.aborted });
