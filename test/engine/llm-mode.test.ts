@@ -3,6 +3,7 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { LociEngine } from '../../main/engine/engine.js';
+import { PROMPT_VERSION } from '../../main/engine/llm/prompts/index.js';
 import { tinyModelPath } from '../llm/helpers/tiny-model.js';
 import { at } from '../support/must.js';
 
@@ -32,7 +33,7 @@ describe('the engine with a local model', () => {
     const report = final.model;
     expect(report?.refined).toBe(12);
     expect(report?.error).toBeNull();
-    expect(report?.extractor).toMatch(/^llm:stories260K@p\d+$/);
+    expect(report?.extractor).toBe(`llm:stories260K@${PROMPT_VERSION}`);
     const stats = engine.stats();
     // The model's rows replaced fast mode's in every note (the tiny model may write no FCI for some notes,
     // so FCIs are counted by extractor, and every note's mind map is the model's).
