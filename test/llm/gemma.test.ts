@@ -55,7 +55,7 @@ describe.skipIf(!GEMMA)('the LLM path on the staged Gemma 3 270M', () => {
     expect(llm.id).toBe('gemma-3-270m');
   });
 
-  it('extracts FCIs grouped under routes in one grammar-constrained call per piece, every item traced to its lines', async () => {
+  it('extracts FCIs grouped under routes in one call per piece (free text, parsed late: the default), every item traced to its lines', async () => {
     const note = parseNote('bakery.md', NOTE);
     const ex = await extractWithModel(note, llm, embedder, { maxTries: 1 });
     expect(ex.extractor).toBe(`llm:gemma-3-270m@${PROMPT_VERSION}`);
