@@ -5,6 +5,7 @@ import { DEFAULT_METHOD } from './retrieve/index.js';
 import { DEFAULT_FUSION } from './graph/fusion.js';
 import { DEFAULT_DOC_NEIGHBOURS } from './graph/doc-edges.js';
 import { DEFAULT_MAX_BYTES } from './ingest/scan.js';
+import { defaultModelTuning } from './llm/local/tuning.js';
 import { settingsShape, SETTING_KEYS, type SettingDescriptor, type SettingKey, type SettingMeta, type Settings } from './shapes/settings.js';
 
 export type { Settings };
@@ -17,8 +18,8 @@ export const DEFAULT_SETTINGS: Settings = settingsShape.parse({
   method: DEFAULT_METHOD,
   embedder: 'glove',
   model: '',
-  threads: 1,
-  sequences: 2,
+  // Measured, not fixed (issue 13): half the cores, one sequence.
+  ...defaultModelTuning(),
   docNeighbours: DEFAULT_DOC_NEIGHBOURS,
   fusionTopic: DEFAULT_FUSION.topic,
   fusionFact: DEFAULT_FUSION.fact,

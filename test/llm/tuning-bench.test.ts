@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createStaticEmbedder } from '../../main/engine/embed/static-embedder.js';
 import { parseNote } from '../../main/engine/ingest/parse.js';
+import { defaultModelTuning } from '../../main/engine/llm/local/tuning.js';
 import { runTuningBench } from '../../main/engine/llm/tuning-bench.js';
+import { DEFAULT_SETTINGS } from '../../main/engine/settings.js';
 import { tinyModelPath } from './helpers/tiny-model.js';
 
 const NOTES = join(import.meta.dirname, '../fixtures/llm/notes');
@@ -34,4 +36,13 @@ describe('bench-llm --tuning', () => {
     expect(r.best.notesPerMinute).toBe(Math.max(...r.cells.map((c) => c.notesPerMinute)));
     expect(r.cores).toBeGreaterThan(0);
   }, 300_000);
+});
+
+describe('default threads and sequences (chosen by bench-llm --tuning)', () => {
+  it('takes half the cores (at least one) and one sequence, and the settings default to it', () => {
+    expect(defaultModelTuning(1)).toEqual({ threads: 1, sequences: 1 });
+    expect(defaultModelTuning(2)).toEqual({ threads: 1, sequences: 1 });
+    expect(defaultModelTuning(8)).toEqual({ threads: 4, sequences: 1 });
+    expect({ threads: DEFAULT_SETTINGS.threads, sequences: DEFAULT_SETTINGS.sequences }).toEqual(defaultModelTuning());
+  });
 });

@@ -5,6 +5,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { defaultModelTuning } from './tuning.js';
 import {
   LlmAbortError,
   LlmTimeoutError,
@@ -17,7 +18,7 @@ export interface LocalLlamaOptions {
   modelPath: string;
   /** Defaults to the file name without `.gguf`. */
   id?: string;
-  /** llama.cpp threads. More threads than free cores is drastically slower, so the default is 1. */
+  /** llama.cpp threads. More threads than free cores is drastically slower: the default is half the cores (tuning.ts). */
   threads?: number;
   /** Parallel context sequences (requests generated at the same time). */
   sequences?: number;
@@ -86,7 +87,7 @@ export class LocalLlamaProvider implements LlmProvider {
   /** Starts the model process and waits until the model is loaded. */
   static async open(options: LocalLlamaOptions): Promise<LocalLlamaProvider> {
     if (!existsSync(options.modelPath)) throw new Error(`Model file not found: ${options.modelPath}`);
-    const p = new LocalLlamaProvider({ threads: 1, sequences: 2, mode: 'auto', maxRetries: 2, ...options });
+    const p = new LocalLlamaProvider({ ...defaultModelTuning(), mode: 'auto', maxRetries: 2, ...options });
     await p.ensureChild();
     return p;
   }
