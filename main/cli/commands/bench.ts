@@ -21,6 +21,7 @@ interface BenchCliOptions {
   k: string;
   limit?: string;
   db?: string;
+  keepIndex?: string;
   json?: boolean;
   /** Issue 13: a model whose generated answers are scored too. */
   answer?: string;
@@ -53,6 +54,7 @@ export function registerBench(program: Command): void {
     .option('--k <list>', 'comma-separated cut-offs', '2,5,10')
     .option('--limit <n>', 'only the first n questions')
     .option('--db <file>', 'keep the index in this database file instead of a temporary one (single dataset, single embedder)')
+    .option('--keep-index <dir>', 'with --suite: keep each corpus\'s index in this folder and reuse it on the next run (only the questions run again)')
     .option('--answer <model>', "with --dataset: also score the model's generated answers (EM/F1/containment) from loci, bm25 and no context")
     .option('--json', 'print the report(s) as JSON')
     .action(async (o: BenchCliOptions) => {
@@ -85,6 +87,7 @@ export function registerBench(program: Command): void {
               quick: o.quick,
               pool,
               sets,
+              indexDir: o.keepIndex ? resolve(o.keepIndex) : undefined,
               onProgress: progress,
               onReport: o.json ? undefined : (r) => process.stderr.write(`${formatReport(r)}\n\n`),
             });

@@ -67,6 +67,8 @@ export const LOCI_METHODS: RetrievalMethod[] = ['bm25', 'dense', 'hybrid', 'hig'
 export const ALL_BENCH_METHODS: string[] = [...LOCI_METHODS, ...PEER_NAMES];
 /** Contexts `loci ask` retrieves by default (the CLI's and the app's k): the ask timing and answer use it. */
 export const ASK_K = 8;
+/** Contexts asked of a method per cut-off, so chunk-level rankings can fill k distinct documents. */
+export const RANKING_DEPTH = 2;
 
 export const relPathOf = (i: number) => `p${i}.txt`;
 
@@ -112,7 +114,10 @@ async function evaluate(
   run: (question: string, k: number) => Promise<Ranked>,
   ask?: (question: string) => Promise<Asked>,
 ): Promise<MethodResult> {
-  const maxK = Math.max(...ks);
+  // recall@k counts the first k distinct documents; a method that returns chunks (bm25, dense, hybrid)
+  // can give several of one note, so every method is asked for twice the deepest cut-off — with only k,
+  // BM25 on the documentation sets lost a note in ten to its own second chunk, which flattered the rest.
+  const maxK = RANKING_DEPTH * Math.max(...ks);
   const metric = ds.answerMetric ?? 'contains';
   let peak = rssMb();
   // One untimed query loads what the method caches (vectors, derived tables) so latency is per query.
@@ -265,6 +270,8 @@ export async function evaluateDataset(
         opts.ks,
         prepared.indexSeconds,
         async (question, k) => {
+          // Cold per question: the ask below must not reuse this retrieval's analysis, nor this one an earlier ask's.
+          ctx.cache.forgetQuestions();
           const { contexts } = await retrieve(ctx, question, m, k);
           const texts = new Map<number, string[]>();
           const docs: number[] = [];
@@ -279,6 +286,7 @@ export async function evaluateDataset(
         },
         async (question) => {
           // What `loci ask` does with no model (engine.ask without the chat history write).
+          ctx.cache.forgetQuestions();
           const started = performance.now();
           const { contexts } = await retrieve(ctx, question, m, ASK_K);
           const answer = await extractiveAnswer(ctx, question, contexts);

@@ -4,7 +4,7 @@
 import type { RetrievalContext } from './retriever.js';
 import type { QueryAnalysis } from './query.js';
 import { bm25Ranking, denseRanking } from './query.js';
-import { documentsOfChunks } from '../store/retrieval.js';
+import { allChunkDocuments } from '../store/retrieval.js';
 import { RRF_K } from './hybrid.js';
 
 export interface FusedDocument {
@@ -55,7 +55,7 @@ export function notesOf(docOf: Map<number, number>, chunks: { id: number }[]): N
 export function firstStageNotes(ctx: RetrievalContext, qa: QueryAnalysis, depth: number): { lexical: NoteHit[]; dense: NoteHit[]; wDense: number } {
   const b = bm25Ranking(ctx, qa, depth);
   const d = denseRanking(ctx, qa, depth);
-  const docOf = documentsOfChunks(ctx.db, [...new Set([...b, ...d].map((s) => s.id))]);
+  const docOf = ctx.cache.derived('chunk-documents', () => allChunkDocuments(ctx.db));
   const lexical = notesOf(docOf, b);
   const dense = notesOf(docOf, d);
   const wDense = denseAgreementWeight(
