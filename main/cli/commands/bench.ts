@@ -49,7 +49,7 @@ export function registerBench(program: Command): void {
     .option('--format <format>', `one of ${DATASET_FORMATS.join(', ')} (detected when absent)`)
     .option('--corpus <path>', 'HippoRAG passages file; CRUD news.jsonl.gz (default: beside the questions); docs-QA notes folder')
     .option('--pool <n>', 'CRUD: articles in the pool, gold ones included (default 10000)')
-    .option('--embedder <specs>', "comma-separated embedders, one run each: 'glove', 'transformers:<folder>', 'openai:http://host:port/v1#model'", 'glove')
+    .option('--embedder <specs>', "comma-separated embedders, one run each: 'glove', 'transformers:<folder>', 'openai:http://host:port/v1[?batch=N&timeout=S]#model'", 'glove')
     .option('--methods <list>', 'comma-separated methods', ALL_BENCH_METHODS.join(','))
     .option('--k <list>', 'comma-separated cut-offs', '2,5,10')
     .option('--limit <n>', 'only the first n questions')
