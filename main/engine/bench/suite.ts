@@ -158,7 +158,7 @@ export function formatSuite(r: SuiteReport): string {
     `recall@${k} of the supporting documents (%)`,
     ...table(['set', ...r.methods], r.reports.map((rep) => [setCol(rep), ...r.methods.map((m) => cell(rep, m, (x) => pct(x.recall[k]!)))])),
     '',
-    `answer in the top ${k} (%; docs-QA: share of the reference answer's words)`,
+    `answer in the first ${k} contexts returned (%; docs-QA: share of the reference answer's words)`,
     ...table(['set', ...r.methods], r.reports.map((rep) => [setCol(rep), ...r.methods.map((m) => cell(rep, m, (x) => pct(x.answerRecall[k]!)))])),
   ];
   if (lociMethods.length) {
