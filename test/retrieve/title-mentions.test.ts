@@ -9,7 +9,7 @@ import { IndexCache } from '../../main/engine/retrieve/index-cache.js';
 import type { RetrievalContext } from '../../main/engine/retrieve/retriever.js';
 import { entityGraph } from '../../main/engine/retrieve/ppr.js';
 import { retrieve } from '../../main/engine/retrieve/index.js';
-import { titleSpecificity } from '../../main/engine/graph/title-mentions.js';
+import { referencingShare, titleSpecificity } from '../../main/engine/graph/title-mentions.js';
 import type { LociExplanation } from '../../main/engine/retrieve/loci.js';
 
 // Title mentions are found once, when the entity–chunk–note graph is built: a note whose text names
@@ -81,5 +81,57 @@ describe('title-mention edges of the entity–chunk–note graph', () => {
     const mara = x.documents.find((d) => d.title === 'Mara Lindqvist');
     expect(mara).toBeDefined();
     expect(mara!.bridgedFrom.map((b) => b.title)).toContain('Kestrel Coffee Works');
+  });
+
+  it('gives loci’s walk its weight where notes name each other (2 of 5 here)', async () => {
+    const g = await entityGraph(ctx);
+    expect(referencingShare(g.titleMentions)).toBeCloseTo(2 / 5);
+    const x = (await retrieve(ctx, 'Where was the founder of Kestrel Coffee Works born?', 'loci', 3)).explanation as LociExplanation;
+    expect(x.referencingShare).toBeCloseTo(2 / 5);
+    expect(x.weights.ppr).toBeGreaterThan(0);
+  });
+});
+
+// News titled by an id: no note names another, so the walk's only paths are shared words BM25 has
+// already weighed. loci leaves it out and ranks as BM25 does (it reshuffled BM25's top on the CRUD news).
+const UNTITLED: Record<string, string> = {
+  '20230711-0001.md': 'The harbour authority in Bergen raised the storm warning to level two on Tuesday.\n',
+  '20230711-0002.md': 'Ferries between Bergen and Stavanger were cancelled as the storm reached the coast.\n',
+  '20230712-0003.md': 'The storm left two thousand homes in Stavanger without power, the grid operator said.\n',
+  '20230712-0004.md': 'Bergen’s football club postponed its home match because of the storm warning.\n',
+  '20230713-0005.md': 'The grid operator restored power to most homes by Thursday morning.\n',
+};
+
+describe('loci on notes that do not name each other', () => {
+  let dir: string;
+  let db: Db;
+  let ctx: RetrievalContext;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'loci-untitled-'));
+    for (const [name, text] of Object.entries(UNTITLED)) writeFileSync(join(dir, name), text);
+    db = openDb(':memory:');
+    const embedder = await createStaticEmbedder();
+    await indexFolder(db, embedder, dir);
+    ctx = { db, embedder, cache: new IndexCache(db, embedder) };
+  }, 60_000);
+  afterAll(() => {
+    db?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('gives the walk no weight and ranks the notes as BM25 does', async () => {
+    const g = await entityGraph(ctx);
+    expect(referencingShare(g.titleMentions)).toBe(0);
+    for (const q of ['Which homes lost power after the storm?', 'Why was the Bergen match postponed?', 'storm warning Bergen']) {
+      const loci = await retrieve(ctx, q, 'loci', 5);
+      const x = loci.explanation as LociExplanation;
+      expect(x.weights.ppr).toBe(0);
+      expect(x.documents.every((d) => d.ranks.ppr === undefined)).toBe(true);
+      const bm25 = await retrieve(ctx, q, 'bm25', 10);
+      const bm25Notes = [...new Set(bm25.contexts.map((c) => c.docPath))].slice(0, loci.contexts.length);
+      expect(bm25Notes.length).toBeGreaterThan(1);
+      expect(loci.contexts.map((c) => c.docPath)).toEqual(bm25Notes);
+    }
   });
 });

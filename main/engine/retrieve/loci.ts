@@ -15,7 +15,7 @@ import { indexedTitles } from '../store/retrieval.js';
 import { bestChunks } from './hig/retriever.js';
 import { segmentWords } from '../text/segment.js';
 import { isStopWord } from '../text/stopwords.js';
-import { MAX_TITLE_WORDS, matchWord, specificEnough, titleKeys, titleSpecificity } from '../graph/title-mentions.js';
+import { MAX_TITLE_WORDS, matchWord, referencingShare, specificEnough, titleKeys, titleSpecificity } from '../graph/title-mentions.js';
 
 export interface LociParams {
   /** Chunks taken from each first-stage ranking. */
@@ -46,9 +46,12 @@ export interface LociParams {
   ppr: PprParams;
   /**
    * Weight dense by how far its top agrees with BM25's on this question (fusion.ts), so an embedder
-   * that does not know the corpus's language or words counts for less, with no per-corpus weight.
+   * that does not know the corpus's language or words counts for less, with no per-corpus weight; and
+   * the walk by how far the corpus's notes refer to each other (walkWeightOf).
    */
   adaptive: boolean;
+  /** Share of notes naming or linking another note at which the walk counts fully (walkWeightOf). */
+  fullReferencing: number;
 }
 
 export const DEFAULT_LOCI_PARAMS: LociParams = {
@@ -76,7 +79,27 @@ export const DEFAULT_LOCI_PARAMS: LociParams = {
   wPpr: 1,
   ppr: DEFAULT_PPR_PARAMS,
   adaptive: true,
+  // The dev sets lie far on either side: 20–98% of notes refer to another (Wikipedia sets, documentation
+  // folders), 0.02% in the 10k untitled news pool. Any value between changes no dev set; this one is
+  // set low so a notes folder where one note in ten links another keeps the walk in full.
+  fullReferencing: 0.1,
 };
+
+/**
+ * The walk's weight on this corpus, from 0 to 1: the share of notes that name or link another note,
+ * relative to p.fullReferencing. The walk is seeded by BM25, so its top always agrees with BM25's and
+ * agreement says nothing of it; what it adds is the path from note to note. Where notes do not refer to
+ * each other (news titled by an id) its only paths are shared entity mentions — words BM25 has already
+ * weighed — and it reshuffled BM25's top by noise: CRUD 10k 1/2/3-doc 49.9/52.7/51.3 with the walk at
+ * full weight against BM25's 50.3/52.3/52.2.
+ */
+export function walkWeightOf(referencing: number, p: Pick<LociParams, 'adaptive' | 'fullReferencing'>): number {
+  if (!p.adaptive) return 1;
+  return Math.min(1, referencing / p.fullReferencing);
+}
+
+/** Below this weight the walk is not run at all (it could not move a rank, and costs a few ms). */
+const MIN_WALK_WEIGHT = 0.01;
 
 export interface LociDocument {
   docId: number;
@@ -91,8 +114,10 @@ export interface LociDocument {
 export interface LociExplanation {
   method: 'loci';
   params: LociParams;
-  /** The weight each ranking was given for this question (after agreement). */
+  /** The weight each ranking was given for this question (after agreement and, for the walk, the corpus's references). */
   weights: { bm25: number; dense: number; title: number; ppr: number };
+  /** Share of the corpus's notes that name or link another note (the walk's weight follows it). */
+  referencingShare: number;
   documents: LociDocument[];
 }
 
@@ -168,6 +193,7 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
     const titles = titleIndex(ctx);
     // Built once per index generation: which notes mention which titles, and how specific each title is.
     const mentions = (await entityGraph(ctx)).titleMentions;
+    const referencing = ctx.cache.derived('loci:referencing-share', () => referencingShare(mentions));
     const docs = new Map<number, LociDocument>();
     const entry = (docId: number) => {
       let d = docs.get(docId);
@@ -183,7 +209,8 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
     const lexical = p.wBm25 ? first.lexical : [];
     const dense = p.wDense ? first.dense : [];
     const byTitle = p.wTitle ? titleRanking(titles, qa.terms).slice(0, p.depth) : [];
-    const walk = p.wPpr ? (await pprRank(ctx, qa, p.ppr)).documents.slice(0, p.depth) : [];
+    const walkWeight = p.wPpr * walkWeightOf(referencing, p);
+    const walk = walkWeight >= MIN_WALK_WEIGHT ? (await pprRank(ctx, qa, p.ppr)).documents.slice(0, p.depth) : [];
 
     // Each ranking beside BM25 counts by how far its top agrees with BM25's on this question.
     const lexicalIds = lexical.map((d) => d.docId);
@@ -192,7 +219,7 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
       bm25: p.wBm25,
       dense: p.wDense * (p.adaptive ? first.wDense : 1),
       title: p.wTitle * agree(byTitle.map((s) => s.id)),
-      ppr: p.wPpr * agree(walk.map((w) => w.docId)),
+      ppr: walk.length ? walkWeight * agree(walk.map((w) => w.docId)) : 0,
     };
 
     // The chunk a document is shown by: its best BM25 chunk, else its best dense chunk, else the walk's.
@@ -260,7 +287,7 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
         return id === undefined ? [] : [{ id, score: d.score }];
       }),
     );
-    const explanation: LociExplanation = { method: 'loci', params: p, weights, documents: ranked };
+    const explanation: LociExplanation = { method: 'loci', params: p, weights, referencingShare: referencing, documents: ranked };
     return { contexts, explanation, query: qa };
   };
 }
@@ -270,7 +297,10 @@ export const lociRetriever: Retriever = createLociRetriever();
 /** `--explain` for loci: each document's ranks in the three first-stage rankings, title evidence and bridges. */
 export function formatLociExplanation(x: LociExplanation): string {
   const w = x.weights;
-  const out = [`loci (ranks: bm25 / dense / title / ppr, weighted ${w.bm25.toFixed(2)} / ${w.dense.toFixed(2)} / ${w.title.toFixed(2)} / ${w.ppr.toFixed(2)}; TQ = title in the question)`];
+  const out = [
+    `loci (ranks: bm25 / dense / title / ppr, weighted ${w.bm25.toFixed(2)} / ${w.dense.toFixed(2)} / ${w.title.toFixed(2)} / ${w.ppr.toFixed(2)}; ` +
+      `${(100 * x.referencingShare).toFixed(0)}% of notes name or link another; TQ = title in the question)`,
+  ];
   for (const d of x.documents) {
     const r = (n?: number) => (n === undefined ? '–' : String(n));
     const bridges = d.bridgedFrom.map((b) => `“${b.title}” mentions “${b.mention}”`).join('; ');
