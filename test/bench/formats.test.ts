@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { crudTitle, distractorOrder, loadCrud } from '../../main/engine/bench/crud.js';
@@ -7,7 +8,9 @@ import { loadDataset } from '../../main/engine/bench/datasets.js';
 import { contentWords, listNotes, loadDocsQa, readDocsQa, wordShare } from '../../main/engine/bench/docs-qa.js';
 import { answerFound } from '../../main/engine/bench/metrics.js';
 import { runBench, type BenchReport } from '../../main/engine/bench/runner.js';
-import { DEV_SETS_DIR, formatSuite, runSuite } from '../../main/engine/bench/suite.js';
+import { DEV_SETS_DIR, formatSuite, keptIndexFile, runSuite } from '../../main/engine/bench/suite.js';
+import { openDb } from '../../main/engine/store/db.js';
+import { getSetting, INDEX_GENERATION } from '../../main/engine/store/settings.js';
 import { createStaticEmbedder } from '../../main/engine/embed/static-embedder.js';
 import { REPO_ROOT, SHARED_DATA } from '../fixtures/paths.js';
 
@@ -142,5 +145,29 @@ describe.skipIf(!haveNotes)('docs-QA dev sets (ours) over the notes folders', ()
     expect(text).toMatch(/\| 2wiki-dev \(10q\/\d+d\)/);
     expect(text).toMatch(/\| foam-qa \(31q\/\d+d\)/);
     expect(text).toContain('ask latency p50 / p95 ms');
+  }, 300_000);
+
+  it('--keep-index keeps each corpus’s index and the next run reuses it, with the same figures', async () => {
+    const embedder = await createStaticEmbedder();
+    const dir = mkdtempSync(join(tmpdir(), 'loci-kept-'));
+    try {
+      const run = () => runSuite(embedder, { dataDir: SHARED_DATA, methods: ['bm25', 'loci'], ks: [5], sets: ['2wiki-dev'], indexDir: dir });
+      const first = await run();
+      const file = keptIndexFile(dir, '2wiki-dev', embedder.id);
+      expect(existsSync(file)).toBe(true);
+      const db = openDb(file);
+      const docs = db.prepare('SELECT count(*) FROM documents').pluck().get() as number;
+      const generation = getSetting(db, INDEX_GENERATION, 0);
+      db.close();
+      expect(docs).toBe(first.reports[0]!.paragraphs);
+      const second = await run();
+      // Nothing changed, so nothing was re-indexed: the index generation stands still.
+      const again = openDb(file);
+      expect(getSetting(again, INDEX_GENERATION, 0)).toBe(generation);
+      again.close();
+      expect(second.reports[0]!.results.map((r) => r.recall[5])).toEqual(first.reports[0]!.results.map((r) => r.recall[5]));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 300_000);
 });

@@ -19,6 +19,8 @@ interface Behaviour {
   status?: number;
   refuseInputType?: boolean;
   hang?: boolean;
+  /** Never answers a request of more texts than this (a server too busy for a big batch). */
+  hangAbove?: number;
   dropOne?: boolean;
   base64?: boolean;
 }
@@ -41,6 +43,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   const body = JSON.parse(raw) as Recorded['body'];
   requests.push({ body });
   if (behaviour.hang) return; // never answers: the client's timeout must fire
+  if (behaviour.hangAbove !== undefined && Array.isArray(body.input) && body.input.length > behaviour.hangAbove) return;
   if (behaviour.status) return send(behaviour.status, { error: { message: 'model is loading' } });
   if (behaviour.refuseInputType && body.input_type !== undefined) {
     return send(400, { error: { message: "Unrecognized request argument supplied: input_type" } });
@@ -80,6 +83,19 @@ describe('parseOpenAiSpec', () => {
     expect(() => parseOpenAiSpec('openai:not a url#m')).toThrow(/no valid server URL/);
     expect(() => parseOpenAiSpec('openai:ftp://host/v1#m')).toThrow(/must be http/);
   });
+
+  it('reads texts per request and the timeout (seconds) from the URL, and refuses bad or unknown options', () => {
+    expect(parseOpenAiSpec('openai:http://127.0.0.1:8765/v1?batch=4&timeout=900#e5')).toEqual({
+      baseUrl: 'http://127.0.0.1:8765/v1',
+      model: 'e5',
+      batchSize: 4,
+      timeoutMs: 900_000,
+    });
+    expect(() => parseOpenAiSpec('openai:http://h/v1?batch=0#m')).toThrow(/batch takes a positive integer/);
+    expect(() => parseOpenAiSpec('openai:http://h/v1?batch=2.5#m')).toThrow(/batch takes a positive integer/);
+    expect(() => parseOpenAiSpec('openai:http://h/v1?timeout=soon#m')).toThrow(/timeout takes a positive number of seconds/);
+    expect(() => parseOpenAiSpec('openai:http://h/v1?size=3#m')).toThrow(/unknown option\(s\) size/);
+  });
 });
 
 describe('OpenAI-compatible embedder against a local server serving GloVe vectors', () => {
@@ -95,8 +111,24 @@ describe('OpenAI-compatible embedder against a local server serving GloVe vector
     const want = await glove.embed(texts);
     expect(got).toHaveLength(70);
     for (let i = 0; i < 70; i++) expect(dot(got[i]!, want[i]!)).toBeCloseTo(1, 5);
-    expect(requests.map((r) => (r.body.input as string[]).length)).toEqual([32, 32, 6]);
+    expect(requests.map((r) => (r.body.input as string[]).length)).toEqual([16, 16, 16, 16, 6]);
     expect(requests.every((r) => r.body.model === 'glove-test' && r.body.input_type === 'passage')).toBe(true);
+  });
+
+  it('takes its batch size from the spec, and halves a batch the server does not answer in time', async () => {
+    behaviour = {};
+    const e = await createEmbedder(`openai:${base}?batch=8&timeout=0.5#glove-test`);
+    const texts = Array.from({ length: 10 }, (_, i) => `passage ${i} on ${['tea', 'rain', 'ships'][i % 3]}`);
+    requests.length = 0;
+    await e.embed(texts);
+    expect(requests.map((r) => (r.body.input as string[]).length)).toEqual([8, 2]);
+    behaviour = { hangAbove: 3 };
+    requests.length = 0;
+    const got = await e.embed(texts);
+    // 8 hangs → 4 hangs → 2 + 2; 4 hangs → 2 + 2; then the last 2.
+    expect(requests.map((r) => (r.body.input as string[]).length)).toEqual([8, 4, 2, 2, 4, 2, 2, 2]);
+    const want = await glove.embed(texts);
+    for (let i = 0; i < texts.length; i++) expect(dot(got[i]!, want[i]!)).toBeCloseTo(1, 5);
   });
 
   it('marks questions as queries and passages as passages', async () => {

@@ -23,6 +23,7 @@ interface BenchCliOptions {
   k: string;
   limit?: string;
   db?: string;
+  keepIndex?: string;
   json?: boolean;
   /** Issue 13: a model whose generated answers are scored too. */
   answer?: string;
@@ -52,11 +53,12 @@ export function registerBench(program: Command): void {
     .option('--format <format>', `one of ${DATASET_FORMATS.join(', ')} (detected when absent)`)
     .option('--corpus <path>', 'HippoRAG passages file; CRUD news.jsonl.gz (default: beside the questions); docs-QA notes folder')
     .option('--pool <n>', 'CRUD: articles in the pool, gold ones included (default 10000)')
-    .option('--embedder <specs>', "comma-separated embedders, one run each: 'glove', 'transformers:<folder>', 'openai:http://host:port/v1#model'", 'glove')
+    .option('--embedder <specs>', "comma-separated embedders, one run each: 'glove', 'transformers:<folder>', 'openai:http://host:port/v1[?batch=N&timeout=S]#model'", 'glove')
     .option('--methods <list>', 'comma-separated methods', ALL_BENCH_METHODS.join(','))
     .option('--k <list>', 'comma-separated cut-offs', '2,5,10')
     .option('--limit <n>', 'only the first n questions')
     .option('--db <file>', 'keep the index in this database file instead of a temporary one (single dataset, single embedder)')
+    .option('--keep-index <dir>', 'with --suite: keep each corpus\'s index in this folder and reuse it on the next run (only the questions run again)')
     .option('--answer <model>', "with --dataset: also score the model's generated answers (EM/F1/containment) from loci, bm25 and no context")
     .option('--model <id|path>', 'with --dataset: run the model pass over the index before benching (model rows instead of fast rows; with --db, rows already made are kept)')
     .option('--json', 'print the report(s) as JSON')
@@ -91,6 +93,7 @@ export function registerBench(program: Command): void {
               quick: o.quick,
               pool,
               sets,
+              indexDir: o.keepIndex ? resolve(o.keepIndex) : undefined,
               onProgress: progress,
               onReport: o.json ? undefined : (r) => process.stderr.write(`${formatReport(r)}\n\n`),
             });

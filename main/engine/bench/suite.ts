@@ -2,10 +2,10 @@
 // and dev, MuSiQue dev, 2Wiki dev), untitled Chinese news (CRUD-RAG 1/2/3-doc over one pooled corpus) and
 // documentation notes (our SilverBullet and Foam question sets) — so a retrieval change is judged on all
 // kinds of data at once, never tuned to one. `--quick` is the same shape, smaller, for iteration.
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Embedder } from '../embed/embedder.js';
-import { loadCrud } from './crud.js';
+import { DEFAULT_CRUD_POOL, loadCrud } from './crud.js';
 import { loadDataset, type BenchDataset, type DatasetFormat } from './datasets.js';
 import { loadDocsQa } from './docs-qa.js';
 import { evaluateDataset, LOCI_METHODS, pct, prepareIndex, table, type BenchReport } from './runner.js';
@@ -52,6 +52,11 @@ export interface SuiteOptions {
   pool?: number;
   /** Only these sets (by name); all when absent. */
   sets?: string[];
+  /**
+   * Keep each corpus's index in this folder (one database per corpus and embedder) and reuse it on the
+   * next run: the indexer skips unchanged documents, so only the questions run again. Absent: temporary.
+   */
+  indexDir?: string;
   onProgress?: (message: string) => void;
   /** Each set's full report as it completes. */
   onReport?: (report: BenchReport) => void;
@@ -70,6 +75,8 @@ export interface SuiteReport {
 
 /** A group of question sets over one corpus: indexed once, each set evaluated on it. */
 interface Group {
+  /** Names the kept index file (--keep-index). */
+  key: string;
   sets: { name: string; file: string; ds: BenchDataset }[];
 }
 
@@ -84,14 +91,16 @@ function* groups(o: SuiteOptions, skipped: SuiteReport['skipped']): Generator<Gr
   for (const s of SINGLE_SETS) {
     const file = join(o.dataDir, s.file);
     if (!have(s.name, file)) continue;
-    yield { sets: [{ name: s.name, file, ds: loadDataset(file, { format: s.format, limit: o.quick ? s.quickLimit : undefined }) }] };
+    yield { key: s.name, sets: [{ name: s.name, file, ds: loadDataset(file, { format: s.format, limit: o.quick ? s.quickLimit : undefined }) }] };
   }
   const crud = CRUD_FILES.filter((c) => have(c.name, join(o.dataDir, c.file)));
   const news = join(o.dataDir, 'crud/news.jsonl.gz');
   if (crud.length && existsSync(news)) {
     const files = crud.map((c) => join(o.dataDir, c.file));
-    const { sets } = loadCrud(files, { corpus: news, pool: o.pool ?? (o.quick ? 1_000 : undefined), limit: o.quick ? 40 : undefined });
-    yield { sets: crud.map((c, i) => ({ name: c.name, file: files[i]!, ds: sets[i]! })) };
+    const pool = o.pool ?? (o.quick ? 1_000 : DEFAULT_CRUD_POOL);
+    const { sets } = loadCrud(files, { corpus: news, pool, limit: o.quick ? 40 : undefined });
+    // The pool depends on which question files' gold articles it holds, so the key names them.
+    yield { key: `crud-${crud.map((c) => c.name.replace('crud-', '')).join('-')}-${pool}`, sets: crud.map((c, i) => ({ name: c.name, file: files[i]!, ds: sets[i]! })) };
   } else if (crud.length) {
     for (const c of crud) skipped.push({ name: c.name, reason: `${news} is absent` });
   }
@@ -99,8 +108,14 @@ function* groups(o: SuiteOptions, skipped: SuiteReport['skipped']): Generator<Gr
     const file = join(DEV_SETS_DIR, d.file);
     if (!have(d.name, file)) continue;
     const ds = loadDocsQa(file, { sharedData: o.dataDir });
-    yield { sets: [{ name: d.name, file, ds }] };
+    yield { key: d.name, sets: [{ name: d.name, file, ds }] };
   }
+}
+
+/** The kept index of a corpus for an embedder (ids like `transformers:/path` made file-name safe). */
+export function keptIndexFile(dir: string, key: string, embedderId: string): string {
+  mkdirSync(dir, { recursive: true });
+  return join(dir, `${key}--${embedderId.replace(/[^A-Za-z0-9._-]+/g, '_').slice(-80)}.db`);
 }
 
 /** Runs the suite with one embedder. Loci methods share one index per corpus; peers build their own. */
@@ -112,7 +127,8 @@ export async function runSuite(embedder: Embedder, o: SuiteOptions): Promise<Sui
   for (const g of groups(o, skipped)) {
     const corpus = g.sets[0]!.ds.corpus;
     log(`[${g.sets.map((s) => s.name).join(', ')}] ${corpus.length} documents`);
-    const prepared = needsIndex ? await prepareIndex(corpus, embedder, { onProgress: log }) : null;
+    const dbFile = o.indexDir ? keptIndexFile(o.indexDir, g.key, embedder.id) : undefined;
+    const prepared = needsIndex ? await prepareIndex(corpus, embedder, { dbFile, onProgress: log }) : null;
     try {
       for (const s of g.sets) {
         const report = { name: s.name, ...(await evaluateDataset(prepared, s.ds, s.file, { methods: o.methods, ks: o.ks, onProgress: log, embedderId: embedder.id })) };
@@ -142,7 +158,7 @@ export function formatSuite(r: SuiteReport): string {
     `recall@${k} of the supporting documents (%)`,
     ...table(['set', ...r.methods], r.reports.map((rep) => [setCol(rep), ...r.methods.map((m) => cell(rep, m, (x) => pct(x.recall[k]!)))])),
     '',
-    `answer in the top ${k} (%; docs-QA: share of the reference answer's words)`,
+    `answer in the first ${k} contexts returned (%; docs-QA: share of the reference answer's words)`,
     ...table(['set', ...r.methods], r.reports.map((rep) => [setCol(rep), ...r.methods.map((m) => cell(rep, m, (x) => pct(x.answerRecall[k]!)))])),
   ];
   if (lociMethods.length) {

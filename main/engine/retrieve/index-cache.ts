@@ -61,6 +61,15 @@ export class IndexCache {
     return a;
   }
 
+  /**
+   * Forgets every question seen so far (analyses, the rankings memoised on them, query vectors), so
+   * the next question pays the full cost once: the bench times each retrieval and each ask cold.
+   */
+  forgetQuestions(): void {
+    this.analyses.clear();
+    this.queries.clear();
+  }
+
   async embedQuery(text: string): Promise<Float32Array> {
     let v = this.queries.get(text);
     if (!v) {

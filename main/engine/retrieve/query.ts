@@ -65,15 +65,23 @@ export async function analyseQuery(ctx: RetrievalContext, question: string): Pro
   });
 }
 
-function memo<T>(qa: QueryAnalysis, key: string, make: () => T): T {
-  if (!qa.memo.has(key)) qa.memo.set(key, make());
-  return qa.memo.get(key) as T;
+/**
+ * A ranking of this question to depth k: the top k of a deeper one already computed when there is
+ * one (loci asks for 50, its walk's seeds for 30; one search serves both), else computed and kept.
+ */
+function ranked(qa: QueryAnalysis, kind: string, k: number, make: (depth: number) => Scored[]): Scored[] {
+  const key = `${kind}:deepest`;
+  const known = qa.memo.get(key) as { depth: number; list: Scored[] } | undefined;
+  if (known && (known.depth >= k || known.list.length < known.depth)) return known.list.slice(0, k);
+  const list = make(k);
+  qa.memo.set(key, { depth: k, list });
+  return list;
 }
 
 export function bm25Ranking(ctx: RetrievalContext, qa: QueryAnalysis, k: number): Scored[] {
-  return memo(qa, `bm25:${k}`, () => (qa.ftsMatch ? bm25ChunkScores(ctx.db, qa.ftsMatch, k) : []));
+  return ranked(qa, 'bm25', k, (depth) => (qa.ftsMatch ? bm25ChunkScores(ctx.db, qa.ftsMatch, depth) : []));
 }
 
 export function denseRanking(ctx: RetrievalContext, qa: QueryAnalysis, k: number): Scored[] {
-  return memo(qa, `dense:${k}`, () => ctx.cache.matrix('chunk').search(qa.embedding, k));
+  return ranked(qa, 'dense', k, (depth) => ctx.cache.matrix('chunk').search(qa.embedding, depth));
 }

@@ -46,3 +46,14 @@ export function graphLinks(db: Db): { docId: number; targetNorm: string; line: n
 export function graphTitles(db: Db): { id: number; title: string }[] {
   return db.prepare("SELECT id, title FROM documents WHERE status = 'indexed'").all() as { id: number; title: string }[];
 }
+
+/** Every indexed chunk's segmented words (its FTS text), for the title-mention scan; streamed, not held. */
+export function graphChunkWords(db: Db): IterableIterator<{ chunkId: number; docId: number; seg: string; isCode: number }> {
+  return db
+    .prepare(
+      `SELECT c.id AS chunkId, c.document_id AS docId, f.seg AS seg, c.is_code AS isCode FROM chunks c
+       JOIN documents d ON d.id = c.document_id JOIN chunks_fts f ON f.rowid = c.id
+       WHERE d.status = 'indexed' ORDER BY c.document_id, c.ord`,
+    )
+    .iterate() as IterableIterator<{ chunkId: number; docId: number; seg: string; isCode: number }>;
+}

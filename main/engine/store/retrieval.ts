@@ -1,5 +1,5 @@
-// Reads the retrievers make at query time (BM25 over chunks and facts, chunk rows for contexts, titles,
-// the text a note's bridges are found in). Kept here so retrieve/** holds no SQL.
+// Reads the retrievers make at query time (BM25 over chunks, chunk rows for contexts, titles, facts of
+// the retrieved notes). Kept here so retrieve/** holds no SQL.
 import type { Db } from './db.js';
 
 /** BM25 over chunks for an FTS5 MATCH expression; higher score is better. */
@@ -30,12 +30,9 @@ export function chunkRows(db: Db, ids: number[]): ChunkRow[] {
     .all(JSON.stringify(ids)) as ChunkRow[];
 }
 
-/** The note each chunk belongs to. */
-export function documentsOfChunks(db: Db, ids: number[]): Map<number, number> {
-  const rows = db.prepare('SELECT id, document_id AS docId FROM chunks WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as {
-    id: number;
-    docId: number;
-  }[];
+/** The note of every indexed chunk (held in memory per index generation: a lookup per question costs more). */
+export function allChunkDocuments(db: Db): Map<number, number> {
+  const rows = db.prepare('SELECT id, document_id AS docId FROM chunks').all() as { id: number; docId: number }[];
   return new Map(rows.map((r) => [r.id, r.docId]));
 }
 
@@ -48,14 +45,6 @@ export function proseChunksOf(db: Db, docIds: number[]): { id: number; docId: nu
 
 export function indexedTitles(db: Db): { id: number; title: string }[] {
   return db.prepare("SELECT id, title FROM documents WHERE status = 'indexed'").all() as { id: number; title: string }[];
-}
-
-export function proseTextsOf(db: Db, docId: number): string[] {
-  return (db.prepare('SELECT text FROM chunks WHERE document_id = ? AND is_code = 0 ORDER BY ord').all(docId) as { text: string }[]).map((r) => r.text);
-}
-
-export function linkTargetsOf(db: Db, docId: number): string[] {
-  return (db.prepare('SELECT target_norm FROM links WHERE document_id = ?').all(docId) as { target_norm: string }[]).map((r) => r.target_norm);
 }
 
 export interface FactRow {
@@ -82,16 +71,4 @@ export function factsOf(db: Db, docIds: number[]): FactRow[] {
 
 export function hasIndexedDocuments(db: Db): boolean {
   return db.prepare("SELECT 1 FROM documents WHERE status = 'indexed' LIMIT 1").get() !== undefined;
-}
-
-/** Notes whose indexed text holds the phrase (an FTS5 phrase over segmented words), and all indexed notes. */
-export function phraseNoteFrequency(db: Db, words: string[]): { df: number; notes: number } {
-  const notes = db.prepare("SELECT count(*) FROM documents WHERE status = 'indexed'").pluck().get() as number;
-  if (words.length === 0) return { df: 0, notes };
-  const phrase = `"${words.map((w) => w.replaceAll('"', '""')).join(' ')}"`;
-  const df = db
-    .prepare('SELECT count(DISTINCT c.document_id) FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ?')
-    .pluck()
-    .get(phrase) as number;
-  return { df, notes };
 }

@@ -1,0 +1,183 @@
+// Which notes' text mentions another note's title (or links to it), found once per index generation
+// from the words the index already segmented (the chunks' FTS text), not per question: the second hop
+// of a multi-hop question ("the founder of Kestrel Coffee Works" → the note titled "Mara Lindqvist") is
+// a title of one note written in another. A word trie over the titles walks each chunk once, so the
+// scan costs one map lookup per word of the corpus and no segmenter runs.
+import { segmentWords } from '../text/segment.js';
+import { isStopWord } from '../text/stopwords.js';
+import { hasHan } from '../text/lang.js';
+import { normalizeName } from '../store/names.js';
+
+/** Longest title, in words, looked for in a note's text. */
+export const MAX_TITLE_WORDS = 8;
+
+/** Title variants: the whole title and, for "Name (qualifier)", the bare name. */
+export function titleVariants(title: string): string[] {
+  const bare = title.replace(/\s*\([^)]*\)\s*$/, '');
+  return bare !== title && bare ? [title, bare] : [title];
+}
+
+/** A word as titles are matched: possessives dropped so "Korn's" meets "Korn". */
+export const matchWord = (w: string): string => w.replace(/['’]s$/, '');
+
+/** Words for title matching: segmented (jieba for Chinese), possessives dropped. */
+export function matchWords(text: string): string[] {
+  return segmentWords(text).map(matchWord);
+}
+
+/** Keys a title is found by in running text. */
+export function titleKeys(title: string): string[] {
+  return titleVariants(title)
+    .map((t) => matchWords(t).join(' '))
+    .filter((k) => k.length > 1);
+}
+
+/** Keys a wikilink target meets a title by (links are stored normalised with normalizeName). */
+export function linkKeys(title: string): string[] {
+  return titleVariants(title)
+    .map(normalizeName)
+    .filter((k) => k.length > 1);
+}
+
+/** A one-word title that is a short or common word ("Time", "Up") would match everywhere. */
+export function specificEnough(key: string): boolean {
+  if (key.includes(' ')) return true;
+  if (isStopWord(key)) return false;
+  return hasHan(key) ? key.length >= 2 : key.length >= 4;
+}
+
+export interface MentionChunk {
+  chunkId: number;
+  docId: number;
+  /** The chunk's words as the index segmented them, space-separated (the FTS column). */
+  seg: string;
+  isCode: boolean;
+}
+
+export interface Mention {
+  /** The mentioned note. */
+  docId: number;
+  /** The title (or link target) as it was found. */
+  key: string;
+  /** The first chunk of the mentioning note that holds it (−1 for a wikilink, placed by its line elsewhere). */
+  chunkId: number;
+}
+
+export interface TitleMentions {
+  /** Note → the other notes its prose mentions by title or links to, in the order first found. */
+  byDoc: Map<number, Mention[]>;
+  /** Title key → how many notes' text (any chunk, the note's own title included) holds it. */
+  noteFrequency: Map<string, number>;
+  /** Indexed notes. */
+  notes: number;
+}
+
+interface TrieNode {
+  next: Map<string, TrieNode>;
+  /** Notes titled by the words up to here, when they form a whole title key. */
+  key?: string;
+}
+
+/**
+ * Scans every chunk once for other notes' titles (prose chunks only: code names things it does not
+ * talk about) and collects wikilinks to titles. `titles` are the indexed notes; `links` are the
+ * normalised wikilink targets per note.
+ */
+export function findTitleMentions(
+  titles: { id: number; title: string }[],
+  chunks: Iterable<MentionChunk>,
+  links: Iterable<{ docId: number; targetNorm: string }>,
+  maxWords = MAX_TITLE_WORDS,
+): TitleMentions {
+  const byTitle = new Map<string, number[]>();
+  const byLink = new Map<string, number[]>();
+  const own = new Map<number, Set<string>>();
+  const root: TrieNode = { next: new Map() };
+  const add = (m: Map<string, number[]>, key: string, id: number) => {
+    const list = m.get(key);
+    if (list) list.push(id);
+    else m.set(key, [id]);
+  };
+  for (const t of titles) {
+    const keys = titleKeys(t.title);
+    const lKeys = linkKeys(t.title);
+    own.set(t.id, new Set([...keys, ...lKeys]));
+    for (const key of lKeys) add(byLink, key, t.id);
+    for (const key of keys) {
+      add(byTitle, key, t.id);
+      const words = key.split(' ');
+      if (words.length > maxWords) continue;
+      let node = root;
+      for (const w of words) {
+        let child = node.next.get(w);
+        if (!child) node.next.set(w, (child = { next: new Map() }));
+        node = child;
+      }
+      node.key = key;
+    }
+  }
+
+  const byDoc = new Map<number, Mention[]>();
+  const foundIn = new Map<number, Set<number>>();
+  const mention = (docId: number, key: string, index: Map<string, number[]>, chunkId: number) => {
+    if (own.get(docId)?.has(key) || !specificEnough(key)) return;
+    const targets = index.get(key);
+    if (!targets) return;
+    let seen = foundIn.get(docId);
+    if (!seen) foundIn.set(docId, (seen = new Set()));
+    let list = byDoc.get(docId);
+    for (const d of targets) {
+      if (d === docId || seen.has(d)) continue;
+      seen.add(d);
+      if (!list) byDoc.set(docId, (list = []));
+      list.push({ docId: d, key, chunkId });
+    }
+  };
+
+  // Note frequency of each key: the last note counted, so a key repeated in a note counts once.
+  const noteFrequency = new Map<string, number>();
+  const lastNote = new Map<string, number>();
+  for (const c of chunks) {
+    const words = c.seg.split(' ').map(matchWord);
+    for (let i = 0; i < words.length; i++) {
+      let node = root.next.get(words[i]!);
+      for (let n = 1; node && n <= maxWords; n++) {
+        const key = node.key;
+        if (key !== undefined) {
+          if (lastNote.get(key) !== c.docId) {
+            lastNote.set(key, c.docId);
+            noteFrequency.set(key, (noteFrequency.get(key) ?? 0) + 1);
+          }
+          if (!c.isCode) mention(c.docId, key, byTitle, c.chunkId);
+        }
+        const w = words[i + n];
+        node = w === undefined ? undefined : node.next.get(w);
+      }
+    }
+  }
+  for (const l of links) mention(l.docId, l.targetNorm, byLink, -1);
+  return { byDoc, noteFrequency, notes: titles.length };
+}
+
+/**
+ * How specific a title is in this corpus: IDF of the notes whose text holds it, scaled to 0–1 (1: one
+ * note). A title that half the notes mention ("Markdown" in a documentation folder) is a hub, not a
+ * bridge, and a question naming it says little; an entity name mentioned by two notes is a bridge.
+ */
+export function titleSpecificity(m: TitleMentions, title: string): number {
+  if (m.notes <= 1) return 1;
+  const df = m.noteFrequency.get(matchWords(title).join(' ')) ?? 0;
+  return Math.log(m.notes / Math.max(1, df)) / Math.log(m.notes);
+}
+
+/**
+ * Share of the notes whose text names or links to another note: how far the notes of this corpus refer
+ * to each other. Wikipedia paragraphs and documentation folders: 20–98% (bench dev sets); news with id
+ * titles: none — there the only paths between notes are shared words, which BM25 already counts.
+ */
+export function referencingShare(m: TitleMentions): number {
+  if (m.notes === 0) return 0;
+  let referencing = 0;
+  for (const list of m.byDoc.values()) if (list.length) referencing++;
+  return referencing / m.notes;
+}
