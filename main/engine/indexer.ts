@@ -33,7 +33,7 @@ import { VectorMatrix } from './embed/vector-matrix.js';
 import { updateDocEdges } from './graph/doc-edges.js';
 import { DEFAULT_FUSION, updateFusion, type FusionThresholds } from './graph/fusion.js';
 import { phaseProgress } from './jobs/progress.js';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 
 export interface IndexerOptions extends IndexOptions {
   /** Files larger than this are skipped (reason 'too-large'). */
@@ -48,6 +48,8 @@ export interface IndexerOptions extends IndexOptions {
 
 /** Settings key: the embedder the graph was last built with; another one means rebuilding it whole. */
 const GRAPH_MODEL = 'graph_model';
+/** Settings key: a random stamp written by each graph step (see updateFusion's kept nodes). */
+const FUSION_STAMP = 'fusion_stamp';
 
 /** True when the index holds documents whose vectors (and graph) were made by another embedder. */
 export function needsReembedding(db: Db, embedder: Embedder): boolean {
@@ -335,24 +337,36 @@ export async function updateGraph(db: Db, embedder: Embedder, opts: IndexerOptio
   const times = opts.phaseTimes ?? {};
   const t0 = performance.now();
   const pruned = pruneOrphanEntities(db);
+  const pending = graphPendingIds(db);
+  const sameModel = getSetting<string | null>(db, GRAPH_MODEL, null) === embedder.id;
   const embedProgress = phaseProgress('embed', 1, opts.onProgress);
-  const embedded = await embedMissing(db, embedder, (p) => embedProgress.tick(p.done / Math.max(1, p.total)), opts.signal);
+  // With the graph's embedder unchanged, only rows of the notes written since the last graph step can
+  // lack a vector (a note's rows and its pending mark are written in one transaction).
+  const scope = sameModel ? pending : null;
+  const embedded = await embedMissing(db, embedder, (p) => embedProgress.tick(p.done / Math.max(1, p.total)), opts.signal, scope);
   embedProgress.finish();
   addTime(times, 'embed', t0);
 
-  const pending = graphPendingIds(db);
-  const sameModel = getSetting<string | null>(db, GRAPH_MODEL, null) === embedder.id;
   if (pending.length === 0 && embedded === 0 && pruned === 0 && sameModel) return;
   const t1 = performance.now();
   const graph = phaseProgress('graph', 2, opts.onProgress);
   const docVectors = loadEmbeddings(db, 'doc', embedder.id);
   const docs = new VectorMatrix(embedder.dim, docVectors);
   const changed = sameModel ? new Set(pending) : 'all';
+  addTime(times, 'graph: load', t1);
+  let t = performance.now();
   await updateDocEdges(db, docs, changed, opts.docNeighbours);
+  addTime(times, 'graph: doc edges', t);
   graph.tick(1);
-  await updateFusion(db, embedder.id, changed, opts.fusion ?? DEFAULT_FUSION);
+  t = performance.now();
+  // A fresh stamp per step: the fusion nodes this process keeps are used again only while the index
+  // still carries the stamp they were kept under (no other process or failed step has been in between).
+  const stamp = { current: getSetting(db, FUSION_STAMP, ''), next: randomUUID() };
+  await updateFusion(db, embedder.id, changed, opts.fusion ?? DEFAULT_FUSION, stamp);
+  addTime(times, 'graph: fusion', t);
   clearGraphPending(db);
   setSetting(db, GRAPH_MODEL, embedder.id);
+  setSetting(db, FUSION_STAMP, stamp.next);
   setSetting(db, INDEX_GENERATION, getSetting(db, INDEX_GENERATION, 0) + 1);
   graph.finish();
   addTime(times, 'graph', t1);

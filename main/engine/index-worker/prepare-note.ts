@@ -2,7 +2,8 @@ import { parseNote } from '../ingest/parse.js';
 import { extractFast } from '../extract/fast/index.js';
 import { segmentForIndex } from '../text/segment.js';
 import type { Extraction, ParsedNote } from '../types.js';
-import { createStaticEmbedder } from '../embed/static-embedder.js';
+import { createStaticEmbedder, type StaticEmbedder } from '../embed/static-embedder.js';
+import { composeNoteVectors } from './compose-vectors.js';
 import type { Embedder } from '../embed/embedder.js';
 import { chunkTexts, docText, EMBED_MAX_CHARS, mindMapTexts } from './owner-texts.js';
 
@@ -67,11 +68,16 @@ export async function prepareNote(input: NoteInput, embedder: Embedder | null): 
 }
 
 async function embedNote(embedder: Embedder, note: ParsedNote, extraction: Extraction): Promise<NoteVectors> {
+  if (isStatic(embedder)) return { model: embedder.id, ...composeNoteVectors(embedder.sums, embedder.dim, note, extraction) };
   const texts = [docText(note), ...chunkTexts(note), ...extraction.fcis.map((f) => f.text.slice(0, EMBED_MAX_CHARS)), ...mindMapTexts(extraction.mindMap)];
   const v = await embedder.embed(texts);
   const nc = note.chunks.length;
   const nf = extraction.fcis.length;
   return { model: embedder.id, doc: v[0]!, chunks: v.slice(1, 1 + nc), fcis: v.slice(1 + nc, 1 + nc + nf), mm: v.slice(1 + nc + nf) };
+}
+
+function isStatic(embedder: Embedder): embedder is StaticEmbedder {
+  return 'sums' in embedder;
 }
 
 /** A worker task: several small notes per message, so messaging costs little per note. */

@@ -178,6 +178,8 @@ export function writeExtraction(db: Db, docId: number, extraction: Extraction, f
 export function deleteDocument(db: Db, docId: number): void {
   clearDerived(db, docId);
   stmt(db, 'DELETE FROM documents WHERE id = ?').run(docId);
+  // Its neighbours in the document layer and the pseudo-graph change with it.
+  markGraphPending(db, [docId]);
 }
 
 /** Rebuilds a ParsedNote from the store (for passes that refine an indexed note without re-reading it). */

@@ -13,6 +13,25 @@ export function loadFusionNodes(db: Db): { id: number; document_id: number; kind
   }[];
 }
 
+/**
+ * Topic and fact nodes with their vectors from `model`, in id order: every one, or only those of the
+ * given documents. Nodes without a vector yet are left out.
+ */
+export function loadFusionVectors(db: Db, model: string, docIds: number[] | null): [number, number, SuperKind, Buffer][] {
+  const base = `SELECT n.id, n.document_id, n.kind, e.vector FROM mm_nodes n
+       JOIN embeddings e ON e.owner_kind = 'mm' AND e.model = ? AND e.owner_id = n.id
+      WHERE n.kind IN ('topic','fact')`;
+  if (docIds === null) return stmt(db, `${base} ORDER BY n.id`).raw().all(model) as [number, number, SuperKind, Buffer][];
+  return stmt(db, `${base} AND n.document_id IN (SELECT value FROM json_each(?)) ORDER BY n.id`)
+    .raw()
+    .all(model, JSON.stringify(docIds)) as [number, number, SuperKind, Buffer][];
+}
+
+/** A mind-map node's own text (a super node is labelled by its shortest member's). */
+export function mindMapNodeText(db: Db, nodeId: number): string {
+  return (stmt(db, 'SELECT text FROM mm_nodes WHERE id = ?').pluck().get(nodeId) as string | undefined) ?? '';
+}
+
 export function deleteAllSuperNodes(db: Db): void {
   stmt(db, 'DELETE FROM super_nodes').run();
 }
