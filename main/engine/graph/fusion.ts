@@ -101,7 +101,8 @@ async function rebuildGroups(nodes: FusionNodes, t: FusionThresholds): Promise<{
     const otherDoc = (a: number, b: number) => docOf.get(a) !== docOf.get(b);
     const m = matrixOf(rows);
     const threshold = t[kind];
-    const pairs = m.size <= EXACT_LIMIT ? await similarPairs(m, threshold, otherDoc) : await lshPairs(m, threshold, otherDoc);
+    const near = rows.projected ? { k: PROJECTED, coords: rows.proj.slice(0, rows.size * PROJECTED) } : undefined;
+    const pairs = m.size <= EXACT_LIMIT ? await similarPairs(m, threshold, otherDoc) : await lshPairs(m, threshold, otherDoc, 16, near);
     for (const members of groupPairs(pairs)) groups.push({ kind, members });
   }
   return groups;
