@@ -88,35 +88,39 @@ export async function indexFolder(db: Db, embedder: Embedder, rootArg: string, o
   }
 
   const pipeline = new NotePipeline(db, root, candidates.length >= MIN_NOTES_FOR_WORKERS, embedder, times, skipped);
+  let removed: number;
   try {
-    for (const [i, { file, known }] of candidates.entries()) {
-      opts.signal?.throwIfAborted();
-      progress.tick(unchanged + i, file.relPath);
-      const t = performance.now();
-      const read = await readNote(file.absPath, { root });
-      addTime(times, 'read', t);
-      if (!read.ok) {
-        const skip = { relPath: file.relPath, reason: read.reason, detail: read.detail };
-        skipped.push(skip);
-        recordSkip(db, root, skip, file);
-        continue;
+    try {
+      for (const [i, { file, known }] of candidates.entries()) {
+        opts.signal?.throwIfAborted();
+        progress.tick(unchanged + i, file.relPath);
+        const t = performance.now();
+        const read = await readNote(file.absPath, { root });
+        addTime(times, 'read', t);
+        if (!read.ok) {
+          const skip = { relPath: file.relPath, reason: read.reason, detail: read.detail };
+          skipped.push(skip);
+          recordSkip(db, root, skip, file);
+          continue;
+        }
+        if (known && known.status === 'indexed' && known.content_hash === read.hash) {
+          touchDocument(db, known.id, file.mtimeMs, file.size);
+          unchanged++;
+          continue;
+        }
+        await pipeline.add({ relPath: file.relPath, content: read.content }, { hash: read.hash, mtime: file.mtimeMs, size: file.size }, file);
       }
-      if (known && known.status === 'indexed' && known.content_hash === read.hash) {
-        touchDocument(db, known.id, file.mtimeMs, file.size);
-        unchanged++;
-        continue;
-      }
-      await pipeline.add({ relPath: file.relPath, content: read.content }, { hash: read.hash, mtime: file.mtimeMs, size: file.size }, file);
+    } finally {
+      // Also when stopped: notes already handed on are finished and written, each whole.
+      await pipeline.drain();
     }
+    progress.finish();
+
+    removed = removeMissing(db, root, seen);
+    await updateGraph(db, embedder, opts, pipeline.pool);
   } finally {
-    // Also when stopped: notes already handed on are finished and written, each whole.
-    await pipeline.drain();
     await pipeline.close();
   }
-  progress.finish();
-
-  const removed = removeMissing(db, root, seen);
-  await updateGraph(db, embedder, opts);
   return {
     root,
     counts: indexCounts(db),
@@ -152,19 +156,23 @@ export async function indexTexts(db: Db, embedder: Embedder, root: string, docs:
   }
   const skipped: SkippedFile[] = [];
   const pipeline = new NotePipeline(db, root, todo.length >= MIN_NOTES_FOR_WORKERS, embedder, times, skipped);
+  let removed: number;
   try {
-    for (const [i, { d, hash }] of todo.entries()) {
-      opts.signal?.throwIfAborted();
-      progress.tick(unchanged + i, d.relPath);
-      await pipeline.add({ relPath: d.relPath, content: d.content, title: d.title }, { hash, mtime: null, size: Buffer.byteLength(d.content) }, null);
+    try {
+      for (const [i, { d, hash }] of todo.entries()) {
+        opts.signal?.throwIfAborted();
+        progress.tick(unchanged + i, d.relPath);
+        await pipeline.add({ relPath: d.relPath, content: d.content, title: d.title }, { hash, mtime: null, size: Buffer.byteLength(d.content) }, null);
+      }
+    } finally {
+      await pipeline.drain();
     }
+    progress.finish();
+    removed = removeMissing(db, root, new Set(docs.map((d) => d.relPath)));
+    await updateGraph(db, embedder, opts, pipeline.pool);
   } finally {
-    await pipeline.drain();
     await pipeline.close();
   }
-  progress.finish();
-  const removed = removeMissing(db, root, new Set(docs.map((d) => d.relPath)));
-  await updateGraph(db, embedder, opts);
   return { root, counts: indexCounts(db), changed: pipeline.written, unchanged, removed, skipped, seconds: (performance.now() - started) / 1000 };
 }
 
@@ -191,7 +199,7 @@ class NotePipeline {
   written = 0;
   private batch: Pending = { inputs: [], metas: [], files: [] };
   private readonly inFlight: { pending: Pending; results: Promise<PrepareResult[]> }[] = [];
-  private readonly pool: NotePool | null;
+  readonly pool: NotePool | null;
   private readonly maxInFlight: number;
   private dispatched = 0;
   private readonly staticEmbedder: string | null;
@@ -333,7 +341,7 @@ function removeMissing(db: Db, root: string, present: Set<string>): number {
  * Work that spans documents: vectors for rows that lack them, the document layer and the pseudo-graph
  * for documents listed in graph_pending. Any pass that rewrites documents' rows (fast or model) ends here.
  */
-export async function updateGraph(db: Db, embedder: Embedder, opts: IndexerOptions): Promise<void> {
+export async function updateGraph(db: Db, embedder: Embedder, opts: IndexerOptions, pool: NotePool | null = null): Promise<void> {
   const times = opts.phaseTimes ?? {};
   const t0 = performance.now();
   const pruned = pruneOrphanEntities(db);
@@ -354,16 +362,25 @@ export async function updateGraph(db: Db, embedder: Embedder, opts: IndexerOptio
   const docs = new VectorMatrix(embedder.dim, docVectors);
   const changed = sameModel ? new Set(pending) : 'all';
   addTime(times, 'graph: load', t1);
-  let t = performance.now();
-  await updateDocEdges(db, docs, changed, opts.docNeighbours);
-  addTime(times, 'graph: doc edges', t);
-  graph.tick(1);
-  t = performance.now();
+  // With worker threads at hand, a full rebuild's document neighbours are found in one of them while
+  // this thread fuses the mind maps: the two steps share nothing but the database, written from here.
+  const elsewhere = pool
+    ? (m: VectorMatrix, k: number) => pool.neighbours({ neighbours: k, dim: m.dim, ids: m.ids, data: m.data })
+    : undefined;
+  const t = performance.now();
+  const edges = updateDocEdges(db, docs, changed, opts.docNeighbours, undefined, elsewhere).then(() => {
+    addTime(times, 'graph: doc edges', t);
+    graph.tick(1);
+  });
+  // Handled here too, so a failure while fusion runs is not an unhandled rejection (Promise.all reports it).
+  edges.catch(() => undefined);
+  if (!elsewhere) await edges;
+  const tf = performance.now();
   // A fresh stamp per step: the fusion nodes this process keeps are used again only while the index
   // still carries the stamp they were kept under (no other process or failed step has been in between).
   const stamp = { current: getSetting(db, FUSION_STAMP, ''), next: randomUUID() };
-  await updateFusion(db, embedder.id, changed, opts.fusion ?? DEFAULT_FUSION, stamp);
-  addTime(times, 'graph: fusion', t);
+  const fusion = updateFusion(db, embedder.id, changed, opts.fusion ?? DEFAULT_FUSION, stamp).then(() => addTime(times, 'graph: fusion', tf));
+  await Promise.all([edges, fusion]);
   clearGraphPending(db);
   setSetting(db, GRAPH_MODEL, embedder.id);
   setSetting(db, FUSION_STAMP, stamp.next);
