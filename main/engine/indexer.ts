@@ -80,9 +80,10 @@ export async function indexFolder(db: Db, embedder: Embedder, rootArg: string, o
   for (const s of scanSkipped) recordSkip(db, root, s, null);
 
   // Notes whose stat changed; the rest are unchanged without being read.
+  const knownRows = new Map(documentsUnder(db, root).map((d) => [d.rel_path, d]));
   const candidates: { file: ScannedFile; known: DocumentRow | undefined }[] = [];
   for (const file of files) {
-    const known = findDocument(db, root, file.relPath);
+    const known = knownRows.get(file.relPath);
     if (known && known.status === 'indexed' && known.mtime === file.mtimeMs && known.size === file.size) unchanged++;
     else candidates.push({ file, known });
   }
@@ -116,7 +117,7 @@ export async function indexFolder(db: Db, embedder: Embedder, rootArg: string, o
     }
     progress.finish();
 
-    removed = removeMissing(db, root, seen);
+    removed = removeMissing(db, root, seen, [...knownRows.values()]);
     await updateGraph(db, embedder, opts, pipeline.pool);
   } finally {
     await pipeline.close();
@@ -203,6 +204,7 @@ class NotePipeline {
   private readonly maxInFlight: number;
   private dispatched = 0;
   private readonly staticEmbedder: string | null;
+  private readonly languages = new Set<string>();
 
   constructor(
     private readonly db: Db,
@@ -237,7 +239,13 @@ class NotePipeline {
   }
 
   async close(): Promise<void> {
-    await this.pool?.close();
+    if (!this.pool) return;
+    await this.pool.close();
+    // The notes were prepared in workers, so this thread has not yet built the parser, the English
+    // tagger or jieba (a few hundred ms the first time): build them once the run is over, before the
+    // watcher's first edit needs them rather than during it. Unref'd, so it never keeps a CLI alive.
+    const languages = [...this.languages];
+    setTimeout(() => void prepareNotes({ inputs: [{ relPath: 'warm-up.md', content: WARM_UP[languages.includes('zh') ? 'zh' : 'en'] }], staticEmbedder: this.staticEmbedder }), 0).unref();
   }
 
   private dispatch(): void {
@@ -265,6 +273,7 @@ class NotePipeline {
         const file = next.pending.files[i] ?? null;
         const relPath = next.pending.inputs[i]!.relPath;
         if (r.ok) {
+          this.languages.add(r.prepared.note.lang);
           this.times.parse = (this.times.parse ?? 0) + r.prepared.ms.parse / 1000;
           this.times.extract = (this.times.extract ?? 0) + r.prepared.ms.extract / 1000;
           this.times.embed = (this.times.embed ?? 0) + r.prepared.ms.embed / 1000;
@@ -284,6 +293,12 @@ class NotePipeline {
     addTime(this.times, 'write', t);
   }
 }
+
+/** Notes that make this thread build what preparing a note of that language needs. */
+const WARM_UP = {
+  en: '# Warm-up\n\nThe engine reads one English sentence about Ada Lovelace in London.\n',
+  zh: '# Warm-up\n\nThe engine reads one English sentence.\n\n北京市政府今天发布了新的交通计划。\n',
+};
 
 /** A few notes are prepared here, one batch per turn of the event loop, so calls keep being answered. */
 async function inThisThread(task: PrepareTask): Promise<PrepareResult[]> {
@@ -328,8 +343,9 @@ function recordSkip(db: Db, root: string, skip: SkippedFile, file: ScannedFile |
   })();
 }
 
-function removeMissing(db: Db, root: string, present: Set<string>): number {
-  const gone = documentsUnder(db, root).filter((d) => !present.has(d.rel_path));
+/** `known`: the root's documents as read before this run wrote any (those it wrote are present). */
+function removeMissing(db: Db, root: string, present: Set<string>, known = documentsUnder(db, root)): number {
+  const gone = known.filter((d) => !present.has(d.rel_path));
   db.transaction(() => {
     for (const d of gone) deleteDocument(db, d.id);
     if (gone.length) markGraphPending(db, gone.map((d) => d.id));
