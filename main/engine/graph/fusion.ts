@@ -134,8 +134,10 @@ function mergeChanged(db: Db, nodes: FusionNodes, changed: Set<number>, t: Fusio
       for (let o = 0; o < size; o++) {
         if (docs[o] === doc) continue;
         if (projected) {
+          // Leading directions carry the most variance: most rows are out of reach after a few.
           let far = 0;
-          for (let k = 0, ok = o * PROJECTED; k < PROJECTED; k++, ok++) {
+          let k = 0;
+          for (let ok = o * PROJECTED; k < PROJECTED && far <= reach; k++, ok++) {
             const diff = qp[k]! - proj[ok]!;
             far += diff * diff;
           }

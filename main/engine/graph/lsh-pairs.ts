@@ -99,7 +99,7 @@ function* lshTables(
           const rj = Math.max(rows[i]!, rows[j]!);
           if (coords) {
             let far = 0;
-            for (let c = 0, a = ri * k, b = rj * k; c < k; c++, a++, b++) {
+            for (let c = 0, a = ri * k, b = rj * k; c < k && far <= reach; c++, a++, b++) {
               const diff = coords[a]! - coords[b]!;
               far += diff * diff;
             }

@@ -19,10 +19,12 @@ export function loadFusionNodes(db: Db): { id: number; document_id: number; kind
  */
 export function loadFusionVectors(db: Db, model: string, docIds: number[] | null): [number, number, SuperKind, Buffer][] {
   const base = `SELECT n.id, n.document_id, n.kind, e.vector FROM mm_nodes n
-       JOIN embeddings e ON e.owner_kind = 'mm' AND e.model = ? AND e.owner_id = n.id
-      WHERE n.kind IN ('topic','fact')`;
-  if (docIds === null) return stmt(db, `${base} ORDER BY n.id`).raw().all(model) as [number, number, SuperKind, Buffer][];
-  return stmt(db, `${base} AND n.document_id IN (SELECT value FROM json_each(?)) ORDER BY n.id`)
+       JOIN embeddings e ON e.owner_kind = 'mm' AND e.model = ? AND e.owner_id = n.id`;
+  if (docIds === null) {
+    return stmt(db, `${base} WHERE n.kind IN ('topic','fact') ORDER BY n.id`).raw().all(model) as [number, number, SuperKind, Buffer][];
+  }
+  // "+n.kind": a few documents' nodes come by the document index, not by walking every topic and fact.
+  return stmt(db, `${base} WHERE n.document_id IN (SELECT value FROM json_each(?)) AND +n.kind IN ('topic','fact') ORDER BY n.id`)
     .raw()
     .all(model, JSON.stringify(docIds)) as [number, number, SuperKind, Buffer][];
 }
