@@ -8,7 +8,6 @@ import { prepareNotes, type NoteInput, type PreparedNote, type PrepareResult, ty
 import { STATIC_EMBEDDER_ID } from './embed/static-embedder.js';
 import { openNotePool, workerCount, type NotePool } from './index-worker/pool.js';
 import { scanFolder, type ScannedFile } from './ingest/scan.js';
-import { readNote } from './ingest/read.js';
 import {
   clearGraphPending,
   deleteDocument,
@@ -94,22 +93,10 @@ export async function indexFolder(db: Db, embedder: Embedder, rootArg: string, o
     try {
       for (const [i, { file, known }] of candidates.entries()) {
         opts.signal?.throwIfAborted();
-        progress.tick(unchanged + i, file.relPath);
-        const t = performance.now();
-        const read = await readNote(file.absPath, { root });
-        addTime(times, 'read', t);
-        if (!read.ok) {
-          const skip = { relPath: file.relPath, reason: read.reason, detail: read.detail };
-          skipped.push(skip);
-          recordSkip(db, root, skip, file);
-          continue;
-        }
-        if (known && known.status === 'indexed' && known.content_hash === read.hash) {
-          touchDocument(db, known.id, file.mtimeMs, file.size);
-          unchanged++;
-          continue;
-        }
-        await pipeline.add({ relPath: file.relPath, content: read.content }, { hash: read.hash, mtime: file.mtimeMs, size: file.size }, file);
+        progress.tick(unchanged + pipeline.unchanged + i, file.relPath);
+        // Read and hashed where it is prepared; a note whose bytes turn out unchanged is only touched.
+        const meta = { hash: null, mtime: file.mtimeMs, size: file.size, known, isNew: !known };
+        await pipeline.add({ relPath: file.relPath, file: { absPath: file.absPath, root } }, meta, file);
       }
     } finally {
       // Also when stopped: notes already handed on are finished and written, each whole.
@@ -126,7 +113,7 @@ export async function indexFolder(db: Db, embedder: Embedder, rootArg: string, o
     root,
     counts: indexCounts(db),
     changed: pipeline.written,
-    unchanged,
+    unchanged: unchanged + pipeline.unchanged,
     removed,
     skipped,
     seconds: (performance.now() - started) / 1000,
@@ -148,22 +135,22 @@ export async function indexTexts(db: Db, embedder: Embedder, root: string, docs:
   const times = opts.phaseTimes ?? {};
   const progress = phaseProgress('extract', docs.length, opts.onProgress);
   let unchanged = 0;
-  const todo: { d: TextDocument; hash: string }[] = [];
+  const todo: { d: TextDocument; hash: string; isNew: boolean }[] = [];
   for (const d of docs) {
     const hash = createHash('sha256').update(d.title ?? '').update('\0').update(d.content).digest('hex');
     const known = findDocument(db, root, d.relPath);
     if (known?.status === 'indexed' && known.content_hash === hash) unchanged++;
-    else todo.push({ d, hash });
+    else todo.push({ d, hash, isNew: !known });
   }
   const skipped: SkippedFile[] = [];
   const pipeline = new NotePipeline(db, root, todo.length >= MIN_NOTES_FOR_WORKERS, embedder, times, skipped);
   let removed: number;
   try {
     try {
-      for (const [i, { d, hash }] of todo.entries()) {
+      for (const [i, { d, hash, isNew }] of todo.entries()) {
         opts.signal?.throwIfAborted();
         progress.tick(unchanged + i, d.relPath);
-        await pipeline.add({ relPath: d.relPath, content: d.content, title: d.title }, { hash, mtime: null, size: Buffer.byteLength(d.content) }, null);
+        await pipeline.add({ relPath: d.relPath, content: d.content, title: d.title }, { hash, mtime: null, size: Buffer.byteLength(d.content), isNew }, null);
       }
     } finally {
       await pipeline.drain();
@@ -178,9 +165,14 @@ export async function indexTexts(db: Db, embedder: Embedder, root: string, docs:
 }
 
 interface NoteMeta {
-  hash: string;
+  /** The content's hash; null when the note is read where it is prepared (the hash comes back with it). */
+  hash: string | null;
   mtime: number | null;
   size: number;
+  /** The note's row before this run, if any: unchanged bytes then only touch it. */
+  known?: DocumentRow;
+  /** No row for the note existed when the run looked: its rows are written without deleting first. */
+  isNew?: boolean;
 }
 
 interface Pending {
@@ -198,6 +190,8 @@ interface Pending {
  */
 class NotePipeline {
   written = 0;
+  /** Notes read here whose bytes were what the index already held. */
+  unchanged = 0;
   private batch: Pending = { inputs: [], metas: [], files: [] };
   private readonly inFlight: { pending: Pending; results: Promise<PrepareResult[]> }[] = [];
   readonly pool: NotePool | null;
@@ -272,15 +266,29 @@ class NotePipeline {
         const meta = next.pending.metas[i]!;
         const file = next.pending.files[i] ?? null;
         const relPath = next.pending.inputs[i]!.relPath;
+        if ('skip' in r) {
+          const skip = { relPath, reason: r.skip.reason, detail: r.skip.detail };
+          this.skipped.push(skip);
+          recordSkip(db, root, skip, file);
+          return;
+        }
+        const hash = r.ok ? (r.prepared.hash ?? meta.hash) : meta.hash;
+        const known = meta.known;
+        if (r.ok && known && known.status === 'indexed' && known.content_hash === hash && file) {
+          touchDocument(db, known.id, file.mtimeMs, file.size);
+          this.unchanged++;
+          return;
+        }
         if (r.ok) {
           this.languages.add(r.prepared.note.lang);
+          this.times.read = (this.times.read ?? 0) + r.prepared.ms.read / 1000;
           this.times.parse = (this.times.parse ?? 0) + r.prepared.ms.parse / 1000;
           this.times.extract = (this.times.extract ?? 0) + r.prepared.ms.extract / 1000;
           this.times.embed = (this.times.embed ?? 0) + r.prepared.ms.embed / 1000;
         }
         try {
-          if (!r.ok) throw new Error(r.error);
-          db.transaction(() => writeNote(db, root, r.prepared, meta))();
+          if (!r.ok) throw new Error('error' in r ? r.error : 'unreadable');
+          db.transaction(() => writeNote(db, root, r.prepared, { ...meta, hash }))();
           this.written++;
         } catch (err) {
           // A note the parser, extractor or writer cannot handle is reported, never allowed to stop the run.
@@ -314,8 +322,8 @@ function writeNote(db: Db, root: string, p: PreparedNote, meta: NoteMeta): numbe
     { root, relPath: note.relPath, hash: meta.hash, mtime: meta.mtime, size: meta.size },
     { status: 'indexed', title: note.title, lang: note.lang, frontMatter: note.frontMatter },
   );
-  const chunkIds = writeParsedNote(db, id, note, p.chunkSeg);
-  const { fciIds, mmIds } = writeExtraction(db, id, p.extraction, p.fciSeg);
+  const chunkIds = writeParsedNote(db, id, note, p.chunkSeg, meta.isNew === true);
+  const { fciIds, mmIds } = writeExtraction(db, id, p.extraction, p.fciSeg, true);
   const v = p.vectors;
   if (v) {
     writeEmbeddings(db, 'doc', v.model, [{ id, vector: v.doc }]);

@@ -1,16 +1,22 @@
 import { parseNote } from '../ingest/parse.js';
 import { extractFast } from '../extract/fast/index.js';
 import { segmentForIndex } from '../text/segment.js';
-import type { Extraction, ParsedNote } from '../types.js';
+import type { Extraction, ParsedNote, SkipReason } from '../types.js';
+import { readNote } from '../ingest/read.js';
 import { createStaticEmbedder, type StaticEmbedder } from '../embed/static-embedder.js';
 import { composeNoteVectors } from './compose-vectors.js';
 import type { Embedder } from '../embed/embedder.js';
 import { chunkTexts, docText, EMBED_MAX_CHARS, mindMapTexts } from './owner-texts.js';
 
-/** One note to prepare: its text, and a title that overrides the parsed one (benchmarks' pooled paragraphs). */
+/**
+ * One note to prepare: its text — or the file to read it from (inside `root`), read and hashed in the
+ * worker so the writer's thread does not — and a title that overrides the parsed one (benchmarks'
+ * pooled paragraphs).
+ */
 export interface NoteInput {
   relPath: string;
-  content: string;
+  content?: string;
+  file?: { absPath: string; root: string };
   title?: string;
 }
 
@@ -27,8 +33,10 @@ export interface PreparedNote {
   fciSeg: string[];
   /** Vectors of the note's own rows, when the task asked for the built-in embedder's. */
   vectors: NoteVectors | null;
-  /** Milliseconds spent parsing, extracting (segmentation included) and embedding, for `loci bench-index`. */
-  ms: { parse: number; extract: number; embed: number };
+  /** Milliseconds spent reading, parsing, extracting (segmentation included) and embedding, for `loci bench-index`. */
+  ms: { read: number; parse: number; extract: number; embed: number };
+  /** sha256 of the file's bytes, when the note was read from a file here. */
+  hash: string | null;
 }
 
 /** Per kind, in write order: the document, its chunks, its FCIs, its mind-map nodes (depth-first). */
@@ -46,13 +54,27 @@ export interface PrepareTask {
   staticEmbedder: string | null;
 }
 
-export type PrepareResult = { ok: true; prepared: PreparedNote } | { ok: false; relPath: string; error: string };
+export type PrepareResult =
+  | { ok: true; prepared: PreparedNote }
+  | { ok: false; relPath: string; error: string }
+  /** The file is not a note that can be read (binary, invalid UTF-8, empty, gone, a link out of the folder). */
+  | { ok: false; relPath: string; skip: { reason: SkipReason; detail: string } };
 
 /** Never throws: a note the parser or extractor cannot handle comes back as an error to report. */
 export async function prepareNote(input: NoteInput, embedder: Embedder | null): Promise<PrepareResult> {
   try {
+    const tr = performance.now();
+    let content = input.content;
+    let hash: string | null = null;
+    if (content === undefined) {
+      if (!input.file) throw new Error('a note to prepare needs its content or its file');
+      const read = await readNote(input.file.absPath, { root: input.file.root });
+      if (!read.ok) return { ok: false, relPath: input.relPath, skip: { reason: read.reason, detail: read.detail } };
+      content = read.content;
+      hash = read.hash;
+    }
     const t0 = performance.now();
-    const note = parseNote(input.relPath, input.content);
+    const note = parseNote(input.relPath, content);
     if (input.title) note.title = input.title;
     const t1 = performance.now();
     const extraction = extractFast(note);
@@ -61,7 +83,10 @@ export async function prepareNote(input: NoteInput, embedder: Embedder | null): 
     const t2 = performance.now();
     const vectors = embedder ? await embedNote(embedder, note, extraction) : null;
     const t3 = performance.now();
-    return { ok: true, prepared: { note, extraction, chunkSeg, fciSeg, vectors, ms: { parse: t1 - t0, extract: t2 - t1, embed: t3 - t2 } } };
+    return {
+      ok: true,
+      prepared: { note, extraction, chunkSeg, fciSeg, vectors, hash, ms: { read: t0 - tr, parse: t1 - t0, extract: t2 - t1, embed: t3 - t2 } },
+    };
   } catch (err) {
     return { ok: false, relPath: input.relPath, error: err instanceof Error ? err.message : String(err) };
   }

@@ -93,10 +93,13 @@ export function hasIndexedDocuments(db: Db): boolean {
  * Replaces the document's chunks and links (and with them every row derived from the old chunks).
  * `chunkSeg` is the chunks' FTS text when already segmented (by an indexing worker), else made here.
  */
-export function writeParsedNote(db: Db, docId: number, note: ParsedNote, chunkSeg?: string[]): number[] {
-  clearDerived(db, docId);
-  stmt(db, 'DELETE FROM chunks WHERE document_id = ?').run(docId);
-  stmt(db, 'DELETE FROM links WHERE document_id = ?').run(docId);
+export function writeParsedNote(db: Db, docId: number, note: ParsedNote, chunkSeg?: string[], isNew = false): number[] {
+  // A document row inserted just now has nothing to replace (a deleted document took its rows with it).
+  if (!isNew) {
+    clearDerived(db, docId);
+    stmt(db, 'DELETE FROM chunks WHERE document_id = ?').run(docId);
+    stmt(db, 'DELETE FROM links WHERE document_id = ?').run(docId);
+  }
   const insertChunk = stmt(db, 
     `INSERT INTO chunks (document_id, ord, heading_path, text, line_from, line_to, is_code)
      VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
@@ -118,8 +121,15 @@ export function writeParsedNote(db: Db, docId: number, note: ParsedNote, chunkSe
  * Writes one extractor's output for a document, replacing whatever extraction the document had
  * (a note carries one extraction at a time: the best one made for its current content).
  */
-export function writeExtraction(db: Db, docId: number, extraction: Extraction, fciSeg?: string[]): { fciIds: number[]; mmIds: number[] } {
-  clearDerived(db, docId);
+export function writeExtraction(
+  db: Db,
+  docId: number,
+  extraction: Extraction,
+  fciSeg?: string[],
+  /** True right after writeParsedNote, which already cleared the document's derived rows. */
+  cleared = false,
+): { fciIds: number[]; mmIds: number[] } {
+  if (!cleared) clearDerived(db, docId);
   const chunkIdByOrd = new Map<number, number>(
     (stmt(db, 'SELECT ord, id FROM chunks WHERE document_id = ?').all(docId) as { ord: number; id: number }[]).map((r) => [
       r.ord,
