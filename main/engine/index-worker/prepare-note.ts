@@ -2,7 +2,7 @@ import { parseNote } from '../ingest/parse.js';
 import { extractFast } from '../extract/fast/index.js';
 import { segmentForIndex } from '../text/segment.js';
 import type { Extraction, ParsedNote, SkipReason } from '../types.js';
-import { readNote } from '../ingest/read.js';
+import { readNote, type ReadResult } from '../ingest/read.js';
 import { createStaticEmbedder, type StaticEmbedder } from '../embed/static-embedder.js';
 import { composeNoteVectors } from './compose-vectors.js';
 import type { Embedder } from '../embed/embedder.js';
@@ -61,14 +61,14 @@ export type PrepareResult =
   | { ok: false; relPath: string; skip: { reason: SkipReason; detail: string } };
 
 /** Never throws: a note the parser or extractor cannot handle comes back as an error to report. */
-export async function prepareNote(input: NoteInput, embedder: Embedder | null): Promise<PrepareResult> {
+export async function prepareNote(input: NoteInput, embedder: Embedder | null, reading?: Promise<ReadResult>): Promise<PrepareResult> {
   try {
     const tr = performance.now();
     let content = input.content;
     let hash: string | null = null;
     if (content === undefined) {
       if (!input.file) throw new Error('a note to prepare needs its content or its file');
-      const read = await readNote(input.file.absPath, { root: input.file.root });
+      const read = await (reading ?? readNote(input.file.absPath, { root: input.file.root }));
       if (!read.ok) return { ok: false, relPath: input.relPath, skip: { reason: read.reason, detail: read.detail } };
       content = read.content;
       hash = read.hash;
@@ -111,7 +111,9 @@ export async function prepareNotes(task: PrepareTask): Promise<PrepareResult[]> 
   // Should it fail to load or differ, the rows are left for embedMissing on the engine's thread.
   const loaded = task.staticEmbedder ? await createStaticEmbedder().catch(() => null) : null;
   const embedder = loaded && loaded.id === task.staticEmbedder ? loaded : null;
+  // The batch's files are all asked for at once: reading one while the note before it is prepared.
+  const reads = task.inputs.map((input) => (input.content === undefined && input.file ? readNote(input.file.absPath, { root: input.file.root }) : undefined));
   const out: PrepareResult[] = [];
-  for (const input of task.inputs) out.push(await prepareNote(input, embedder));
+  for (const [i, input] of task.inputs.entries()) out.push(await prepareNote(input, embedder, reads[i]));
   return out;
 }
