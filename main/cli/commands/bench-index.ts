@@ -19,6 +19,7 @@ interface BenchIndexOptions {
   peers?: boolean;
   queries?: boolean;
   oneNote?: boolean;
+  progress?: boolean;
 }
 
 /**
@@ -35,6 +36,7 @@ export function registerBenchIndex(program: Command): void {
     .option('--no-peers', 'skip MiniSearch and Orama')
     .option('--queries', 'ask a question every 250 ms during the full index and report the latency (p50, p95)')
     .option('--no-one-note', 'skip the unchanged re-run and the one-note re-index')
+    .option('--progress', 'log each phase and every 5,000 notes (elapsed time, peak memory) to stderr, for long runs')
     .addOption(jsonOption())
     .action(async (folderArg: string, opts: BenchIndexOptions) => {
       const work = await mkdtemp(join(tmpdir(), 'loci-bench-index-'));
@@ -79,7 +81,7 @@ async function benchIndex(work: string, notes: string, opts: BenchIndexOptions) 
 
   const engine = await LociEngine.open({ dbPath: join(work, 'index.db') });
   try {
-    const phases = new PhaseClock();
+    const phases = new PhaseClock(opts.progress === true);
     const queries = opts.queries ? new QueryProbe(engine) : null;
     queries?.start();
     const full = await engine.index(notes, { onProgress: (p) => phases.see(p), phaseTimes: phases.detail });
@@ -144,10 +146,23 @@ class PhaseClock {
   private readonly wall: Record<string, number> = {};
   private current: { phase: string; since: number } | null = null;
   private readonly started = performance.now();
+  private lastLogged = 0;
+
+  constructor(private readonly log = false) {}
 
   see(p: IndexProgress): void {
+    if (this.log && p.phase === 'extract' && p.done >= this.lastLogged + 5000) {
+      this.lastLogged = p.done;
+      this.say(`${p.done} / ${p.total} notes`);
+    }
     if (this.current?.phase === p.phase) return;
     this.switchTo(p.phase);
+    if (this.log) this.say(`phase ${p.phase}`);
+  }
+
+  private say(what: string): void {
+    const s = ((performance.now() - this.started) / 1000).toFixed(1);
+    process.stderr.write(`[${s} s] ${what}; peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB\n`);
   }
 
   end(): void {
