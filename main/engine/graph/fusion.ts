@@ -1,5 +1,7 @@
 import type { Db } from '../store/db.js';
 import { VectorMatrix } from '../embed/vector-matrix.js';
+import { dot } from '../embed/embedder.js';
+import { toFloat32 } from '../store/embeddings.js';
 import { similarPairs, type SimilarPair } from './similar-pairs.js';
 import { lshPairs } from './lsh-pairs.js';
 import { forgetFusionNodes, fusionNodes, keepFusionNodes, PROJECTED, refreshDocs, type FusionNodes, type NodeRows } from './fusion-nodes.js';
@@ -11,6 +13,8 @@ import {
   insertSuperNode,
   mergeSuperNodes,
   mindMapNodeText,
+  removeSuperMember,
+  superMemberVectors,
   superNodeOf,
 } from '../store/super-nodes.js';
 
@@ -72,7 +76,7 @@ async function fuse(db: Db, model: string, changed: Set<number> | 'all', t: Fusi
   } else {
     // Read from the index just now, the nodes already hold the changed notes' new rows.
     if (fromCache) refreshDocs(db, model, nodes, changed);
-    db.transaction(() => mergeChanged(db, nodes, changed, t))();
+    db.transaction(() => mergeChanged(db, model, nodes, changed, t))();
   }
   if (stamp) keepFusionNodes(db, model, stamp.next, nodes);
 }
@@ -112,9 +116,10 @@ async function rebuildGroups(nodes: FusionNodes, t: FusionThresholds): Promise<{
  * Each node of a changed note against every node of its kind (exact). Nodes, and the matches of each,
  * are taken in id order, so the result does not depend on the order rows are held in.
  */
-function mergeChanged(db: Db, nodes: FusionNodes, changed: Set<number>, t: FusionThresholds): void {
-  // Groups that lost members to the deleted rows may have fallen below two.
+function mergeChanged(db: Db, model: string, nodes: FusionNodes, changed: Set<number>, t: FusionThresholds): void {
+  // Groups that lost members to the deleted rows may have fallen below two, or apart.
   deleteLoneSuperNodes(db);
+  splitBrokenGroups(db, model, t);
   const textOf = (id: number) => mindMapNodeText(db, id);
   for (const kind of ['topic', 'fact'] as const) {
     const rows = nodes[kind];
@@ -163,6 +168,55 @@ function mergeChanged(db: Db, nodes: FusionNodes, changed: Set<number>, t: Fusio
       }
     }
   }
+}
+
+/**
+ * A group is the connected pairs at the threshold; a member deleted with its note may have been the
+ * only link between the others. Each group's remaining members are compared among themselves (groups
+ * are small) and split into their connected parts, as a rebuild would group them; a member left
+ * alone leaves the group.
+ */
+function splitBrokenGroups(db: Db, model: string, t: FusionThresholds): void {
+  const rows = superMemberVectors(db, model);
+  for (let start = 0; start < rows.length; ) {
+    const superId = rows[start]![0];
+    let end = start;
+    while (end < rows.length && rows[end]![0] === superId) end++;
+    const members = rows.slice(start, end).map(([, kind, id, doc, buf]) => ({ kind, id, doc, v: toFloat32(buf) }));
+    start = end;
+    const threshold = t[members[0]!.kind];
+    const parent = members.map((_, i) => i);
+    const find = (x: number): number => (parent[x] === x ? x : (parent[x] = find(parent[x]!)));
+    for (let i = 0; i < members.length; i++) {
+      for (let j = i + 1; j < members.length; j++) {
+        if (members[i]!.doc === members[j]!.doc || dot(members[i]!.v, members[j]!.v) < threshold) continue;
+        parent[find(i)] = find(j);
+      }
+    }
+    const parts = new Map<number, typeof members>();
+    members.forEach((m, i) => {
+      const r = find(i);
+      parts.set(r, [...(parts.get(r) ?? []), m]);
+    });
+    if (parts.size === 1 && members.length >= 2) continue;
+    // The part holding the first member keeps the group; the others become groups of their own.
+    const [kept, ...others] = [...parts.values()];
+    for (const part of [kept!, ...others]) {
+      if (part !== kept && part.length >= 2) {
+        for (const m of part) removeSuperMember(db, superId, m.id);
+        insertGroup(db, part[0]!.kind, new Map(part.map((m) => [m.id, bestSim(m, part)])), (id) => mindMapNodeText(db, id));
+      } else if (part.length < 2) {
+        for (const m of part) removeSuperMember(db, superId, m.id);
+      }
+    }
+  }
+  deleteLoneSuperNodes(db);
+}
+
+function bestSim(m: { id: number; doc: number; v: Float32Array }, part: { id: number; doc: number; v: Float32Array }[]): number {
+  let best = 0;
+  for (const o of part) if (o.doc !== m.doc) best = Math.max(best, dot(m.v, o.v));
+  return best;
 }
 
 function insertGroup(db: Db, kind: Kind, members: Map<number, number>, textOf: (id: number) => string): void {

@@ -34,6 +34,24 @@ export function mindMapNodeText(db: Db, nodeId: number): string {
   return (stmt(db, 'SELECT text FROM mm_nodes WHERE id = ?').pluck().get(nodeId) as string | undefined) ?? '';
 }
 
+/** Every super node's members with their document and vector from `model`, by super node and node id. */
+export function superMemberVectors(db: Db, model: string): [number, SuperKind, number, number, Buffer][] {
+  return stmt(
+    db,
+    `SELECT s.id, s.kind, n.id, n.document_id, e.vector FROM super_nodes s
+       JOIN super_members m ON m.super_id = s.id
+       JOIN mm_nodes n ON n.id = m.node_id
+       JOIN embeddings e ON e.owner_kind = 'mm' AND e.model = ? AND e.owner_id = n.id
+      ORDER BY s.id, n.id`,
+  )
+    .raw()
+    .all(model) as [number, SuperKind, number, number, Buffer][];
+}
+
+export function removeSuperMember(db: Db, superId: number, nodeId: number): void {
+  stmt(db, 'DELETE FROM super_members WHERE super_id = ? AND node_id = ?').run(superId, nodeId);
+}
+
 export function deleteAllSuperNodes(db: Db): void {
   stmt(db, 'DELETE FROM super_nodes').run();
 }
