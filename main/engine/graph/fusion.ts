@@ -130,28 +130,33 @@ function mergeChanged(db: Db, model: string, nodes: FusionNodes, changed: Set<nu
     const mine: number[] = [];
     for (let r = 0; r < size; r++) if (changed.has(docs[r]!)) mine.push(r);
     mine.sort((a, b) => ids[a]! - ids[b]!);
-    for (const r of mine) {
-      const id = ids[r]!;
-      const doc = docs[r]!;
-      const matches: { other: number; sim: number }[] = [];
-      const q = data.subarray(r * dim, (r + 1) * dim);
-      const qp = proj.subarray(r * PROJECTED, (r + 1) * PROJECTED);
-      for (let o = 0; o < size; o++) {
-        if (docs[o] === doc) continue;
+    // Every row is read once for all the changed nodes (rather than once per node): the rows are the
+    // large side, the changed nodes a handful.
+    const found: { other: number; sim: number }[][] = mine.map(() => []);
+    const P = PROJECTED;
+    for (let o = 0; o < size; o++) {
+      const od = docs[o]!;
+      const op = o * P;
+      for (let m = 0; m < mine.length; m++) {
+        const r = mine[m]!;
+        if (docs[r] === od) continue;
         if (projected) {
           // Leading directions carry the most variance: most rows are out of reach after a few.
           let far = 0;
-          let k = 0;
-          for (let ok = o * PROJECTED; k < PROJECTED && far <= reach; k++, ok++) {
-            const diff = qp[k]! - proj[ok]!;
+          for (let k = 0, a = r * P, b = op; k < P && far <= reach; k++, a++, b++) {
+            const diff = proj[a]! - proj[b]!;
             far += diff * diff;
           }
           if (far > reach) continue;
         }
         let s = 0;
-        for (let d = 0, ob = o * dim; d < dim; d++, ob++) s += q[d]! * data[ob]!;
-        if (s >= threshold) matches.push({ other: ids[o]!, sim: s });
+        for (let d = 0, qb = r * dim, ob = o * dim; d < dim; d++, qb++, ob++) s += data[qb]! * data[ob]!;
+        if (s >= threshold) found[m]!.push({ other: ids[o]!, sim: s });
       }
+    }
+    for (const [m, r] of mine.entries()) {
+      const id = ids[r]!;
+      const matches = found[m]!;
       matches.sort((a, b) => a.other - b.other);
       for (const { other, sim } of matches) {
         const mineSuper = superNodeOf(db, id);
