@@ -27,9 +27,9 @@ import {
 import { indexCounts } from './store/counts.js';
 import { getSetting, INDEX_GENERATION, setSetting } from './store/settings.js';
 import { embedMissing } from './embed/embed-missing.js';
-import { loadEmbeddings, writeEmbeddings } from './store/embeddings.js';
+import { writeEmbeddings } from './store/embeddings.js';
 import { VectorMatrix } from './embed/vector-matrix.js';
-import { updateDocEdges } from './graph/doc-edges.js';
+import { docMatrix, updateDocEdges } from './graph/doc-edges.js';
 import { DEFAULT_FUSION, updateFusion, type FusionThresholds } from './graph/fusion.js';
 import { phaseProgress } from './jobs/progress.js';
 import { createHash, randomUUID } from 'node:crypto';
@@ -382,9 +382,12 @@ export async function updateGraph(db: Db, embedder: Embedder, opts: IndexerOptio
   if (pending.length === 0 && embedded === 0 && pruned === 0 && sameModel) return;
   const t1 = performance.now();
   const graph = phaseProgress('graph', 2, opts.onProgress);
-  const docVectors = loadEmbeddings(db, 'doc', embedder.id);
-  const docs = new VectorMatrix(embedder.dim, docVectors);
   const changed = sameModel ? new Set(pending) : 'all';
+  // A fresh stamp per step: what this process keeps of the graph (document vectors and edges, fusion
+  // nodes) is used again only while the index still carries the stamp it was kept under — no other
+  // process or failed step has been in between.
+  const stamp = { current: getSetting(db, FUSION_STAMP, ''), next: randomUUID() };
+  const docs = docMatrix(db, embedder.id, embedder.dim, changed, stamp);
   addTime(times, 'graph: load', t1);
   // With worker threads at hand, a full rebuild's document neighbours are found in one of them while
   // this thread fuses the mind maps: the two steps share nothing but the database, written from here.
@@ -392,7 +395,7 @@ export async function updateGraph(db: Db, embedder: Embedder, opts: IndexerOptio
     ? (m: VectorMatrix, k: number) => pool.neighbours({ neighbours: k, dim: m.dim, ids: m.ids, data: m.data })
     : undefined;
   const t = performance.now();
-  const edges = updateDocEdges(db, docs, changed, opts.docNeighbours, undefined, elsewhere).then(() => {
+  const edges = updateDocEdges(db, docs, changed, opts.docNeighbours, undefined, elsewhere, stamp).then(() => {
     addTime(times, 'graph: doc edges', t);
     graph.tick(1);
   });
@@ -400,9 +403,6 @@ export async function updateGraph(db: Db, embedder: Embedder, opts: IndexerOptio
   edges.catch(() => undefined);
   if (!elsewhere) await edges;
   const tf = performance.now();
-  // A fresh stamp per step: the fusion nodes this process keeps are used again only while the index
-  // still carries the stamp they were kept under (no other process or failed step has been in between).
-  const stamp = { current: getSetting(db, FUSION_STAMP, ''), next: randomUUID() };
   const fusion = updateFusion(db, embedder.id, changed, opts.fusion ?? DEFAULT_FUSION, stamp).then(() => addTime(times, 'graph: fusion', tf));
   await Promise.all([edges, fusion]);
   clearGraphPending(db);
