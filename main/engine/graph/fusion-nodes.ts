@@ -1,6 +1,6 @@
 import type { Db } from '../store/db.js';
 import { toFloat32 } from '../store/embeddings.js';
-import { loadFusionVectors, type SuperKind } from '../store/super-nodes.js';
+import { loadFusionVectors, superMemberships, type SuperKind } from '../store/super-nodes.js';
 import { principalBasis } from './principal-basis.js';
 
 /**
@@ -107,14 +107,24 @@ export type FusionNodes = Record<SuperKind, NodeRows>;
  * (another process on the same file, a failed step) leaves another stamp, and the next step reads
  * everything again.
  */
-const cached = new WeakMap<Db, { model: string; stamp: string; nodes: FusionNodes }>();
+const cached = new WeakMap<Db, { model: string; stamp: string; nodes: FusionNodes; superOf: Map<number, number> }>();
 
-/** The nodes as the index holds them under `stamp`: from the cache when it is current, else read whole. */
-export function fusionNodes(db: Db, model: string, stamp: string): { nodes: FusionNodes; fromCache: boolean } {
+/**
+ * The nodes as the index holds them under `stamp`: from the cache when it is current (with the super
+ * node each belonged to when kept), else read whole.
+ */
+export function fusionNodes(db: Db, model: string, stamp: string): { nodes: FusionNodes; fromCache: boolean; superOf: Map<number, number> | null } {
   const hit = cached.get(db);
-  if (hit && hit.model === model && hit.stamp === stamp) return { nodes: hit.nodes, fromCache: true };
+  if (hit && hit.model === model && hit.stamp === stamp) return { nodes: hit.nodes, fromCache: true, superOf: hit.superOf };
   cached.delete(db);
-  return { nodes: readNodes(db, model), fromCache: false };
+  return { nodes: readNodes(db, model), fromCache: false, superOf: null };
+}
+
+/** Node ids of the changed documents' kept rows (their old nodes, before refreshDocs replaces them). */
+export function nodesOfDocs(nodes: FusionNodes, docs: Set<number>): number[] {
+  const out: number[] = [];
+  for (const rows of [nodes.topic, nodes.fact]) for (let r = 0; r < rows.size; r++) if (docs.has(rows.docs[r]!)) out.push(rows.ids[r]!);
+  return out;
 }
 
 /** Replaces the rows of the changed documents by what the index now holds for them. */
@@ -126,7 +136,7 @@ export function refreshDocs(db: Db, model: string, nodes: FusionNodes, changed: 
 
 /** Remembers the nodes as the index holds them under `stamp` (after the step that wrote them). */
 export function keepFusionNodes(db: Db, model: string, stamp: string, nodes: FusionNodes): void {
-  cached.set(db, { model, stamp, nodes });
+  cached.set(db, { model, stamp, nodes, superOf: new Map(superMemberships(db)) });
 }
 
 export function forgetFusionNodes(db: Db): void {

@@ -4,7 +4,7 @@ import { dot } from '../embed/embedder.js';
 import { toFloat32 } from '../store/embeddings.js';
 import { similarPairs, type SimilarPair } from './similar-pairs.js';
 import { lshPairs } from './lsh-pairs.js';
-import { forgetFusionNodes, fusionNodes, keepFusionNodes, PROJECTED, refreshDocs, type FusionNodes, type NodeRows } from './fusion-nodes.js';
+import { forgetFusionNodes, fusionNodes, keepFusionNodes, nodesOfDocs, PROJECTED, refreshDocs, type FusionNodes, type NodeRows } from './fusion-nodes.js';
 import {
   addSuperMember,
   countSuperNodes,
@@ -62,7 +62,7 @@ export async function updateFusion(
 }
 
 async function fuse(db: Db, model: string, changed: Set<number> | 'all', t: FusionThresholds, stamp: { current: string; next: string } | undefined): Promise<void> {
-  const { nodes, fromCache } = stamp && changed !== 'all' ? fusionNodes(db, model, stamp.current) : { nodes: readAll(db, model), fromCache: false };
+  const { nodes, fromCache, superOf } = stamp && changed !== 'all' ? fusionNodes(db, model, stamp.current) : { nodes: readAll(db, model), fromCache: false, superOf: null };
   const docCount = countDocs(nodes);
   if (changed === 'all' || changed.size * 4 > docCount) {
     if (fromCache) refreshDocs(db, model, nodes, changed as Set<number>);
@@ -75,8 +75,12 @@ async function fuse(db: Db, model: string, changed: Set<number> | 'all', t: Fusi
     })();
   } else {
     // Read from the index just now, the nodes already hold the changed notes' new rows.
+    // The groups the changed notes' old nodes were in are the only ones that can have come apart;
+    // without the kept memberships, every group is checked.
+    let lost: number[] | null = null;
+    if (fromCache && superOf) lost = [...new Set(nodesOfDocs(nodes, changed).flatMap((id) => superOf.get(id) ?? []))];
     if (fromCache) refreshDocs(db, model, nodes, changed);
-    db.transaction(() => mergeChanged(db, model, nodes, changed, t))();
+    db.transaction(() => mergeChanged(db, model, nodes, changed, t, lost))();
   }
   if (stamp) keepFusionNodes(db, model, stamp.next, nodes);
 }
@@ -116,10 +120,10 @@ async function rebuildGroups(nodes: FusionNodes, t: FusionThresholds): Promise<{
  * Each node of a changed note against every node of its kind (exact). Nodes, and the matches of each,
  * are taken in id order, so the result does not depend on the order rows are held in.
  */
-function mergeChanged(db: Db, model: string, nodes: FusionNodes, changed: Set<number>, t: FusionThresholds): void {
+function mergeChanged(db: Db, model: string, nodes: FusionNodes, changed: Set<number>, t: FusionThresholds, lost: number[] | null): void {
   // Groups that lost members to the deleted rows may have fallen below two, or apart.
   deleteLoneSuperNodes(db);
-  splitBrokenGroups(db, model, t);
+  splitBrokenGroups(db, model, t, lost);
   const textOf = (id: number) => mindMapNodeText(db, id);
   for (const kind of ['topic', 'fact'] as const) {
     const rows = nodes[kind];
@@ -181,8 +185,9 @@ function mergeChanged(db: Db, model: string, nodes: FusionNodes, changed: Set<nu
  * are small) and split into their connected parts, as a rebuild would group them; a member left
  * alone leaves the group.
  */
-function splitBrokenGroups(db: Db, model: string, t: FusionThresholds): void {
-  const rows = superMemberVectors(db, model);
+function splitBrokenGroups(db: Db, model: string, t: FusionThresholds, only: number[] | null): void {
+  if (only?.length === 0) return;
+  const rows = superMemberVectors(db, model, only);
   for (let start = 0; start < rows.length; ) {
     const superId = rows[start]![0];
     let end = start;

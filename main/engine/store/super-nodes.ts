@@ -34,18 +34,28 @@ export function mindMapNodeText(db: Db, nodeId: number): string {
   return (stmt(db, 'SELECT text FROM mm_nodes WHERE id = ?').pluck().get(nodeId) as string | undefined) ?? '';
 }
 
-/** Every super node's members with their document and vector from `model`, by super node and node id. */
-export function superMemberVectors(db: Db, model: string): [number, SuperKind, number, number, Buffer][] {
+/**
+ * Super nodes' members with their document and vector from `model`, by super node and node id: of
+ * every super node, or of the given ones.
+ */
+export function superMemberVectors(db: Db, model: string, superIds: number[] | null = null): [number, SuperKind, number, number, Buffer][] {
+  const only = superIds ? 'WHERE s.id IN (SELECT value FROM json_each(?))' : '';
   return stmt(
     db,
     `SELECT s.id, s.kind, n.id, n.document_id, e.vector FROM super_nodes s
        JOIN super_members m ON m.super_id = s.id
        JOIN mm_nodes n ON n.id = m.node_id
        JOIN embeddings e ON e.owner_kind = 'mm' AND e.model = ? AND e.owner_id = n.id
+      ${only}
       ORDER BY s.id, n.id`,
   )
     .raw()
-    .all(model) as [number, SuperKind, number, number, Buffer][];
+    .all(...(superIds ? [model, JSON.stringify(superIds)] : [model])) as [number, SuperKind, number, number, Buffer][];
+}
+
+/** Every membership as [node id, super node id]. */
+export function superMemberships(db: Db): [number, number][] {
+  return stmt(db, 'SELECT node_id, super_id FROM super_members').raw().all() as [number, number][];
 }
 
 export function removeSuperMember(db: Db, superId: number, nodeId: number): void {
