@@ -13,7 +13,7 @@ export interface EmbedProgress {
 }
 
 /**
- * Embeds every row that has no vector for this embedder yet — or, given `docIds`, every such row of
+ * Embeds every row that has no vector for this embedder yet — or, given a scope, every such row of
  * those documents (and the entities they mention), without scanning the whole index. Incremental by
  * construction. Yields to the event loop between batches, so calls and progress go on.
  */
@@ -22,12 +22,13 @@ export async function embedMissing(
   embedder: Embedder,
   onProgress?: (p: EmbedProgress) => void,
   signal?: AbortSignal,
-  docIds: number[] | null = null,
+  /** Only rows of these documents (`rows`) and entities these documents mention (`entities`). */
+  scope: { rows: number[]; entities: number[] } | null = null,
 ): Promise<number> {
-  const todo = KINDS.map((kind) => ({
-    kind,
-    rows: rowsMissingEmbeddings(db, kind, embedder.id, docIds),
-  }));
+  const todo = KINDS.map((kind) => {
+    const docIds = scope ? (kind === 'entity' ? scope.entities : scope.rows) : null;
+    return { kind, rows: docIds?.length === 0 ? [] : rowsMissingEmbeddings(db, kind, embedder.id, docIds) };
+  });
   const total = todo.reduce((s, t) => s + t.rows.length, 0);
   let done = 0;
   for (const { kind, rows } of todo) {

@@ -232,6 +232,14 @@ export function graphPendingIds(db: Db): number[] {
   return stmt(db, 'SELECT document_id FROM graph_pending').pluck().all() as number[];
 }
 
+/** True when every indexed document waits for the graph step (an index whose graph was never built). */
+export function everyDocumentPending(db: Db): boolean {
+  return (
+    stmt(db, "SELECT 1 FROM documents d WHERE d.status = 'indexed' AND NOT EXISTS (SELECT 1 FROM graph_pending p WHERE p.document_id = d.id) LIMIT 1").get() ===
+    undefined
+  );
+}
+
 export function clearGraphPending(db: Db): void {
   stmt(db, 'DELETE FROM graph_pending').run();
 }
