@@ -66,19 +66,3 @@ function orthonormalise(q: Float64Array, k: number, dim: number): void {
     }
   }
 }
-
-/**
- * Each of `size` rows projected on the `k` rows of `basis` (k × dim): k coordinates per row, row-major.
- */
-export function projectRows(data: Float32Array, size: number, dim: number, basis: Float32Array, k: number): Float32Array {
-  const out = new Float32Array(size * k);
-  for (let r = 0; r < size; r++) {
-    const base = r * dim;
-    for (let j = 0; j < k; j++) {
-      let s = 0;
-      for (let d = 0, b = j * dim; d < dim; d++, b++) s += data[base + d]! * basis[b]!;
-      out[r * k + j] = s;
-    }
-  }
-  return out;
-}
