@@ -8,11 +8,11 @@ import { prepareNotes, type NoteInput, type PreparedNote, type PrepareResult, ty
 import { STATIC_EMBEDDER_ID } from './embed/static-embedder.js';
 import { openNotePool, workerCount, type NotePool } from './index-worker/pool.js';
 import { scanFolder, type ScannedFile } from './ingest/scan.js';
-import { readNote } from './ingest/read.js';
 import {
   clearGraphPending,
   deleteDocument,
   documentsUnder,
+  everyDocumentPending,
   findDocument,
   graphPendingIds,
   hasIndexedDocuments,
@@ -28,12 +28,12 @@ import {
 import { indexCounts } from './store/counts.js';
 import { getSetting, INDEX_GENERATION, setSetting } from './store/settings.js';
 import { embedMissing } from './embed/embed-missing.js';
-import { loadEmbeddings, writeEmbeddings } from './store/embeddings.js';
+import { writeEmbeddings } from './store/embeddings.js';
 import { VectorMatrix } from './embed/vector-matrix.js';
-import { updateDocEdges } from './graph/doc-edges.js';
+import { docMatrix, updateDocEdges } from './graph/doc-edges.js';
 import { DEFAULT_FUSION, updateFusion, type FusionThresholds } from './graph/fusion.js';
 import { phaseProgress } from './jobs/progress.js';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 
 export interface IndexerOptions extends IndexOptions {
   /** Files larger than this are skipped (reason 'too-large'). */
@@ -48,6 +48,8 @@ export interface IndexerOptions extends IndexOptions {
 
 /** Settings key: the embedder the graph was last built with; another one means rebuilding it whole. */
 const GRAPH_MODEL = 'graph_model';
+/** Settings key: a random stamp written by each graph step (see updateFusion's kept nodes). */
+const FUSION_STAMP = 'fusion_stamp';
 
 /** True when the index holds documents whose vectors (and graph) were made by another embedder. */
 export function needsReembedding(db: Db, embedder: Embedder): boolean {
@@ -78,48 +80,41 @@ export async function indexFolder(db: Db, embedder: Embedder, rootArg: string, o
   for (const s of scanSkipped) recordSkip(db, root, s, null);
 
   // Notes whose stat changed; the rest are unchanged without being read.
+  const knownRows = new Map(documentsUnder(db, root).map((d) => [d.rel_path, d]));
   const candidates: { file: ScannedFile; known: DocumentRow | undefined }[] = [];
   for (const file of files) {
-    const known = findDocument(db, root, file.relPath);
+    const known = knownRows.get(file.relPath);
     if (known && known.status === 'indexed' && known.mtime === file.mtimeMs && known.size === file.size) unchanged++;
     else candidates.push({ file, known });
   }
 
   const pipeline = new NotePipeline(db, root, candidates.length >= MIN_NOTES_FOR_WORKERS, embedder, times, skipped);
+  let removed: number;
   try {
-    for (const [i, { file, known }] of candidates.entries()) {
-      opts.signal?.throwIfAborted();
-      progress.tick(unchanged + i, file.relPath);
-      const t = performance.now();
-      const read = await readNote(file.absPath, { root });
-      addTime(times, 'read', t);
-      if (!read.ok) {
-        const skip = { relPath: file.relPath, reason: read.reason, detail: read.detail };
-        skipped.push(skip);
-        recordSkip(db, root, skip, file);
-        continue;
+    try {
+      for (const [i, { file, known }] of candidates.entries()) {
+        opts.signal?.throwIfAborted();
+        progress.tick(unchanged + pipeline.unchanged + i, file.relPath);
+        // Read and hashed where it is prepared; a note whose bytes turn out unchanged is only touched.
+        const meta = { hash: null, mtime: file.mtimeMs, size: file.size, known, isNew: !known };
+        await pipeline.add({ relPath: file.relPath, file: { absPath: file.absPath, root } }, meta, file);
       }
-      if (known && known.status === 'indexed' && known.content_hash === read.hash) {
-        touchDocument(db, known.id, file.mtimeMs, file.size);
-        unchanged++;
-        continue;
-      }
-      await pipeline.add({ relPath: file.relPath, content: read.content }, { hash: read.hash, mtime: file.mtimeMs, size: file.size }, file);
+    } finally {
+      // Also when stopped: notes already handed on are finished and written, each whole.
+      await pipeline.drain();
     }
+    progress.finish();
+
+    removed = removeMissing(db, root, seen, [...knownRows.values()]);
+    await updateGraph(db, embedder, opts, pipeline.pool, pipeline.embedded);
   } finally {
-    // Also when stopped: notes already handed on are finished and written, each whole.
-    await pipeline.drain();
     await pipeline.close();
   }
-  progress.finish();
-
-  const removed = removeMissing(db, root, seen);
-  await updateGraph(db, embedder, opts);
   return {
     root,
     counts: indexCounts(db),
     changed: pipeline.written,
-    unchanged,
+    unchanged: unchanged + pipeline.unchanged,
     removed,
     skipped,
     seconds: (performance.now() - started) / 1000,
@@ -141,35 +136,44 @@ export async function indexTexts(db: Db, embedder: Embedder, root: string, docs:
   const times = opts.phaseTimes ?? {};
   const progress = phaseProgress('extract', docs.length, opts.onProgress);
   let unchanged = 0;
-  const todo: { d: TextDocument; hash: string }[] = [];
+  const todo: { d: TextDocument; hash: string; isNew: boolean }[] = [];
   for (const d of docs) {
     const hash = createHash('sha256').update(d.title ?? '').update('\0').update(d.content).digest('hex');
     const known = findDocument(db, root, d.relPath);
     if (known?.status === 'indexed' && known.content_hash === hash) unchanged++;
-    else todo.push({ d, hash });
+    else todo.push({ d, hash, isNew: !known });
   }
   const skipped: SkippedFile[] = [];
   const pipeline = new NotePipeline(db, root, todo.length >= MIN_NOTES_FOR_WORKERS, embedder, times, skipped);
+  let removed: number;
   try {
-    for (const [i, { d, hash }] of todo.entries()) {
-      opts.signal?.throwIfAborted();
-      progress.tick(unchanged + i, d.relPath);
-      await pipeline.add({ relPath: d.relPath, content: d.content, title: d.title }, { hash, mtime: null, size: Buffer.byteLength(d.content) }, null);
+    try {
+      for (const [i, { d, hash, isNew }] of todo.entries()) {
+        opts.signal?.throwIfAborted();
+        progress.tick(unchanged + i, d.relPath);
+        await pipeline.add({ relPath: d.relPath, content: d.content, title: d.title }, { hash, mtime: null, size: Buffer.byteLength(d.content), isNew }, null);
+      }
+    } finally {
+      await pipeline.drain();
     }
+    progress.finish();
+    removed = removeMissing(db, root, new Set(docs.map((d) => d.relPath)));
+    await updateGraph(db, embedder, opts, pipeline.pool, pipeline.embedded);
   } finally {
-    await pipeline.drain();
     await pipeline.close();
   }
-  progress.finish();
-  const removed = removeMissing(db, root, new Set(docs.map((d) => d.relPath)));
-  await updateGraph(db, embedder, opts);
   return { root, counts: indexCounts(db), changed: pipeline.written, unchanged, removed, skipped, seconds: (performance.now() - started) / 1000 };
 }
 
 interface NoteMeta {
-  hash: string;
+  /** The content's hash; null when the note is read where it is prepared (the hash comes back with it). */
+  hash: string | null;
   mtime: number | null;
   size: number;
+  /** The note's row before this run, if any: unchanged bytes then only touch it. */
+  known?: DocumentRow;
+  /** No row for the note existed when the run looked: its rows are written without deleting first. */
+  isNew?: boolean;
 }
 
 interface Pending {
@@ -187,12 +191,17 @@ interface Pending {
  */
 class NotePipeline {
   written = 0;
+  /** Documents written with the vectors of all their rows. */
+  readonly embedded = new Set<number>();
+  /** Notes read here whose bytes were what the index already held. */
+  unchanged = 0;
   private batch: Pending = { inputs: [], metas: [], files: [] };
   private readonly inFlight: { pending: Pending; results: Promise<PrepareResult[]> }[] = [];
-  private readonly pool: NotePool | null;
+  readonly pool: NotePool | null;
   private readonly maxInFlight: number;
   private dispatched = 0;
   private readonly staticEmbedder: string | null;
+  private readonly languages = new Set<string>();
 
   constructor(
     private readonly db: Db,
@@ -227,7 +236,13 @@ class NotePipeline {
   }
 
   async close(): Promise<void> {
-    await this.pool?.close();
+    if (!this.pool) return;
+    await this.pool.close();
+    // The notes were prepared in workers, so this thread has not yet built the parser, the English
+    // tagger or jieba (a few hundred ms the first time): build them once the run is over, before the
+    // watcher's first edit needs them rather than during it. Unref'd, so it never keeps a CLI alive.
+    const languages = [...this.languages];
+    setTimeout(() => void prepareNotes({ inputs: [{ relPath: 'warm-up.md', content: WARM_UP[languages.includes('zh') ? 'zh' : 'en'] }], staticEmbedder: this.staticEmbedder }), 0).unref();
   }
 
   private dispatch(): void {
@@ -254,14 +269,30 @@ class NotePipeline {
         const meta = next.pending.metas[i]!;
         const file = next.pending.files[i] ?? null;
         const relPath = next.pending.inputs[i]!.relPath;
+        if ('skip' in r) {
+          const skip = { relPath, reason: r.skip.reason, detail: r.skip.detail };
+          this.skipped.push(skip);
+          recordSkip(db, root, skip, file);
+          return;
+        }
+        const hash = r.ok ? (r.prepared.hash ?? meta.hash) : meta.hash;
+        const known = meta.known;
+        if (r.ok && known && known.status === 'indexed' && known.content_hash === hash && file) {
+          touchDocument(db, known.id, file.mtimeMs, file.size);
+          this.unchanged++;
+          return;
+        }
         if (r.ok) {
+          this.languages.add(r.prepared.note.lang);
+          this.times.read = (this.times.read ?? 0) + r.prepared.ms.read / 1000;
           this.times.parse = (this.times.parse ?? 0) + r.prepared.ms.parse / 1000;
           this.times.extract = (this.times.extract ?? 0) + r.prepared.ms.extract / 1000;
           this.times.embed = (this.times.embed ?? 0) + r.prepared.ms.embed / 1000;
         }
         try {
-          if (!r.ok) throw new Error(r.error);
-          db.transaction(() => writeNote(db, root, r.prepared, meta))();
+          if (!r.ok) throw new Error('error' in r ? r.error : 'unreadable');
+          const id = db.transaction(() => writeNote(db, root, r.prepared, { ...meta, hash }))();
+          if (r.prepared.vectors) this.embedded.add(id);
           this.written++;
         } catch (err) {
           // A note the parser, extractor or writer cannot handle is reported, never allowed to stop the run.
@@ -274,6 +305,12 @@ class NotePipeline {
     addTime(this.times, 'write', t);
   }
 }
+
+/** Notes that make this thread build what preparing a note of that language needs. */
+const WARM_UP = {
+  en: '# Warm-up\n\nThe engine reads one English sentence about Ada Lovelace in London.\n',
+  zh: '# Warm-up\n\nThe engine reads one English sentence.\n\n北京市政府今天发布了新的交通计划。\n',
+};
 
 /** A few notes are prepared here, one batch per turn of the event loop, so calls keep being answered. */
 async function inThisThread(task: PrepareTask): Promise<PrepareResult[]> {
@@ -289,8 +326,8 @@ function writeNote(db: Db, root: string, p: PreparedNote, meta: NoteMeta): numbe
     { root, relPath: note.relPath, hash: meta.hash, mtime: meta.mtime, size: meta.size },
     { status: 'indexed', title: note.title, lang: note.lang, frontMatter: note.frontMatter },
   );
-  const chunkIds = writeParsedNote(db, id, note, p.chunkSeg);
-  const { fciIds, mmIds } = writeExtraction(db, id, p.extraction, p.fciSeg);
+  const chunkIds = writeParsedNote(db, id, note, p.chunkSeg, meta.isNew === true);
+  const { fciIds, mmIds } = writeExtraction(db, id, p.extraction, p.fciSeg, true);
   const v = p.vectors;
   if (v) {
     writeEmbeddings(db, 'doc', v.model, [{ id, vector: v.doc }]);
@@ -318,8 +355,9 @@ function recordSkip(db: Db, root: string, skip: SkippedFile, file: ScannedFile |
   })();
 }
 
-function removeMissing(db: Db, root: string, present: Set<string>): number {
-  const gone = documentsUnder(db, root).filter((d) => !present.has(d.rel_path));
+/** `known`: the root's documents as read before this run wrote any (those it wrote are present). */
+function removeMissing(db: Db, root: string, present: Set<string>, known = documentsUnder(db, root)): number {
+  const gone = known.filter((d) => !present.has(d.rel_path));
   db.transaction(() => {
     for (const d of gone) deleteDocument(db, d.id);
     if (gone.length) markGraphPending(db, gone.map((d) => d.id));
@@ -331,28 +369,61 @@ function removeMissing(db: Db, root: string, present: Set<string>): number {
  * Work that spans documents: vectors for rows that lack them, the document layer and the pseudo-graph
  * for documents listed in graph_pending. Any pass that rewrites documents' rows (fast or model) ends here.
  */
-export async function updateGraph(db: Db, embedder: Embedder, opts: IndexerOptions): Promise<void> {
+export async function updateGraph(
+  db: Db,
+  embedder: Embedder,
+  opts: IndexerOptions,
+  pool: NotePool | null = null,
+  /** Documents this run wrote together with the vectors of all their rows. */
+  embeddedHere: ReadonlySet<number> = new Set(),
+): Promise<void> {
   const times = opts.phaseTimes ?? {};
   const t0 = performance.now();
   const pruned = pruneOrphanEntities(db);
+  const pending = graphPendingIds(db);
+  const graphModel = getSetting<string | null>(db, GRAPH_MODEL, null);
+  const sameModel = graphModel === embedder.id;
   const embedProgress = phaseProgress('embed', 1, opts.onProgress);
-  const embedded = await embedMissing(db, embedder, (p) => embedProgress.tick(p.done / Math.max(1, p.total)), opts.signal);
+  // With the graph's embedder unchanged (or no graph built yet, every note waiting for it), only rows
+  // of the notes written since the last graph step can lack a vector — a note's rows and its pending
+  // mark are written in one transaction — and of those, notes whose vectors were written with them
+  // (by the built-in embedder, in the worker) lack none: at 68k notes, scanning 1.7M rows for missing
+  // vectors took minutes of disk reads.
+  const scoped = sameModel || (graphModel === null && everyDocumentPending(db));
+  const scope = scoped ? { rows: pending.filter((id) => !embeddedHere.has(id)), entities: pending } : null;
+  const embedded = await embedMissing(db, embedder, (p) => embedProgress.tick(p.done / Math.max(1, p.total)), opts.signal, scope);
   embedProgress.finish();
   addTime(times, 'embed', t0);
 
-  const pending = graphPendingIds(db);
-  const sameModel = getSetting<string | null>(db, GRAPH_MODEL, null) === embedder.id;
   if (pending.length === 0 && embedded === 0 && pruned === 0 && sameModel) return;
   const t1 = performance.now();
   const graph = phaseProgress('graph', 2, opts.onProgress);
-  const docVectors = loadEmbeddings(db, 'doc', embedder.id);
-  const docs = new VectorMatrix(embedder.dim, docVectors);
   const changed = sameModel ? new Set(pending) : 'all';
-  await updateDocEdges(db, docs, changed, opts.docNeighbours);
-  graph.tick(1);
-  await updateFusion(db, embedder.id, changed, opts.fusion ?? DEFAULT_FUSION);
+  // A fresh stamp per step: what this process keeps of the graph (document vectors and edges, fusion
+  // nodes) is used again only while the index still carries the stamp it was kept under — no other
+  // process or failed step has been in between.
+  const stamp = { current: getSetting(db, FUSION_STAMP, ''), next: randomUUID() };
+  const docs = docMatrix(db, embedder.id, embedder.dim, changed, stamp);
+  addTime(times, 'graph: load', t1);
+  // With worker threads at hand, a full rebuild's document neighbours are found in one of them while
+  // this thread fuses the mind maps: the two steps share nothing but the database, written from here.
+  const elsewhere = pool
+    ? (m: VectorMatrix, k: number) => pool.neighbours({ neighbours: k, dim: m.dim, ids: m.ids, data: m.data })
+    : undefined;
+  const t = performance.now();
+  const edges = updateDocEdges(db, docs, changed, opts.docNeighbours, undefined, elsewhere, stamp).then(() => {
+    addTime(times, 'graph: doc edges', t);
+    graph.tick(1);
+  });
+  // Handled here too, so a failure while fusion runs is not an unhandled rejection (Promise.all reports it).
+  edges.catch(() => undefined);
+  if (!elsewhere) await edges;
+  const tf = performance.now();
+  const fusion = updateFusion(db, embedder.id, changed, opts.fusion ?? DEFAULT_FUSION, stamp).then(() => addTime(times, 'graph: fusion', tf));
+  await Promise.all([edges, fusion]);
   clearGraphPending(db);
   setSetting(db, GRAPH_MODEL, embedder.id);
+  setSetting(db, FUSION_STAMP, stamp.next);
   setSetting(db, INDEX_GENERATION, getSetting(db, INDEX_GENERATION, 0) + 1);
   graph.finish();
   addTime(times, 'graph', t1);

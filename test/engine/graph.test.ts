@@ -4,6 +4,7 @@ import { normalize } from '../../main/engine/embed/embedder.js';
 import { similarPairs } from '../../main/engine/graph/similar-pairs.js';
 import { lshPairs } from '../../main/engine/graph/lsh-pairs.js';
 import { updateFusion } from '../../main/engine/graph/fusion.js';
+import { fusionNodes } from '../../main/engine/graph/fusion-nodes.js';
 import { writeEmbeddings } from '../../main/engine/store/embeddings.js';
 import { updateDocEdges } from '../../main/engine/graph/doc-edges.js';
 import { openDb } from '../../main/engine/store/db.js';
@@ -94,6 +95,75 @@ describe('updateFusion', () => {
     expect(incremental.length).toBeGreaterThan(0);
     expect(incremental).toEqual(partition());
     db.close();
+  });
+});
+
+describe('updateFusion with the nodes kept from the last step', () => {
+  // 550 notes, each a topic and two facts: over a thousand facts, so the kept facts are projected.
+  const dim = 32;
+  const entries = clustered(1650, dim, 13);
+  function build() {
+    const db = openDb(':memory:');
+    const insertDoc = db.prepare("INSERT INTO documents (id, root, rel_path, status) VALUES (?, 'r', ?, 'indexed')");
+    const insertNode = db.prepare("INSERT INTO mm_nodes (id, document_id, parent_id, kind, text, path_text, depth, ord, extractor) VALUES (?, ?, ?, ?, ?, ?, ?, 0, 'fast')");
+    for (let d = 1; d <= 550; d++) {
+      insertDoc.run(d, `${d}.md`);
+      const [t, f1, f2] = [at(entries, (d - 1) * 3), at(entries, (d - 1) * 3 + 1), at(entries, (d - 1) * 3 + 2)] as const;
+      insertNode.run(t.id, d, null, 'topic', `t${t.id}`, `t${t.id}`, 0);
+      insertNode.run(f1.id, d, t.id, 'fact', `f${f1.id}`, `f${f1.id}`, 1);
+      insertNode.run(f2.id, d, t.id, 'fact', `f${f2.id}`, `f${f2.id}`, 1);
+    }
+    writeEmbeddings(db, 'mm', 'test', entries);
+    // Note 7 is edited the way the indexer does it: old nodes deleted, new ones (near other notes') written.
+    const edit = () => {
+      db.prepare('DELETE FROM mm_nodes WHERE document_id = 7 AND parent_id IS NOT NULL').run();
+      db.prepare('DELETE FROM mm_nodes WHERE document_id = 7').run();
+      insertNode.run(5000, 7, null, 'topic', 't5000', 't5000', 0);
+      insertNode.run(5001, 7, 5000, 'fact', 'f5001', 'f5001', 1);
+      insertNode.run(5002, 7, 5000, 'fact', 'f5002', 'f5002', 1);
+      writeEmbeddings(db, 'mm', 'test', [5000, 5001, 5002].map((id, i) => ({ id, vector: at(entries, 30 + i * 4).vector })));
+    };
+    const groups = () => db.prepare('SELECT s.id, s.kind, s.text, m.node_id, m.sim FROM super_nodes s JOIN super_members m ON m.super_id = s.id ORDER BY s.id, m.node_id').all();
+    return { db, edit, groups };
+  }
+  const thresholds = { topic: 0.9, fact: 0.95 };
+
+  it('merges a changed note exactly as reading every node afresh does', async () => {
+    const kept = build();
+    const fresh = build();
+    await updateFusion(kept.db, 'test', 'all', thresholds, { current: '', next: 's1' });
+    await updateFusion(fresh.db, 'test', 'all', thresholds);
+    kept.edit();
+    fresh.edit();
+    await updateFusion(kept.db, 'test', new Set([7]), thresholds, { current: 's1', next: 's2' });
+    await updateFusion(fresh.db, 'test', new Set([7]), thresholds);
+    const merged = kept.groups();
+    expect(merged.some((g) => (g as { node_id: number }).node_id >= 5000)).toBe(true);
+    expect(merged).toEqual(fresh.groups());
+    kept.db.close();
+    fresh.db.close();
+  });
+
+  it('reads every node again when the index carries another stamp than the kept nodes', async () => {
+    const kept = build();
+    const fresh = build();
+    await updateFusion(kept.db, 'test', 'all', thresholds, { current: '', next: 's1' });
+    await updateFusion(fresh.db, 'test', 'all', thresholds);
+    // Another writer changed note 7 and ran its own graph step: the kept nodes are stale.
+    kept.edit();
+    fresh.edit();
+    expect(fusionNodes(kept.db, 'test', 's1').fromCache).toBe(true);
+    expect(fusionNodes(kept.db, 'test', 'written-elsewhere').fromCache).toBe(false);
+    await updateFusion(kept.db, 'test', new Set([7]), thresholds, { current: 'written-elsewhere', next: 's2' });
+    await updateFusion(fresh.db, 'test', new Set([7]), thresholds);
+    expect(kept.groups()).toEqual(fresh.groups());
+    // Read afresh, the nodes hold note 7's new rows and not its deleted ones.
+    const facts = fusionNodes(kept.db, 'test', 's2').nodes.fact;
+    const ids = new Set(facts.ids.subarray(0, facts.size));
+    expect(ids.has(5001) && ids.has(5002)).toBe(true);
+    expect(ids.has(at(entries, 19).id)).toBe(false);
+    kept.db.close();
+    fresh.db.close();
   });
 });
 

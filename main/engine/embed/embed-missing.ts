@@ -12,12 +12,23 @@ export interface EmbedProgress {
   total: number;
 }
 
-/** Embeds every row that has no vector for this embedder yet. Incremental by construction. */
-export async function embedMissing(db: Db, embedder: Embedder, onProgress?: (p: EmbedProgress) => void, signal?: AbortSignal): Promise<number> {
-  const todo = KINDS.map((kind) => ({
-    kind,
-    rows: rowsMissingEmbeddings(db, kind, embedder.id),
-  }));
+/**
+ * Embeds every row that has no vector for this embedder yet — or, given a scope, every such row of
+ * those documents (and the entities they mention), without scanning the whole index. Incremental by
+ * construction. Yields to the event loop between batches, so calls and progress go on.
+ */
+export async function embedMissing(
+  db: Db,
+  embedder: Embedder,
+  onProgress?: (p: EmbedProgress) => void,
+  signal?: AbortSignal,
+  /** Only rows of these documents (`rows`) and entities these documents mention (`entities`). */
+  scope: { rows: number[]; entities: number[] } | null = null,
+): Promise<number> {
+  const todo = KINDS.map((kind) => {
+    const docIds = scope ? (kind === 'entity' ? scope.entities : scope.rows) : null;
+    return { kind, rows: docIds?.length === 0 ? [] : rowsMissingEmbeddings(db, kind, embedder.id, docIds) };
+  });
   const total = todo.reduce((s, t) => s + t.rows.length, 0);
   let done = 0;
   for (const { kind, rows } of todo) {
@@ -33,6 +44,9 @@ export async function embedMissing(db: Db, embedder: Embedder, onProgress?: (p: 
       db.transaction(() => writeEmbeddings(db, kind, embedder.id, embedded))();
       done += batch.length;
       onProgress?.({ done, total });
+      // The built-in embedder computes on this thread without awaiting anything: a turn of the event loop
+      // per batch keeps the engine answering while thousands of entities are embedded.
+      await new Promise<void>((r) => setImmediate(r));
     }
   }
   return total;

@@ -49,7 +49,7 @@ const models = new Map<string, Promise<StaticModel>>();
  * The built-in embedder: SIF-weighted average of GloVe 100-d word vectors, plus hashed character n-grams
  * for words GloVe lacks (names, CJK), L2-normalised. Needs the binary built by scripts/build-glove.mjs.
  */
-export async function createStaticEmbedder(opts: { file?: string } = {}): Promise<Embedder> {
+export async function createStaticEmbedder(opts: { file?: string } = {}): Promise<StaticEmbedder> {
   const file = opts.file ?? DEFAULT_GLOVE_FILE;
   let loading = models.get(file);
   if (!loading) {
@@ -63,7 +63,33 @@ export async function createStaticEmbedder(opts: { file?: string } = {}): Promis
     id: model.id,
     dim: model.dim,
     embed: async (texts) => texts.map((t) => embedText(model, t)),
+    sums: {
+      words: (text) => segmentWords(text),
+      add: (acc, words) => {
+        for (const word of words) addWord(model, acc, word);
+      },
+      finish: (acc) => finishSum(model, Float32Array.from(acc)),
+    },
   };
+}
+
+/**
+ * The built-in embedder's vector of a text is its words' weighted sum, finished (common component
+ * removed, normalised). A caller holding the words of a text's pieces builds the sum piece by piece:
+ * adding the same words in the same order does the same float operations, so the vector is identical
+ * to `embed` of the joined text — without segmenting a title, a sentence or a mind-map path again.
+ */
+export interface WordSums {
+  /** The words `embed` reads in a text, in order. */
+  words(text: string): string[];
+  /** Adds the words' weighted vectors to `acc` (a running sum of `dim` floats, zero to start). */
+  add(acc: Float32Array, words: readonly string[]): void;
+  /** The finished vector of a running sum (`acc` is left as it was). */
+  finish(acc: Float32Array): Float32Array;
+}
+
+export interface StaticEmbedder extends Embedder {
+  readonly sums: WordSums;
 }
 
 function loadModel(file: string): StaticModel {
@@ -135,6 +161,10 @@ function embedText(m: StaticModel, text: string): Float32Array {
   // The index's own word split: jieba for Chinese (several times faster than ICU's and the same words
   // BM25 sees), Intl.Segmenter for everything else.
   for (const word of segmentWords(text)) addWord(m, acc, word);
+  return finishSum(m, acc);
+}
+
+function finishSum(m: StaticModel, acc: Float32Array): Float32Array {
   let proj = 0;
   for (let j = 0; j < m.dim; j++) proj += acc[j]! * m.common[j]!;
   for (let j = 0; j < m.dim; j++) acc[j]! -= proj * m.common[j]!;

@@ -15,7 +15,14 @@ export class VectorMatrix {
   readonly data: Float32Array;
   private readonly rowOf = new Map<number, number>();
 
-  constructor(readonly dim: number, entries: { id: number; vector: Float32Array }[]) {
+  /** From entries, or from rows already laid out (`data` holds `ids.length` rows of `dim` floats). */
+  constructor(readonly dim: number, entries: { id: number; vector: Float32Array }[] | { ids: Int32Array; data: Float32Array }) {
+    if (!Array.isArray(entries)) {
+      this.ids = entries.ids;
+      this.data = entries.data;
+      this.ids.forEach((id, row) => this.rowOf.set(id, row));
+      return;
+    }
     this.ids = new Int32Array(entries.length);
     this.data = new Float32Array(entries.length * dim);
     entries.forEach((e, row) => {

@@ -1,14 +1,16 @@
 import type { Db } from '../store/db.js';
 import { topK, type Scored, VectorMatrix } from '../embed/vector-matrix.js';
-import { loadDocEdges, replaceDocEdges } from '../store/graph-edges.js';
+import { loadDocEdges, replaceDocEdges, type DocEdge } from '../store/graph-edges.js';
+import { loadEmbedding, loadEmbeddings } from '../store/embeddings.js';
 import { simhashTables } from './lsh-pairs.js';
+import { exactNeighbours } from './exact-neighbours.js';
 
 export const DEFAULT_DOC_NEIGHBOURS = 3;
 
 /**
- * Up to this many documents a full rebuild compares every pair (exact). Above it the cost would grow with
- * the square of the corpus (68k notes: 4.6·10¹¹ multiply-adds), so candidates come from LSH buckets
- * and only they are compared: near-linear, and nearly all true neighbours are found.
+ * Up to this many documents a full rebuild finds every document's exact neighbours, comparing every pair
+ * once (10k notes: 5·10⁷ pairs). Above it the pairs grow too many (68k notes: 2.3·10⁹), so candidates
+ * come from LSH buckets and only they are compared: near-linear, and most true neighbours are found.
  */
 export const EXACT_DOC_LIMIT = 12_000;
 
@@ -27,8 +29,14 @@ export async function updateDocEdges(
   changed: Set<number> | 'all',
   k = DEFAULT_DOC_NEIGHBOURS,
   exactLimit = EXACT_DOC_LIMIT,
+  /** Runs exactNeighbours elsewhere (a worker thread) for a full rebuild; same lists. */
+  exactElsewhere?: (docs: VectorMatrix, k: number) => Promise<Map<number, Scored[]>>,
+  /** The graph step's stamps (see updateFusion): the lists kept under `current` stand for the table. */
+  stamp?: { current: string; next: string },
 ): Promise<number> {
-  const current = loadDocEdges(db);
+  const hit = kept.get(db);
+  const current = stamp && hit && hit.stamp === stamp.current ? hit.edges : loadDocEdges(db);
+  kept.delete(db);
   const affected = new Set<number>();
   const full = changed === 'all' || changed.size * 4 > docs.size;
   if (full) {
@@ -55,6 +63,8 @@ export async function updateDocEdges(
   const lists = new Map<number, Scored[]>();
   if (full && docs.size > exactLimit) {
     for (const [id, neighbours] of await lshNeighbours(docs, k)) lists.set(id, neighbours);
+  } else if (full) {
+    for (const [id, neighbours] of await (exactElsewhere ?? exactNeighbours)(docs, k)) lists.set(id, neighbours);
   } else {
     let n = 0;
     for (const id of affected) {
@@ -65,7 +75,46 @@ export async function updateDocEdges(
   }
   // Documents gone from the matrix keep no list (their rows went with them).
   replaceDocEdges(db, lists);
+  if (stamp) {
+    const edges = full ? new Map<number, DocEdge[]>() : current;
+    const live = new Set(docs.ids);
+    for (const src of edges.keys()) if (!live.has(src)) edges.delete(src);
+    for (const [src, list] of lists) edges.set(src, list.map((n) => ({ dst: n.id, weight: n.score })));
+    kept.set(db, { stamp: stamp.next, edges });
+  }
   return affected.size;
+}
+
+/**
+ * The neighbour lists as this process last wrote them, under the stamp of the graph step that wrote
+ * them: a few changed notes then need not read every edge again (another stamp means another writer).
+ */
+const kept = new WeakMap<Db, { stamp: string; edges: Map<number, DocEdge[]> }>();
+
+/** Document vectors as last read, per database, under a graph step's stamp. */
+const keptVectors = new WeakMap<Db, { model: string; stamp: string; vectors: Map<number, Float32Array> }>();
+
+/**
+ * Every document vector of `model`, in id order: the kept ones with the changed documents' read again
+ * when the stamp matches, else all read. Kept under `stamp.next` for the next step.
+ */
+export function docMatrix(db: Db, model: string, dim: number, changed: Set<number> | 'all', stamp: { current: string; next: string }): VectorMatrix {
+  const hit = keptVectors.get(db);
+  keptVectors.delete(db);
+  let vectors: Map<number, Float32Array>;
+  if (hit && hit.model === model && hit.stamp === stamp.current && changed !== 'all') {
+    vectors = hit.vectors;
+    for (const id of changed) {
+      const v = loadEmbedding(db, 'doc', model, id);
+      if (v) vectors.set(id, v);
+      else vectors.delete(id);
+    }
+  } else {
+    vectors = new Map(loadEmbeddings(db, 'doc', model).map((e) => [e.id, e.vector]));
+  }
+  keptVectors.set(db, { model, stamp: stamp.next, vectors });
+  const entries = [...vectors].sort((a, b) => a[0] - b[0]).map(([id, vector]) => ({ id, vector }));
+  return new VectorMatrix(dim, entries);
 }
 
 /**

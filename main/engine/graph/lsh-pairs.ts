@@ -7,17 +7,33 @@ import type { SimilarPair } from './similar-pairs.js';
  * everything in a few buckets. Candidates sharing a bucket in any table get the exact cosine.
  * With 16 tables the chance of missing a pair at the fact threshold (0.98) is well under 1%.
  */
-export async function lshPairs(m: VectorMatrix, threshold: number, allow?: (a: number, b: number) => boolean, tables = 16): Promise<SimilarPair[]> {
+export async function lshPairs(
+  m: VectorMatrix,
+  threshold: number,
+  allow?: (a: number, b: number) => boolean,
+  tables = 16,
+  near?: Projections,
+): Promise<SimilarPair[]> {
   const out: SimilarPair[] = [];
   // A turn of the event loop per table: at 100k+ facts a table takes seconds.
-  for (const _ of lshTables(m, threshold, out, allow, tables)) await new Promise<void>((r) => setImmediate(r));
+  for (const _ of lshTables(m, threshold, out, allow, tables, near)) await new Promise<void>((r) => setImmediate(r));
   return out;
+}
+
+/**
+ * Each row's coordinates on `k` orthonormal directions (row-major, aligned with the matrix rows).
+ * Projection never lengthens a difference, so a candidate pair whose projections lie farther apart than
+ * unit vectors at the threshold can be is skipped without its full dot product — and no pair is lost.
+ */
+export interface Projections {
+  k: number;
+  coords: Float32Array;
 }
 
 /** The same pairs in one go, for small sets built on a query's path (entity synonyms). */
 export function lshPairsSync(m: VectorMatrix, threshold: number, allow?: (a: number, b: number) => boolean, tables = 16): SimilarPair[] {
   const out: SimilarPair[] = [];
-  for (const _ of lshTables(m, threshold, out, allow, tables));
+  for (const _ of lshTables(m, threshold, out, allow, tables, undefined));
   return out;
 }
 
@@ -35,14 +51,18 @@ export function* simhashTables(m: VectorMatrix, bits: number, tables: number, se
     seed ^= seed << 5;
     return ((seed >>> 0) / 4294967296) * 2 - 1;
   };
+  // The centred row, computed once per row and table rather than once per bit (the same doubles, so the
+  // same keys).
+  const centred = new Float64Array(dim);
   for (let t = 0; t < tables; t++) {
     const planes = Float32Array.from({ length: bits * dim }, rand);
     const buckets = new Map<number, number[]>();
     for (let r = 0; r < size; r++) {
+      for (let d = 0, i = r * dim; d < dim; d++, i++) centred[d] = data[i]! - mean[d]!;
       let key = 0;
       for (let b = 0; b < bits; b++) {
         let s = 0;
-        for (let d = 0; d < dim; d++) s += (data[r * dim + d]! - mean[d]!) * planes[b * dim + d]!;
+        for (let d = 0, p = b * dim; d < dim; d++, p++) s += centred[d]! * planes[p]!;
         if (s > 0) key |= 1 << b;
       }
       let list = buckets.get(key);
@@ -54,8 +74,18 @@ export function* simhashTables(m: VectorMatrix, bits: number, tables: number, se
 }
 
 /** Hashes one table per step, appending the pairs it finds to `out`. */
-function* lshTables(m: VectorMatrix, threshold: number, out: SimilarPair[], allow: ((a: number, b: number) => boolean) | undefined, tables: number): Generator<number> {
+function* lshTables(
+  m: VectorMatrix,
+  threshold: number,
+  out: SimilarPair[],
+  allow: ((a: number, b: number) => boolean) | undefined,
+  tables: number,
+  near: Projections | undefined,
+): Generator<number> {
   const { dim, size, data, ids } = m;
+  const reach = 2 * (1 - threshold) + 1e-4;
+  const k = near?.k ?? 0;
+  const coords = near?.coords;
   const found = new Set<number>();
   // A bucket of many near-identical rows (boilerplate) needs no all-pairs: a window keeps it connected.
   const WINDOW = 64;
@@ -67,6 +97,14 @@ function* lshTables(m: VectorMatrix, threshold: number, out: SimilarPair[], allo
         for (let j = i + 1; j < rows.length && j <= i + WINDOW; j++) {
           const ri = Math.min(rows[i]!, rows[j]!);
           const rj = Math.max(rows[i]!, rows[j]!);
+          if (coords) {
+            let far = 0;
+            for (let c = 0, a = ri * k, b = rj * k; c < k && far <= reach; c++, a++, b++) {
+              const diff = coords[a]! - coords[b]!;
+              far += diff * diff;
+            }
+            if (far > reach) continue;
+          }
           let s = 0;
           for (let d = 0; d < dim; d++) s += data[ri * dim + d]! * data[rj * dim + d]!;
           if (s < threshold) continue;

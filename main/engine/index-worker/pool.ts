@@ -3,6 +3,8 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { PrepareResult, PrepareTask } from './prepare-note.js';
+import type { NeighbourTask } from './neighbour-task.js';
+import type { Scored } from '../embed/vector-matrix.js';
 
 /**
  * Threads that prepare notes (parse, extract, segment) while the engine's own thread writes: one per core
@@ -27,6 +29,7 @@ function workerFile(): string {
 
 export interface NotePool {
   prepare(task: PrepareTask): Promise<PrepareResult[]>;
+  neighbours(task: NeighbourTask): Promise<Map<number, Scored[]>>;
   close(): Promise<void>;
 }
 
@@ -40,6 +43,7 @@ export function openNotePool(threads = workerCount()): NotePool {
   });
   return {
     prepare: (task) => pool.run(task) as Promise<PrepareResult[]>,
+    neighbours: (task) => pool.run(task) as Promise<Map<number, Scored[]>>,
     close: () => pool.destroy(),
   };
 }

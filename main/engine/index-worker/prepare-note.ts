@@ -1,15 +1,22 @@
 import { parseNote } from '../ingest/parse.js';
 import { extractFast } from '../extract/fast/index.js';
 import { segmentForIndex } from '../text/segment.js';
-import type { Extraction, ParsedNote } from '../types.js';
-import { createStaticEmbedder } from '../embed/static-embedder.js';
+import type { Extraction, ParsedNote, SkipReason } from '../types.js';
+import { readNote, type ReadResult } from '../ingest/read.js';
+import { createStaticEmbedder, type StaticEmbedder } from '../embed/static-embedder.js';
+import { composeNoteVectors } from './compose-vectors.js';
 import type { Embedder } from '../embed/embedder.js';
 import { chunkTexts, docText, EMBED_MAX_CHARS, mindMapTexts } from './owner-texts.js';
 
-/** One note to prepare: its text, and a title that overrides the parsed one (benchmarks' pooled paragraphs). */
+/**
+ * One note to prepare: its text — or the file to read it from (inside `root`), read and hashed in the
+ * worker so the writer's thread does not — and a title that overrides the parsed one (benchmarks'
+ * pooled paragraphs).
+ */
 export interface NoteInput {
   relPath: string;
-  content: string;
+  content?: string;
+  file?: { absPath: string; root: string };
   title?: string;
 }
 
@@ -26,8 +33,10 @@ export interface PreparedNote {
   fciSeg: string[];
   /** Vectors of the note's own rows, when the task asked for the built-in embedder's. */
   vectors: NoteVectors | null;
-  /** Milliseconds spent parsing, extracting (segmentation included) and embedding, for `loci bench-index`. */
-  ms: { parse: number; extract: number; embed: number };
+  /** Milliseconds spent reading, parsing, extracting (segmentation included) and embedding, for `loci bench-index`. */
+  ms: { read: number; parse: number; extract: number; embed: number };
+  /** sha256 of the file's bytes, when the note was read from a file here. */
+  hash: string | null;
 }
 
 /** Per kind, in write order: the document, its chunks, its FCIs, its mind-map nodes (depth-first). */
@@ -45,13 +54,27 @@ export interface PrepareTask {
   staticEmbedder: string | null;
 }
 
-export type PrepareResult = { ok: true; prepared: PreparedNote } | { ok: false; relPath: string; error: string };
+export type PrepareResult =
+  | { ok: true; prepared: PreparedNote }
+  | { ok: false; relPath: string; error: string }
+  /** The file is not a note that can be read (binary, invalid UTF-8, empty, gone, a link out of the folder). */
+  | { ok: false; relPath: string; skip: { reason: SkipReason; detail: string } };
 
 /** Never throws: a note the parser or extractor cannot handle comes back as an error to report. */
-export async function prepareNote(input: NoteInput, embedder: Embedder | null): Promise<PrepareResult> {
+export async function prepareNote(input: NoteInput, embedder: Embedder | null, reading?: Promise<ReadResult>): Promise<PrepareResult> {
   try {
+    const tr = performance.now();
+    let content = input.content;
+    let hash: string | null = null;
+    if (content === undefined) {
+      if (!input.file) throw new Error('a note to prepare needs its content or its file');
+      const read = await (reading ?? readNote(input.file.absPath, { root: input.file.root }));
+      if (!read.ok) return { ok: false, relPath: input.relPath, skip: { reason: read.reason, detail: read.detail } };
+      content = read.content;
+      hash = read.hash;
+    }
     const t0 = performance.now();
-    const note = parseNote(input.relPath, input.content);
+    const note = parseNote(input.relPath, content);
     if (input.title) note.title = input.title;
     const t1 = performance.now();
     const extraction = extractFast(note);
@@ -60,18 +83,26 @@ export async function prepareNote(input: NoteInput, embedder: Embedder | null): 
     const t2 = performance.now();
     const vectors = embedder ? await embedNote(embedder, note, extraction) : null;
     const t3 = performance.now();
-    return { ok: true, prepared: { note, extraction, chunkSeg, fciSeg, vectors, ms: { parse: t1 - t0, extract: t2 - t1, embed: t3 - t2 } } };
+    return {
+      ok: true,
+      prepared: { note, extraction, chunkSeg, fciSeg, vectors, hash, ms: { read: t0 - tr, parse: t1 - t0, extract: t2 - t1, embed: t3 - t2 } },
+    };
   } catch (err) {
     return { ok: false, relPath: input.relPath, error: err instanceof Error ? err.message : String(err) };
   }
 }
 
 async function embedNote(embedder: Embedder, note: ParsedNote, extraction: Extraction): Promise<NoteVectors> {
+  if (isStatic(embedder)) return { model: embedder.id, ...composeNoteVectors(embedder.sums, embedder.dim, note, extraction) };
   const texts = [docText(note), ...chunkTexts(note), ...extraction.fcis.map((f) => f.text.slice(0, EMBED_MAX_CHARS)), ...mindMapTexts(extraction.mindMap)];
   const v = await embedder.embed(texts);
   const nc = note.chunks.length;
   const nf = extraction.fcis.length;
   return { model: embedder.id, doc: v[0]!, chunks: v.slice(1, 1 + nc), fcis: v.slice(1 + nc, 1 + nc + nf), mm: v.slice(1 + nc + nf) };
+}
+
+function isStatic(embedder: Embedder): embedder is StaticEmbedder {
+  return 'sums' in embedder;
 }
 
 /** A worker task: several small notes per message, so messaging costs little per note. */
@@ -80,7 +111,9 @@ export async function prepareNotes(task: PrepareTask): Promise<PrepareResult[]> 
   // Should it fail to load or differ, the rows are left for embedMissing on the engine's thread.
   const loaded = task.staticEmbedder ? await createStaticEmbedder().catch(() => null) : null;
   const embedder = loaded && loaded.id === task.staticEmbedder ? loaded : null;
+  // The batch's files are all asked for at once: reading one while the note before it is prepared.
+  const reads = task.inputs.map((input) => (input.content === undefined && input.file ? readNote(input.file.absPath, { root: input.file.root }) : undefined));
   const out: PrepareResult[] = [];
-  for (const input of task.inputs) out.push(await prepareNote(input, embedder));
+  for (const [i, input] of task.inputs.entries()) out.push(await prepareNote(input, embedder, reads[i]));
   return out;
 }

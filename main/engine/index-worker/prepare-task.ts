@@ -1,4 +1,9 @@
-// Piscina's task module: the default export runs in a worker thread for each batch of notes.
-import { prepareNotes } from './prepare-note.js';
+// Piscina's task module: the default export runs in a worker thread, for each batch of notes or for the
+// document layer's neighbour lists.
+import { prepareNotes, type PrepareResult, type PrepareTask } from './prepare-note.js';
+import { neighbourLists, type NeighbourTask } from './neighbour-task.js';
+import type { Scored } from '../embed/vector-matrix.js';
 
-export default prepareNotes;
+export default function task(t: PrepareTask | NeighbourTask): Promise<PrepareResult[]> | Promise<Map<number, Scored[]>> {
+  return 'neighbours' in t ? neighbourLists(t) : prepareNotes(t);
+}

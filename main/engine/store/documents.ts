@@ -93,10 +93,13 @@ export function hasIndexedDocuments(db: Db): boolean {
  * Replaces the document's chunks and links (and with them every row derived from the old chunks).
  * `chunkSeg` is the chunks' FTS text when already segmented (by an indexing worker), else made here.
  */
-export function writeParsedNote(db: Db, docId: number, note: ParsedNote, chunkSeg?: string[]): number[] {
-  clearDerived(db, docId);
-  stmt(db, 'DELETE FROM chunks WHERE document_id = ?').run(docId);
-  stmt(db, 'DELETE FROM links WHERE document_id = ?').run(docId);
+export function writeParsedNote(db: Db, docId: number, note: ParsedNote, chunkSeg?: string[], isNew = false): number[] {
+  // A document row inserted just now has nothing to replace (a deleted document took its rows with it).
+  if (!isNew) {
+    clearDerived(db, docId);
+    stmt(db, 'DELETE FROM chunks WHERE document_id = ?').run(docId);
+    stmt(db, 'DELETE FROM links WHERE document_id = ?').run(docId);
+  }
   const insertChunk = stmt(db, 
     `INSERT INTO chunks (document_id, ord, heading_path, text, line_from, line_to, is_code)
      VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
@@ -118,8 +121,15 @@ export function writeParsedNote(db: Db, docId: number, note: ParsedNote, chunkSe
  * Writes one extractor's output for a document, replacing whatever extraction the document had
  * (a note carries one extraction at a time: the best one made for its current content).
  */
-export function writeExtraction(db: Db, docId: number, extraction: Extraction, fciSeg?: string[]): { fciIds: number[]; mmIds: number[] } {
-  clearDerived(db, docId);
+export function writeExtraction(
+  db: Db,
+  docId: number,
+  extraction: Extraction,
+  fciSeg?: string[],
+  /** True right after writeParsedNote, which already cleared the document's derived rows. */
+  cleared = false,
+): { fciIds: number[]; mmIds: number[] } {
+  if (!cleared) clearDerived(db, docId);
   const chunkIdByOrd = new Map<number, number>(
     (stmt(db, 'SELECT ord, id FROM chunks WHERE document_id = ?').all(docId) as { ord: number; id: number }[]).map((r) => [
       r.ord,
@@ -178,6 +188,8 @@ export function writeExtraction(db: Db, docId: number, extraction: Extraction, f
 export function deleteDocument(db: Db, docId: number): void {
   clearDerived(db, docId);
   stmt(db, 'DELETE FROM documents WHERE id = ?').run(docId);
+  // Its neighbours in the document layer and the pseudo-graph change with it.
+  markGraphPending(db, [docId]);
 }
 
 /** Rebuilds a ParsedNote from the store (for passes that refine an indexed note without re-reading it). */
@@ -218,6 +230,14 @@ export function markGraphPending(db: Db, ids: number[]): void {
 
 export function graphPendingIds(db: Db): number[] {
   return stmt(db, 'SELECT document_id FROM graph_pending').pluck().all() as number[];
+}
+
+/** True when every indexed document waits for the graph step (an index whose graph was never built). */
+export function everyDocumentPending(db: Db): boolean {
+  return (
+    stmt(db, "SELECT 1 FROM documents d WHERE d.status = 'indexed' AND NOT EXISTS (SELECT 1 FROM graph_pending p WHERE p.document_id = d.id) LIMIT 1").get() ===
+    undefined
+  );
 }
 
 export function clearGraphPending(db: Db): void {

@@ -31,23 +31,36 @@ export function toFloat32(buf: Buffer): Float32Array {
   return out;
 }
 
-/** What text stands for each kind of row when it is embedded (PG-RAG eq. 2: mind-map nodes by path). */
-const EMBEDDED_TEXT: Record<OwnerKind, string> = {
-  doc: `SELECT d.id, d.title || char(10) || COALESCE((SELECT group_concat(c.text, char(10)) FROM chunks c WHERE c.document_id = d.id AND c.is_code = 0), '')
-        FROM documents d WHERE d.status = 'indexed'`,
-  chunk: `SELECT c.id, COALESCE(d.title, '') || ' ' || c.text FROM chunks c JOIN documents d ON d.id = c.document_id`,
-  fci: 'SELECT id, text FROM fcis',
-  mm: 'SELECT id, path_text FROM mm_nodes',
-  entity: 'SELECT id, name FROM entities',
+/**
+ * What text stands for each kind of row when it is embedded (PG-RAG eq. 2: mind-map nodes by path),
+ * with `@docs` standing for the documents the rows are limited to.
+ */
+const EMBEDDED_TEXT: Record<OwnerKind, (scoped: boolean) => string> = {
+  doc: (scoped) => `SELECT d.id, d.title || char(10) || COALESCE((SELECT group_concat(c.text, char(10)) FROM chunks c WHERE c.document_id = d.id AND c.is_code = 0), '')
+        FROM documents d WHERE d.status = 'indexed'${scoped ? ' AND d.id IN (SELECT value FROM json_each(@docs))' : ''}`,
+  chunk: (scoped) =>
+    `SELECT c.id, COALESCE(d.title, '') || ' ' || c.text FROM chunks c JOIN documents d ON d.id = c.document_id${scoped ? ' WHERE c.document_id IN (SELECT value FROM json_each(@docs))' : ''}`,
+  fci: (scoped) => `SELECT id, text FROM fcis${scoped ? ' WHERE document_id IN (SELECT value FROM json_each(@docs))' : ''}`,
+  mm: (scoped) => `SELECT id, path_text FROM mm_nodes${scoped ? ' WHERE document_id IN (SELECT value FROM json_each(@docs))' : ''}`,
+  // An entity is created by a note that mentions it (a triple's ends are mentions too).
+  entity: (scoped) =>
+    scoped
+      ? `SELECT e.id, e.name FROM entities e WHERE e.id IN (SELECT m.entity_id FROM entity_mentions m WHERE m.document_id IN (SELECT value FROM json_each(@docs)))`
+      : 'SELECT id, name FROM entities',
 };
 
-/** Rows of `kind` with no vector from `model` yet, as [id, text to embed]. */
-export function rowsMissingEmbeddings(db: Db, kind: OwnerKind, model: string): [number, string][] {
+/**
+ * Rows of `kind` with no vector from `model` yet, as [id, text to embed]: all of them, or those of the
+ * given documents (and the entities they mention), in id order.
+ */
+export function rowsMissingEmbeddings(db: Db, kind: OwnerKind, model: string, docIds: number[] | null = null): [number, string][] {
+  const scoped = docIds !== null;
   return db
     .prepare(
-      `SELECT * FROM (${EMBEDDED_TEXT[kind]}) src
-       WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.owner_kind = ? AND e.model = ? AND e.owner_id = src.id)`,
+      `SELECT * FROM (${EMBEDDED_TEXT[kind](scoped)}) src
+       WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.owner_kind = @kind AND e.model = @model AND e.owner_id = src.id)
+       ORDER BY 1`,
     )
     .raw()
-    .all(kind, model) as [number, string][];
+    .all({ kind, model, ...(scoped ? { docs: JSON.stringify(docIds) } : {}) }) as [number, string][];
 }

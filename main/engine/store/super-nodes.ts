@@ -13,6 +13,55 @@ export function loadFusionNodes(db: Db): { id: number; document_id: number; kind
   }[];
 }
 
+/**
+ * Topic and fact nodes with their vectors from `model`, in id order: every one, or only those of the
+ * given documents. Nodes without a vector yet are left out.
+ */
+export function loadFusionVectors(db: Db, model: string, docIds: number[] | null): [number, number, SuperKind, Buffer][] {
+  const base = `SELECT n.id, n.document_id, n.kind, e.vector FROM mm_nodes n
+       JOIN embeddings e ON e.owner_kind = 'mm' AND e.model = ? AND e.owner_id = n.id`;
+  if (docIds === null) {
+    return stmt(db, `${base} WHERE n.kind IN ('topic','fact') ORDER BY n.id`).raw().all(model) as [number, number, SuperKind, Buffer][];
+  }
+  // "+n.kind": a few documents' nodes come by the document index, not by walking every topic and fact.
+  return stmt(db, `${base} WHERE n.document_id IN (SELECT value FROM json_each(?)) AND +n.kind IN ('topic','fact') ORDER BY n.id`)
+    .raw()
+    .all(model, JSON.stringify(docIds)) as [number, number, SuperKind, Buffer][];
+}
+
+/** A mind-map node's own text (a super node is labelled by its shortest member's). */
+export function mindMapNodeText(db: Db, nodeId: number): string {
+  return (stmt(db, 'SELECT text FROM mm_nodes WHERE id = ?').pluck().get(nodeId) as string | undefined) ?? '';
+}
+
+/**
+ * Super nodes' members with their document and vector from `model`, by super node and node id: of
+ * every super node, or of the given ones.
+ */
+export function superMemberVectors(db: Db, model: string, superIds: number[] | null = null): [number, SuperKind, number, number, Buffer][] {
+  const only = superIds ? 'WHERE s.id IN (SELECT value FROM json_each(?))' : '';
+  return stmt(
+    db,
+    `SELECT s.id, s.kind, n.id, n.document_id, e.vector FROM super_nodes s
+       JOIN super_members m ON m.super_id = s.id
+       JOIN mm_nodes n ON n.id = m.node_id
+       JOIN embeddings e ON e.owner_kind = 'mm' AND e.model = ? AND e.owner_id = n.id
+      ${only}
+      ORDER BY s.id, n.id`,
+  )
+    .raw()
+    .all(...(superIds ? [model, JSON.stringify(superIds)] : [model])) as [number, SuperKind, number, number, Buffer][];
+}
+
+/** Every membership as [node id, super node id]. */
+export function superMemberships(db: Db): [number, number][] {
+  return stmt(db, 'SELECT node_id, super_id FROM super_members').raw().all() as [number, number][];
+}
+
+export function removeSuperMember(db: Db, superId: number, nodeId: number): void {
+  stmt(db, 'DELETE FROM super_members WHERE super_id = ? AND node_id = ?').run(superId, nodeId);
+}
+
 export function deleteAllSuperNodes(db: Db): void {
   stmt(db, 'DELETE FROM super_nodes').run();
 }
