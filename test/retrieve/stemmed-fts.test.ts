@@ -9,7 +9,7 @@ import { indexFolder } from '../../main/engine/indexer.js';
 import { IndexCache } from '../../main/engine/retrieve/index-cache.js';
 import { retrieve } from '../../main/engine/retrieve/index.js';
 
-// Migration 6: BM25 matches English words by their stem, and the chunks' FTS rows still go with their chunks.
+// Migration 5: BM25 matches English words by their stem, and the chunks' FTS rows still go with their chunks.
 describe('stemmed BM25 over chunks', () => {
   let dir: string;
   let db: Db;

@@ -70,7 +70,7 @@ export const DEFAULT_LOCI_PARAMS: LociParams = {
   wTitleExact: 2,
   bridgeParents: 3,
   wBridge: 0.5,
-  // With stemmed BM25 (migration 6), documentation hubs ("Space Lua" naming twenty pages) bridged past
+  // With stemmed BM25 (migration 5), documentation hubs ("Space Lua" naming twenty pages) bridged past
   // the note that answers: SilverBullet fell to 93.8 against BM25's 96.9. Split by √mentions it is level
   // with BM25 there, Foam gains (96.8 → 100) and HotpotQA train-100 keeps 93.0 (1: 92.5) — all dev sets, one run.
   bridgeSplitPower: 0.5,

@@ -2,7 +2,7 @@ import m0001 from './0001_initial.js';
 import m0002 from './0002_indexes.js';
 import m0003 from './0003_library_folders.js';
 import m0004 from './0004_delete_paths.js';
-import m0006 from './0006_stemmed_fts.js';
+import m0005 from './0005_stemmed_fts.js';
 
 /** Append-only: never edit a shipped migration, add the next number. */
 export const migrations: { version: number; name: string; sql: string }[] = [
@@ -10,5 +10,5 @@ export const migrations: { version: number; name: string; sql: string }[] = [
   { version: 2, name: 'indexes', sql: m0002 },
   { version: 3, name: 'library folders', sql: m0003 },
   { version: 4, name: 'delete paths', sql: m0004 },
-  { version: 6, name: 'stemmed fts', sql: m0006 },
+  { version: 5, name: 'stemmed fts', sql: m0005 },
 ];

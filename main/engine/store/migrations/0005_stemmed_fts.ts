@@ -1,4 +1,4 @@
-// Migration 6: BM25 over chunks matches English words by their stem (FTS5's porter tokenizer over
+// Migration 5: BM25 over chunks matches English words by their stem (FTS5's porter tokenizer over
 // unicode61), so a question asking about "exporting", "loading" or "tags" finds the note that says
 // "export", "load" or "tag". Chinese words and other non-English tokens pass through unchanged. The
 // segmented text is kept as it is; only the FTS index is rebuilt from it (the delete trigger names the
