@@ -1,32 +1,29 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { openDb, LATEST_SCHEMA, type Db } from '../../main/engine/store/db.js';
-import { createStaticEmbedder } from '../../main/engine/embed/static-embedder.js';
+import { LATEST_SCHEMA, type Db } from '../../main/engine/store/db.js';
 import type { Embedder } from '../../main/engine/embed/embedder.js';
 import { indexFolder } from '../../main/engine/indexer.js';
 import { IndexCache } from '../../main/engine/retrieve/index-cache.js';
 import { retrieve } from '../../main/engine/retrieve/index.js';
+import { indexNotes, type IndexedNotes } from '../support/indexed-notes.js';
 
 // Migration 5: BM25 matches English words by their stem, and the chunks' FTS rows still go with their chunks.
 describe('stemmed BM25 over chunks', () => {
+  let notes: IndexedNotes | undefined;
   let dir: string;
   let db: Db;
   let embedder: Embedder;
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'loci-stemmed-'));
-    writeFileSync(join(dir, 'Export.md'), '# Export\n\nYou can export a page to a single HTML file from the page menu.\n');
-    writeFileSync(join(dir, 'Share.md'), '# Share\n\nShare a page by copying its public link.\n');
-    writeFileSync(join(dir, '技术.md'), '# 技术\n\n郧西县上线了水权交易平台。\n');
-    db = openDb(':memory:');
-    embedder = await createStaticEmbedder();
-    await indexFolder(db, embedder, dir);
+    notes = await indexNotes('loci-stemmed-', {
+      'Export.md': '# Export\n\nYou can export a page to a single HTML file from the page menu.\n',
+      'Share.md': '# Share\n\nShare a page by copying its public link.\n',
+      '技术.md': '# 技术\n\n郧西县上线了水权交易平台。\n',
+    });
+    ({ dir, db } = notes);
+    embedder = notes.ctx.embedder;
   }, 60_000);
-  afterAll(() => {
-    db?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => notes?.close());
 
   it('finds “export” for a question about exporting, and leaves Chinese words as they are', async () => {
     expect(LATEST_SCHEMA).toBeGreaterThanOrEqual(5);

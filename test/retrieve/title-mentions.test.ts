@@ -1,12 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openDb, type Db } from '../../main/engine/store/db.js';
-import { createStaticEmbedder } from '../../main/engine/embed/static-embedder.js';
-import { indexFolder } from '../../main/engine/indexer.js';
-import { IndexCache } from '../../main/engine/retrieve/index-cache.js';
+import type { Db } from '../../main/engine/store/db.js';
 import type { RetrievalContext } from '../../main/engine/retrieve/retriever.js';
+import { indexNotes, type IndexedNotes } from '../support/indexed-notes.js';
 import { entityGraph } from '../../main/engine/retrieve/ppr.js';
 import { retrieve } from '../../main/engine/retrieve/index.js';
 import { referencingShare, titleSpecificity } from '../../main/engine/graph/title-mentions.js';
@@ -23,23 +18,16 @@ const NOTES: Record<string, string> = {
 };
 
 describe('title-mention edges of the entity–chunk–note graph', () => {
-  let dir: string;
+  let notes: IndexedNotes | undefined;
   let db: Db;
   let ctx: RetrievalContext;
   const docId = (title: string) => (db.prepare('SELECT id FROM documents WHERE title = ?').pluck().get(title) as number | undefined) ?? -1;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'loci-title-mentions-'));
-    for (const [name, text] of Object.entries(NOTES)) writeFileSync(join(dir, name), text);
-    db = openDb(':memory:');
-    const embedder = await createStaticEmbedder();
-    await indexFolder(db, embedder, dir);
-    ctx = { db, embedder, cache: new IndexCache(db, embedder) };
+    notes = await indexNotes('loci-title-mentions-', NOTES);
+    ({ db, ctx } = notes);
   }, 60_000);
-  afterAll(() => {
-    db?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => notes?.close());
 
   it('finds the titles each note’s prose names, never its own, and not inside code', async () => {
     const g = await entityGraph(ctx);
@@ -103,22 +91,14 @@ const UNTITLED: Record<string, string> = {
 };
 
 describe('loci on notes that do not name each other', () => {
-  let dir: string;
-  let db: Db;
+  let notes: IndexedNotes | undefined;
   let ctx: RetrievalContext;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'loci-untitled-'));
-    for (const [name, text] of Object.entries(UNTITLED)) writeFileSync(join(dir, name), text);
-    db = openDb(':memory:');
-    const embedder = await createStaticEmbedder();
-    await indexFolder(db, embedder, dir);
-    ctx = { db, embedder, cache: new IndexCache(db, embedder) };
+    notes = await indexNotes('loci-untitled-', UNTITLED);
+    ({ ctx } = notes);
   }, 60_000);
-  afterAll(() => {
-    db?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => notes?.close());
 
   it('gives the walk no weight and ranks the notes as BM25 does', async () => {
     const g = await entityGraph(ctx);

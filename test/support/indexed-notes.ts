@@ -1,0 +1,33 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDb, type Db } from '../../main/engine/store/db.js';
+import { createStaticEmbedder } from '../../main/engine/embed/static-embedder.js';
+import { indexFolder } from '../../main/engine/indexer.js';
+import { IndexCache } from '../../main/engine/retrieve/index-cache.js';
+import type { RetrievalContext } from '../../main/engine/retrieve/retriever.js';
+
+export interface IndexedNotes {
+  dir: string;
+  db: Db;
+  ctx: RetrievalContext;
+  close(): void;
+}
+
+/** Writes the notes (file name → text) to a fresh temporary folder and indexes it, in fast mode, into an in-memory index. */
+export async function indexNotes(prefix: string, notes: Record<string, string>): Promise<IndexedNotes> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  for (const [name, text] of Object.entries(notes)) writeFileSync(join(dir, name), text);
+  const db = openDb(':memory:');
+  const embedder = await createStaticEmbedder();
+  await indexFolder(db, embedder, dir);
+  return {
+    dir,
+    db,
+    ctx: { db, embedder, cache: new IndexCache(db, embedder) },
+    close() {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
