@@ -7,9 +7,27 @@ import { updateFusion } from '../../main/engine/graph/fusion.js';
 import { fusionNodes } from '../../main/engine/graph/fusion-nodes.js';
 import { writeEmbeddings } from '../../main/engine/store/embeddings.js';
 import { updateDocEdges } from '../../main/engine/graph/doc-edges.js';
-import { openDb } from '../../main/engine/store/db.js';
+import { openDb, type Db } from '../../main/engine/store/db.js';
 import { reciprocalRankFusion } from '../../main/engine/retrieve/hybrid.js';
 import { at } from '../support/must.js';
+
+/**
+ * One note per three entries: a topic (the first) with two facts, the entries' vectors written as the
+ * mind-map embeddings. Returns the node insert, for tests that edit a note the way the indexer does.
+ */
+function writeTopicNotes(db: Db, entries: { id: number; vector: Float32Array }[], notes: number) {
+  const insertDoc = db.prepare("INSERT INTO documents (id, root, rel_path, status) VALUES (?, 'r', ?, 'indexed')");
+  const insertNode = db.prepare("INSERT INTO mm_nodes (id, document_id, parent_id, kind, text, path_text, depth, ord, extractor) VALUES (?, ?, ?, ?, ?, ?, ?, 0, 'fast')");
+  for (let d = 1; d <= notes; d++) {
+    insertDoc.run(d, `${d}.md`);
+    const [t, f1, f2] = [at(entries, (d - 1) * 3), at(entries, (d - 1) * 3 + 1), at(entries, (d - 1) * 3 + 2)] as const;
+    insertNode.run(t.id, d, null, 'topic', `t${t.id}`, `t${t.id}`, 0);
+    insertNode.run(f1.id, d, t.id, 'fact', `f${f1.id}`, `f${f1.id}`, 1);
+    insertNode.run(f2.id, d, t.id, 'fact', `f${f2.id}`, `f${f2.id}`, 1);
+  }
+  writeEmbeddings(db, 'mm', 'test', entries);
+  return insertNode;
+}
 
 /** Deterministic pseudo-random unit vectors clustered around a few centres (like sentence embeddings). */
 function clustered(n: number, dim: number, seed: number): { id: number; vector: Float32Array }[] {
@@ -67,16 +85,7 @@ describe('updateFusion', () => {
     const dim = 16;
     const entries = clustered(120, dim, 5);
     // 40 notes, each a topic with two facts; vectors from the clusters so cross-note groups exist.
-    const insertDoc = db.prepare("INSERT INTO documents (id, root, rel_path, status) VALUES (?, 'r', ?, 'indexed')");
-    const insertNode = db.prepare("INSERT INTO mm_nodes (id, document_id, parent_id, kind, text, path_text, depth, ord, extractor) VALUES (?, ?, ?, ?, ?, ?, ?, 0, 'fast')");
-    for (let d = 1; d <= 40; d++) {
-      insertDoc.run(d, `${d}.md`);
-      const [t, f1, f2] = [at(entries, (d - 1) * 3), at(entries, (d - 1) * 3 + 1), at(entries, (d - 1) * 3 + 2)] as const;
-      insertNode.run(t.id, d, null, 'topic', `t${t.id}`, `t${t.id}`, 0);
-      insertNode.run(f1.id, d, t.id, 'fact', `f${f1.id}`, `f${f1.id}`, 1);
-      insertNode.run(f2.id, d, t.id, 'fact', `f${f2.id}`, `f${f2.id}`, 1);
-    }
-    writeEmbeddings(db, 'mm', 'test', entries);
+    const insertNode = writeTopicNotes(db, entries, 40);
     const thresholds = { topic: 0.9, fact: 0.9 };
     const partition = () =>
       (db.prepare('SELECT group_concat(node_id) AS g FROM (SELECT super_id, node_id FROM super_members ORDER BY node_id) GROUP BY super_id').pluck().all() as string[]).sort();
@@ -104,16 +113,7 @@ describe('updateFusion with the nodes kept from the last step', () => {
   const entries = clustered(1650, dim, 13);
   function build() {
     const db = openDb(':memory:');
-    const insertDoc = db.prepare("INSERT INTO documents (id, root, rel_path, status) VALUES (?, 'r', ?, 'indexed')");
-    const insertNode = db.prepare("INSERT INTO mm_nodes (id, document_id, parent_id, kind, text, path_text, depth, ord, extractor) VALUES (?, ?, ?, ?, ?, ?, ?, 0, 'fast')");
-    for (let d = 1; d <= 550; d++) {
-      insertDoc.run(d, `${d}.md`);
-      const [t, f1, f2] = [at(entries, (d - 1) * 3), at(entries, (d - 1) * 3 + 1), at(entries, (d - 1) * 3 + 2)] as const;
-      insertNode.run(t.id, d, null, 'topic', `t${t.id}`, `t${t.id}`, 0);
-      insertNode.run(f1.id, d, t.id, 'fact', `f${f1.id}`, `f${f1.id}`, 1);
-      insertNode.run(f2.id, d, t.id, 'fact', `f${f2.id}`, `f${f2.id}`, 1);
-    }
-    writeEmbeddings(db, 'mm', 'test', entries);
+    const insertNode = writeTopicNotes(db, entries, 550);
     // Note 7 is edited the way the indexer does it: old nodes deleted, new ones (near other notes') written.
     const edit = () => {
       db.prepare('DELETE FROM mm_nodes WHERE document_id = 7 AND parent_id IS NOT NULL').run();
