@@ -127,14 +127,19 @@ describe('updateFusion with the nodes kept from the last step', () => {
     return { db, edit, groups };
   }
   const thresholds = { topic: 0.9, fact: 0.95 };
-
-  it('merges a changed note exactly as reading every node afresh does', async () => {
+  /** Two copies of the index, fused in full (one keeping its nodes under stamp s1), then note 7 edited in both. */
+  async function fusedThenEdited() {
     const kept = build();
     const fresh = build();
     await updateFusion(kept.db, 'test', 'all', thresholds, { current: '', next: 's1' });
     await updateFusion(fresh.db, 'test', 'all', thresholds);
     kept.edit();
     fresh.edit();
+    return { kept, fresh };
+  }
+
+  it('merges a changed note exactly as reading every node afresh does', async () => {
+    const { kept, fresh } = await fusedThenEdited();
     await updateFusion(kept.db, 'test', new Set([7]), thresholds, { current: 's1', next: 's2' });
     await updateFusion(fresh.db, 'test', new Set([7]), thresholds);
     const merged = kept.groups();
@@ -145,13 +150,8 @@ describe('updateFusion with the nodes kept from the last step', () => {
   });
 
   it('reads every node again when the index carries another stamp than the kept nodes', async () => {
-    const kept = build();
-    const fresh = build();
-    await updateFusion(kept.db, 'test', 'all', thresholds, { current: '', next: 's1' });
-    await updateFusion(fresh.db, 'test', 'all', thresholds);
     // Another writer changed note 7 and ran its own graph step: the kept nodes are stale.
-    kept.edit();
-    fresh.edit();
+    const { kept, fresh } = await fusedThenEdited();
     expect(fusionNodes(kept.db, 'test', 's1').fromCache).toBe(true);
     expect(fusionNodes(kept.db, 'test', 'written-elsewhere').fromCache).toBe(false);
     await updateFusion(kept.db, 'test', new Set([7]), thresholds, { current: 'written-elsewhere', next: 's2' });
