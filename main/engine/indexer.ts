@@ -94,7 +94,7 @@ export async function indexFolder(db: Db, embedder: Embedder, rootArg: string, o
     try {
       for (const [i, { file, known }] of candidates.entries()) {
         opts.signal?.throwIfAborted();
-        progress.tick(unchanged + pipeline.unchanged + i, file.relPath);
+        progress.tick(unchanged + i, file.relPath);
         // Read and hashed where it is prepared; a note whose bytes turn out unchanged is only touched.
         const meta = { hash: null, mtime: file.mtimeMs, size: file.size, known, isNew: !known };
         await pipeline.add({ relPath: file.relPath, file: { absPath: file.absPath, root } }, meta, file);
@@ -359,8 +359,8 @@ function recordSkip(db: Db, root: string, skip: SkippedFile, file: ScannedFile |
 function removeMissing(db: Db, root: string, present: Set<string>, known = documentsUnder(db, root)): number {
   const gone = known.filter((d) => !present.has(d.rel_path));
   db.transaction(() => {
+    // deleteDocument queues each note's graph update itself.
     for (const d of gone) deleteDocument(db, d.id);
-    if (gone.length) markGraphPending(db, gone.map((d) => d.id));
   })();
   return gone.length;
 }

@@ -2,7 +2,7 @@
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
 import { FAST_EXTRACTOR } from '../types.js';
-import { deleteDocument, markGraphPending } from './documents.js';
+import { deleteDocument } from './documents.js';
 
 export interface FolderRow {
   root: string;
@@ -101,8 +101,8 @@ export function removeDocumentsUnder(db: Db, root: string): number {
   const ids = stmt(db, 'SELECT id FROM documents WHERE root = ?').pluck().all(root) as number[];
   if (ids.length === 0) return 0;
   db.transaction(() => {
+    // deleteDocument queues each note's graph update itself.
     for (const id of ids) deleteDocument(db, id);
-    markGraphPending(db, ids);
   })();
   return ids.length;
 }
