@@ -166,9 +166,19 @@ export function findTitleMentions(
  */
 export function titleSpecificity(m: TitleMentions, title: string): number {
   if (m.notes <= 1) return 1;
-  const df = m.noteFrequency.get(matchWords(title).join(' ')) ?? 0;
-  return Math.log(m.notes / Math.max(1, df)) / Math.log(m.notes);
+  // Asked per question for every title it names and every bridged note: segment each title once per index generation.
+  let known = specificityByTitle.get(m);
+  if (!known) specificityByTitle.set(m, (known = new Map()));
+  let s = known.get(title);
+  if (s === undefined) {
+    const df = m.noteFrequency.get(matchWords(title).join(' ')) ?? 0;
+    s = Math.log(m.notes / Math.max(1, df)) / Math.log(m.notes);
+    known.set(title, s);
+  }
+  return s;
 }
+
+const specificityByTitle = new WeakMap<TitleMentions, Map<string, number>>();
 
 /**
  * Share of the notes whose text names or links to another note: how far the notes of this corpus refer

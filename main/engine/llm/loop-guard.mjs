@@ -7,6 +7,8 @@
 const MIN_UNIT = 12;
 /** One character (or a two-character unit) repeated this often in a row is a loop. */
 const MIN_RUN = 16;
+/** Not global, so `exec` keeps no state between calls; built once, as the guard runs on every streamed chunk. */
+const RUN = new RegExp(`([\\p{L}\\p{N}][^\\n]?)\\1{${MIN_RUN - 1},}`, 'u');
 
 /**
  * The offset where a loop begins in `text`, or -1: a complete line or sentence that repeats an earlier one
@@ -16,7 +18,7 @@ const MIN_RUN = 16;
  * @returns {number}
  */
 export function loopStart(text) {
-  const run = new RegExp(`([\\p{L}\\p{N}][^\\n]?)\\1{${MIN_RUN - 1},}`, 'u').exec(text);
+  const run = RUN.exec(text);
   const repeat = repeatedUnit(text);
   if (!run) return repeat;
   return repeat < 0 ? run.index : Math.min(run.index, repeat);
