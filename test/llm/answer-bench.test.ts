@@ -1,6 +1,6 @@
 // The answer evaluation behind `loci bench --answer`: scoring rules on fixed strings, and one run with the
 // real tiny model over a small made-up corpus (not from any data set) to check the table's structure.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { BenchDataset } from '../../main/engine/bench/datasets.js';
 import { runAnswerBench, scoreReply, tokenF1 } from '../../main/engine/llm/answer-bench.js';
 import { tinyModelPath } from './helpers/tiny-model.js';
@@ -22,7 +22,6 @@ describe('runAnswerBench with the real tiny model', () => {
   beforeAll(async () => {
     model = await tinyModelPath();
   });
-  afterAll(() => undefined);
 
   it('answers each question from loci, bm25 and no context and reports every condition', async () => {
     const ds: BenchDataset = {

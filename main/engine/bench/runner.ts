@@ -71,7 +71,7 @@ export const ALL_BENCH_METHODS: string[] = [...LOCI_METHODS, ...PEER_NAMES];
 /** Contexts `loci ask` retrieves by default (the CLI's and the app's k): the ask timing and answer use it. */
 export const ASK_K = 8;
 /** Contexts asked of a method per cut-off, so chunk-level rankings can fill k distinct documents. */
-export const RANKING_DEPTH = 2;
+const RANKING_DEPTH = 2;
 
 export const relPathOf = (i: number) => `p${i}.txt`;
 
