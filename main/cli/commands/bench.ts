@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { DATASET_FORMATS, loadDataset, type DatasetFormat } from '../../engine/bench/datasets.js';
-import { ALL_BENCH_METHODS, checkMethods, formatReport, runBench } from '../../engine/bench/runner.js';
+import { ALL_BENCH_METHODS, checkMethods, evaluateDataset, formatReport, needsLociIndex, prepareIndex } from '../../engine/bench/runner.js';
 import { SUITES, formatSuite, runSuite, suiteSetNames } from '../../engine/bench/suite.js';
 import type { Embedder } from '../../engine/embed/embedder.js';
 import { createEmbedder } from '../../engine/embed/registry.js';
@@ -102,15 +102,21 @@ export function registerBench(program: Command): void {
           } else {
             const ds = loadDataset(o.dataset!, { format: o.format as DatasetFormat | undefined, corpus: o.corpus, limit, pool });
             const afterIndex = o.model ? modelPass(o.model, progress) : undefined;
-            const report = await runBench(ds, o.dataset!, { methods, ks, embedder, dbFile: o.db, onProgress: progress, afterIndex });
-            if (o.json) outputs.push(report);
-            else process.stdout.write(`${formatReport(report)}\n\n`);
-            if (o.answer) {
-              // Answer evaluation lives with the model code (main/engine/llm/answer-bench.ts); loaded only when asked.
-              const { runAnswerBench, formatAnswerReport } = await import('../../engine/llm/answer-bench.js');
-              const answers = await runAnswerBench(ds, { model: o.answer, k: Math.min(...ks), embedder, dbFile: o.db, onProgress: progress });
-              if (o.json) outputs.push(answers);
-              else process.stdout.write(`${formatAnswerReport(answers)}\n\n`);
+            // One index (and one model pass) serves both the retrieval table and, with --answer, the answers.
+            const prepared = o.answer || needsLociIndex(methods) ? await prepareIndex(ds.corpus, embedder, { dbFile: o.db, onProgress: progress, afterIndex }) : null;
+            try {
+              const report = await evaluateDataset(prepared, ds, o.dataset!, { methods, ks, onProgress: progress, embedderId: embedder.id });
+              if (o.json) outputs.push(report);
+              else process.stdout.write(`${formatReport(report)}\n\n`);
+              if (o.answer && prepared) {
+                // Answer evaluation lives with the model code (main/engine/llm/answer-bench.ts); loaded only when asked.
+                const { runAnswerBench, formatAnswerReport } = await import('../../engine/llm/answer-bench.js');
+                const answers = await runAnswerBench(ds, { model: o.answer, k: Math.min(...ks), prepared, onProgress: progress });
+                if (o.json) outputs.push(answers);
+                else process.stdout.write(`${formatAnswerReport(answers)}\n\n`);
+              }
+            } finally {
+              prepared?.close();
             }
           }
         } finally {

@@ -305,11 +305,15 @@ export async function evaluateDataset(
   };
 }
 
+/** True when some method reads a Loci index (the peers build their own). */
+export function needsLociIndex(methods: string[]): boolean {
+  return methods.some((m) => (LOCI_METHODS as string[]).includes(m));
+}
+
 export async function runBench(ds: BenchDataset, file: string, opts: BenchOptions): Promise<BenchReport> {
   checkMethods(opts.methods);
   const embedder = opts.embedder ?? (await createStaticEmbedder());
-  const needsIndex = opts.methods.some((m) => (LOCI_METHODS as string[]).includes(m));
-  const prepared = needsIndex ? await prepareIndex(ds.corpus, embedder, { dbFile: opts.dbFile, onProgress: opts.onProgress, afterIndex: opts.afterIndex }) : null;
+  const prepared = needsLociIndex(opts.methods) ? await prepareIndex(ds.corpus, embedder, { dbFile: opts.dbFile, onProgress: opts.onProgress, afterIndex: opts.afterIndex }) : null;
   try {
     return await evaluateDataset(prepared, ds, file, { ...opts, embedderId: embedder.id });
   } finally {

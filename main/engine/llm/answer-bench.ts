@@ -3,19 +3,13 @@
 // the product's own answer path (generateAnswer: numbered sources, citations cleaned). Scored with
 // SQuAD-style exact match and token F1 against the gold answers and aliases, and containment (a gold
 // answer appears in the reply). Yes/no questions are scored like any other.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { generateAnswer } from '../answer/generate.js';
 import type { BenchDataset } from '../bench/datasets.js';
 import { normalizeAnswer } from '../bench/metrics.js';
-import { indexCorpus } from '../bench/runner.js';
+import { prepareIndex, type BenchOptions, type PreparedIndex } from '../bench/runner.js';
 import type { Embedder } from '../embed/embedder.js';
 import { createStaticEmbedder } from '../embed/static-embedder.js';
-import { IndexCache } from '../retrieve/index-cache.js';
 import { retrieve } from '../retrieve/index.js';
-import type { RetrievalContext } from '../retrieve/retriever.js';
-import { openDb } from '../store/db.js';
 import type { RetrievedContext } from '../types.js';
 import { openLlm, type OpenLlmOptions } from './open.js';
 
@@ -30,6 +24,10 @@ export interface AnswerBenchOptions extends OpenLlmOptions {
   embedder?: Embedder;
   /** An index kept by `loci bench --db` (e.g. with model rows): reused as it is, not deleted; a temporary fast-mode one when absent. */
   dbFile?: string;
+  /** Run over the index once built (the model pass of `loci bench --model`), so answers read the rows retrieval was measured on. */
+  afterIndex?: BenchOptions['afterIndex'];
+  /** An index the caller built (and closes), e.g. the one `loci bench` just measured retrieval on. */
+  prepared?: PreparedIndex;
   onProgress?: (m: string) => void;
 }
 
@@ -92,15 +90,17 @@ export async function runAnswerBench(ds: BenchDataset, opts: AnswerBenchOptions)
   const log = opts.onProgress ?? (() => undefined);
   const k = opts.k ?? 5;
   const conditions = opts.conditions ?? ['loci', 'bm25', 'none'];
-  const embedder = opts.embedder ?? (await createStaticEmbedder());
-  const dir = opts.dbFile ? null : mkdtempSync(join(tmpdir(), 'loci-answer-bench-'));
-  const db = openDb(opts.dbFile ?? join(dir!, 'bench.db'));
+  const embedder = opts.prepared?.embedder ?? opts.embedder ?? (await createStaticEmbedder());
   const llm = await openLlm(opts.model, opts);
+  // Unchanged paragraphs of a kept index keep their rows (model rows too); missing ones get fast rows.
+  const prepared =
+    opts.prepared ??
+    (await prepareIndex(ds.corpus, embedder, { dbFile: opts.dbFile, onProgress: log, afterIndex: opts.afterIndex }).catch(async (err: unknown) => {
+      await llm.close();
+      throw err;
+    }));
+  const { ctx } = prepared;
   try {
-    // Unchanged paragraphs of a kept index keep their rows (model rows too); missing ones get fast rows.
-    log(`indexing ${ds.corpus.length} paragraphs${opts.dbFile ? ` (reusing ${opts.dbFile})` : ' (fast mode)'}…`);
-    await indexCorpus(db, embedder, ds.corpus);
-    const ctx: RetrievalContext = { db, embedder, cache: new IndexCache(db, embedder) };
     const sums = new Map(conditions.map((c) => [c, { em: 0, f1: 0, contains: 0, tokens: 0, seconds: 0 }]));
     for (const [i, q] of ds.questions.entries()) {
       for (const condition of conditions) {
@@ -130,8 +130,7 @@ export async function runAnswerBench(ds: BenchDataset, opts: AnswerBenchOptions)
     };
   } finally {
     await llm.close();
-    db.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    if (!opts.prepared) prepared.close();
   }
 }
 
