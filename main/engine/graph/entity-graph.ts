@@ -8,11 +8,10 @@
 // edges between entities whose name vectors are nearly the same.
 import type { Db } from '../store/db.js';
 import { graphChunks, graphChunkWords, graphEntities, graphLinks, graphMentions, graphTitles, graphTriples } from '../store/entity-graph.js';
-import { normalizeName } from '../store/names.js';
 import type { VectorMatrix } from '../embed/vector-matrix.js';
 import { buildCsr, type Csr } from './ppr.js';
 import { lshPairsSync } from './lsh-pairs.js';
-import { findTitleMentions, titleSpecificity, titleVariants, type TitleMentions } from './title-mentions.js';
+import { findTitleMentions, linkKeys, titleSpecificity, type TitleMentions } from './title-mentions.js';
 
 export interface EntityGraphParams {
   /** Weight of a chunk–note edge. */
@@ -66,11 +65,6 @@ export interface EntityGraph {
   synonymEdges: number;
   mentionEdges: number;
   buildMs: number;
-}
-
-/** Title variants a note is named by: the whole title and, for "Name (qualifier)", the bare name. */
-function titleNames(title: string): string[] {
-  return [...new Set(titleVariants(title).map(normalizeName).filter((k) => k.length > 1))];
 }
 
 export async function buildEntityGraph(db: Db, entityVectors: VectorMatrix | null, params: Partial<EntityGraphParams> = {}): Promise<EntityGraph> {
@@ -154,7 +148,7 @@ export async function buildEntityGraph(db: Db, entityVectors: VectorMatrix | nul
   const noteByName = new Map<string, number>();
   for (const t of titles) {
     const note = noteOfDoc.get(t.id)!;
-    for (const name of titleNames(t.title)) {
+    for (const name of new Set(linkKeys(t.title))) {
       noteByName.set(name, note);
       const e = byName.get(name);
       if (e !== undefined && e >= C + D) edge(e, note, p.wTitle * idf(e));

@@ -146,7 +146,8 @@ export function forgetFusionNodes(db: Db): void {
 /** Below this many rows a search compares whole vectors: projecting would cost more than it saves. */
 const PROJECT_FROM = 1000;
 
-function readNodes(db: Db, model: string): FusionNodes {
+/** Every topic and fact node of the index, read whole (projected where there are enough rows). */
+export function readNodes(db: Db, model: string): FusionNodes {
   const rows = loadFusionVectors(db, model, null);
   const dim = rows[0] ? rows[0][3].byteLength / 4 : 0;
   const nodes: FusionNodes = { topic: new NodeRows(dim), fact: new NodeRows(dim) };

@@ -4,7 +4,7 @@ import { dot } from '../embed/embedder.js';
 import { toFloat32 } from '../store/embeddings.js';
 import { similarPairs, type SimilarPair } from './similar-pairs.js';
 import { lshPairs } from './lsh-pairs.js';
-import { forgetFusionNodes, fusionNodes, keepFusionNodes, nodesOfDocs, PROJECTED, refreshDocs, type FusionNodes, type NodeRows } from './fusion-nodes.js';
+import { forgetFusionNodes, fusionNodes, keepFusionNodes, nodesOfDocs, PROJECTED, readNodes, refreshDocs, type FusionNodes, type NodeRows } from './fusion-nodes.js';
 import {
   addSuperMember,
   countSuperNodes,
@@ -87,7 +87,7 @@ async function fuse(db: Db, model: string, changed: Set<number> | 'all', t: Fusi
 
 function readAll(db: Db, model: string): FusionNodes {
   forgetFusionNodes(db);
-  return fusionNodes(db, model, '').nodes;
+  return readNodes(db, model);
 }
 
 function countDocs(nodes: FusionNodes): number {
