@@ -176,7 +176,8 @@ describe('loci explanation', () => {
     const babbage = x.documents.find((d) => d.docId === docId('Charles Babbage'))!;
     expect(babbage.bridgedFrom.map((b) => b.title)).toContain('Ada Lovelace');
     expect(babbage.bridgedFrom.find((b) => b.title === 'Ada Lovelace')!.mention).toBe('charles babbage');
-    expect(contexts.map((c) => c.docTitle).slice(0, 2)).toEqual(['Ada Lovelace', 'Charles Babbage']);
+    // Notes in rank order (a note's further passages follow it).
+    expect([...new Set(contexts.map((c) => c.docTitle))].slice(0, 2)).toEqual(['Ada Lovelace', 'Charles Babbage']);
     expect(formatLociExplanation(x)).toMatch(/Charles Babbage {2}\[.*\] {2}bridge: “Ada Lovelace” mentions “charles babbage”/);
   });
 });

@@ -8,10 +8,12 @@ import type { RetrievedContext } from '../types.js';
 import type { Scored } from '../embed/vector-matrix.js';
 import type { RetrievalContext, RetrievalResult, Retriever } from './retriever.js';
 import { chunkContexts } from './contexts.js';
-import { analyseQuery } from './query.js';
-import { denseAgreementWeight, firstStageNotes } from './fusion.js';
+import { analyseQuery, bm25Ranking } from './query.js';
+import { DEFAULT_PASSAGE_PARAMS, notePassages, type PassageParams } from './note-passages.js';
+import { denseAgreementWeight, firstStageNotes, notesOf } from './fusion.js';
+import { withBigrams } from './han-bigrams.js';
 import { DEFAULT_PPR_PARAMS, entityGraph, pprRank, type PprParams } from './ppr.js';
-import { indexedTitles } from '../store/retrieval.js';
+import { allChunkDocuments, indexedTitles } from '../store/retrieval.js';
 import { bestChunks } from './hig/retriever.js';
 import { segmentWords } from '../text/segment.js';
 import { isStopWord } from '../text/stopwords.js';
@@ -23,6 +25,11 @@ export interface LociParams {
   rrfK: number;
   wBm25: number;
   wDense: number;
+  /**
+   * Share of the character-bigram BM25 in the lexical score of BM25's passages (han-bigrams.ts; questions
+   * with Han text only): a second reading that does not depend on how jieba cut the question and the text.
+   */
+  bigramShare: number;
   /** Weight of the title ranking (title words found in the question, BM25-weighted). */
   wTitle: number;
   /** Bonus (in units of an RRF rank-1 score) for a document whose full title occurs in the question. */
@@ -52,6 +59,8 @@ export interface LociParams {
   adaptive: boolean;
   /** Share of notes naming or linking another note at which the walk counts fully (walkWeightOf). */
   fullReferencing: number;
+  /** Which further passages of a ranked note are shown beside its best one (note-passages.ts). */
+  passages: PassageParams;
 }
 
 export const DEFAULT_LOCI_PARAMS: LociParams = {
@@ -66,6 +75,9 @@ export const DEFAULT_LOCI_PARAMS: LociParams = {
   // well it cost recall on MuSiQue (60 → 50) and the Chinese news (62.6 → 61.8) with the built-in GloVe
   // and gained nowhere (bench, all dev sets, fast mode); with a real embedder, measure again.
   wDense: 0,
+  // Half and half: on the 10k untitled news pool (the only dev sets in Chinese) 0.5 and 0.7 gave
+  // 52.5/57.6/53.6 and 52.6/58.1/53.4 against BM25's 50.3/52.3/52.2, a separate RRF ranking 51.3/57.3/53.4.
+  bigramShare: 0.5,
   wTitle: 0,
   wTitleExact: 2,
   bridgeParents: 3,
@@ -83,6 +95,7 @@ export const DEFAULT_LOCI_PARAMS: LociParams = {
   // folders), 0.02% in the 10k untitled news pool. Any value between changes no dev set; this one is
   // set low so a notes folder where one note in ten links another keeps the walk in full.
   fullReferencing: 0.1,
+  passages: DEFAULT_PASSAGE_PARAMS,
 };
 
 /**
@@ -115,7 +128,7 @@ export interface LociExplanation {
   method: 'loci';
   params: LociParams;
   /** The weight each ranking was given for this question (after agreement and, for the walk, the corpus's references). */
-  weights: { bm25: number; dense: number; title: number; ppr: number };
+  weights: { bm25: number; bigramShare: number; dense: number; title: number; ppr: number };
   /** Share of the corpus's notes that name or link another note (the walk's weight follows it). */
   referencingShare: number;
   documents: LociDocument[];
@@ -187,7 +200,12 @@ function* ngrams(words: string[], maxWords: number): Generator<string> {
 }
 
 export function createLociRetriever(overrides: Partial<LociParams> = {}): Retriever {
-  const p: LociParams = { ...DEFAULT_LOCI_PARAMS, ...overrides, ppr: { ...DEFAULT_LOCI_PARAMS.ppr, ...overrides.ppr } };
+  const p: LociParams = {
+    ...DEFAULT_LOCI_PARAMS,
+    ...overrides,
+    ppr: { ...DEFAULT_LOCI_PARAMS.ppr, ...overrides.ppr },
+    passages: { ...DEFAULT_LOCI_PARAMS.passages, ...overrides.passages },
+  };
   return async (ctx: RetrievalContext, question: string, k: number): Promise<RetrievalResult> => {
     const qa = await analyseQuery(ctx, question);
     const titles = titleIndex(ctx);
@@ -206,8 +224,11 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
     const rrf = (rank: number) => 1 / (p.rrfK + rank + 1);
 
     const first = firstStageNotes(ctx, qa, p.depth);
-    const lexical = p.wBm25 ? first.lexical : [];
+    let lexical = p.wBm25 ? first.lexical : [];
     const dense = p.wDense ? first.dense : [];
+    const docOf = ctx.cache.derived('chunk-documents', () => allChunkDocuments(ctx.db));
+    // Chinese questions: BM25's passages re-read by character bigrams (han-bigrams.ts), before they become notes.
+    if (p.wBm25 && p.bigramShare > 0) lexical = notesOf(docOf, withBigrams(ctx, qa, bm25Ranking(ctx, qa, p.depth), p.bigramShare));
     const byTitle = p.wTitle ? titleRanking(titles, qa.terms).slice(0, p.depth) : [];
     const walkWeight = p.wPpr * walkWeightOf(referencing, p);
     const walk = walkWeight >= MIN_WALK_WEIGHT ? (await pprRank(ctx, qa, p.ppr)).documents.slice(0, p.depth) : [];
@@ -217,6 +238,7 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
     const agree = (ids: number[]) => (p.adaptive ? denseAgreementWeight(lexicalIds, ids) : 1);
     const weights = {
       bm25: p.wBm25,
+      bigramShare: p.bigramShare,
       dense: p.wDense * (p.adaptive ? first.wDense : 1),
       title: p.wTitle * agree(byTitle.map((s) => s.id)),
       ppr: walk.length ? walkWeight * agree(walk.map((w) => w.docId)) : 0,
@@ -280,13 +302,11 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
     const ranked = [...docs.values()].sort((a, b) => b.score - a.score || a.docId - b.docId).slice(0, k);
     const unshown = ranked.filter((d) => !shownChunk.has(d.docId)).map((d) => d.docId);
     const chunkOf = new Map([...bestChunks(ctx, qa.embedding, unshown), ...shownChunk]);
-    const contexts: RetrievedContext[] = chunkContexts(
-      ctx.db,
-      ranked.flatMap((d) => {
-        const id = chunkOf.get(d.docId);
-        return id === undefined ? [] : [{ id, score: d.score }];
-      }),
-    );
+    const shown = ranked.flatMap((d) => {
+      const chunkId = chunkOf.get(d.docId);
+      return chunkId === undefined ? [] : [{ docId: d.docId, score: d.score, chunkId }];
+    });
+    const contexts: RetrievedContext[] = chunkContexts(ctx.db, notePassages(shown, bm25Ranking(ctx, qa, p.depth), docOf, k, p.passages));
     const explanation: LociExplanation = { method: 'loci', params: p, weights, referencingShare: referencing, documents: ranked };
     return { contexts, explanation, query: qa };
   };

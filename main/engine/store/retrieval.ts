@@ -72,3 +72,14 @@ export function factsOf(db: Db, docIds: number[]): FactRow[] {
 export function hasIndexedDocuments(db: Db): boolean {
   return db.prepare("SELECT 1 FROM documents WHERE status = 'indexed' LIMIT 1").get() !== undefined;
 }
+
+/** Every chunk's text, one row at a time (for statistics a retriever derives once per index generation). */
+export function* eachChunkText(db: Db): Generator<{ id: number; text: string }> {
+  yield* db.prepare('SELECT id, text FROM chunks').iterate() as IterableIterator<{ id: number; text: string }>;
+}
+
+/** The text of the given chunks. */
+export function chunkTexts(db: Db, ids: number[]): { id: number; text: string }[] {
+  if (ids.length === 0) return [];
+  return db.prepare('SELECT id, text FROM chunks WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as { id: number; text: string }[];
+}

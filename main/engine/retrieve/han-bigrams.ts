@@ -1,0 +1,141 @@
+// Character-bigram BM25 for Chinese, as a second lexical ranking over BM25's candidates. The index
+// holds jieba's words, and a question cut differently from the text misses the article: 他信落地 cut as
+// 他 / 信 / 落地 no longer matches 他信 (a name), 做强做优做大 becomes 做强 / 优做 / 大. Overlapping
+// character bigrams, the classic unit of Chinese retrieval, do not depend on the cut. Only BM25's top
+// passages are re-scored (no second full-text table to write at indexing time); the bigrams' document
+// frequencies are counted once per index generation. A question with no Han text has no bigrams, so
+// nothing changes for other languages.
+import type { Scored } from '../embed/vector-matrix.js';
+import type { RetrievalContext } from './retriever.js';
+import type { QueryAnalysis } from './query.js';
+import { chunkTexts, eachChunkText } from '../store/retrieval.js';
+import { isStopWord } from '../text/stopwords.js';
+
+const isHan = (c: number) => (c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf) || (c >= 0xf900 && c <= 0xfaff);
+
+/** Two adjacent Han characters (basic plane) as one 32-bit key. */
+const keyOf = (a: number, b: number) => ((a << 16) | b) >>> 0;
+
+/** The Han bigram keys of a text, in order, with repeats (normalised as the index's words are). */
+export function hanBigrams(text: string): number[] {
+  const t = text.normalize('NFKC');
+  const out: number[] = [];
+  let prev = -1;
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if (isHan(c)) {
+      if (prev >= 0) out.push(keyOf(prev, c));
+      prev = c;
+    } else prev = -1;
+  }
+  return out;
+}
+
+export interface BigramStats {
+  /** Distinct bigram keys, sorted, and the number of chunks holding each. */
+  keys: Uint32Array;
+  df: Uint32Array;
+  chunks: number;
+  /** Mean bigrams per chunk (the length BM25 normalises by). */
+  avgLength: number;
+}
+
+/** Document frequencies of every Han bigram over the index's chunks. */
+export function bigramStats(texts: Iterable<{ text: string }>): BigramStats {
+  let all = new Uint32Array(1 << 16);
+  let n = 0;
+  let chunks = 0;
+  let total = 0;
+  const seen = new Set<number>();
+  for (const { text } of texts) {
+    chunks++;
+    const grams = hanBigrams(text);
+    total += grams.length;
+    seen.clear();
+    for (const g of grams) seen.add(g);
+    if (n + seen.size > all.length) {
+      const grown = new Uint32Array(Math.max(all.length * 2, n + seen.size));
+      grown.set(all.subarray(0, n));
+      all = grown;
+    }
+    for (const g of seen) all[n++] = g;
+  }
+  const sorted = all.subarray(0, n).sort();
+  const keys: number[] = [];
+  const df: number[] = [];
+  for (let i = 0; i < n; ) {
+    let j = i;
+    while (j < n && sorted[j] === sorted[i]) j++;
+    keys.push(sorted[i]!);
+    df.push(j - i);
+    i = j;
+  }
+  return { keys: Uint32Array.from(keys), df: Uint32Array.from(df), chunks, avgLength: chunks ? total / chunks : 1 };
+}
+
+export function dfOf(s: BigramStats, key: number): number {
+  let lo = 0;
+  let hi = s.keys.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const k = s.keys[mid]!;
+    if (k === key) return s.df[mid]!;
+    if (k < key) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return 0;
+}
+
+/**
+ * The question's bigrams, without those that are a question word themselves (什么, 哪些, 多少): they
+ * say what is asked, not what it is about. A bigram across a question word and a content word stays
+ * (他信 where jieba cut 他 / 信).
+ */
+export function questionBigrams(qa: Pick<QueryAnalysis, 'question'>): number[] {
+  const keys = new Set<number>();
+  const t = qa.question.normalize('NFKC');
+  for (let i = 0; i + 1 < t.length; i++) {
+    const a = t.charCodeAt(i);
+    const b = t.charCodeAt(i + 1);
+    if (!isHan(a) || !isHan(b) || isStopWord(t.slice(i, i + 2))) continue;
+    keys.add(keyOf(a, b));
+  }
+  return [...keys];
+}
+
+const K1 = 1.2;
+const B = 0.75;
+
+/** BM25 over Han bigrams of the given candidate chunks (best first; chunks matching no bigram left out). */
+export function bigramRanking(ctx: RetrievalContext, qa: QueryAnalysis, candidates: Scored[]): Scored[] {
+  const grams = questionBigrams(qa);
+  if (grams.length === 0 || candidates.length === 0) return [];
+  const stats = ctx.cache.derived('han-bigrams', () => bigramStats(eachChunkText(ctx.db)));
+  const idf = new Map(grams.map((g) => [g, Math.log(1 + (stats.chunks - dfOf(stats, g) + 0.5) / (dfOf(stats, g) + 0.5))]));
+  const out: Scored[] = [];
+  for (const { id, text } of chunkTexts(ctx.db, candidates.map((c) => c.id))) {
+    const bigrams = hanBigrams(text);
+    const tf = new Map<number, number>();
+    for (const g of bigrams) if (idf.has(g)) tf.set(g, (tf.get(g) ?? 0) + 1);
+    if (tf.size === 0) continue;
+    const norm = K1 * (1 - B + (B * bigrams.length) / stats.avgLength);
+    let score = 0;
+    for (const [g, f] of tf) score += (idf.get(g)! * f * (K1 + 1)) / (f + norm);
+    out.push({ id, score });
+  }
+  return out.sort((a, b) => b.score - a.score || a.id - b.id);
+}
+
+/**
+ * BM25's passages re-scored as (1 − share) · word BM25 + share · bigram BM25, each over its best in the
+ * list, best first; the list as it was when the question has no Han bigrams.
+ */
+export function withBigrams(ctx: RetrievalContext, qa: QueryAnalysis, words: Scored[], share: number): Scored[] {
+  const bigrams = new Map(bigramRanking(ctx, qa, words).map((s) => [s.id, s.score]));
+  if (bigrams.size === 0) return words;
+  const maxWords = Math.max(...words.map((w) => w.score), Number.MIN_VALUE);
+  const maxBigrams = Math.max(...bigrams.values(), Number.MIN_VALUE);
+  return words
+    .map((w) => ({ id: w.id, score: ((1 - share) * w.score) / maxWords + (share * (bigrams.get(w.id) ?? 0)) / maxBigrams }))
+    .sort((a, b) => b.score - a.score || a.id - b.id);
+}

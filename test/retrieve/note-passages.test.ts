@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { notePassages } from '../../main/engine/retrieve/note-passages.js';
+
+// Chunks 1–3 belong to note 10, 4 to note 20, 5 to note 30, 6 to note 40.
+const docOf = new Map([
+  [1, 10],
+  [2, 10],
+  [3, 10],
+  [4, 20],
+  [5, 30],
+  [6, 40],
+]);
+const bm25 = [1, 2, 4, 3, 5, 6].map((id, r) => ({ id, score: 10 - r }));
+const notes = [
+  { docId: 10, score: 3, chunkId: 1 },
+  { docId: 20, score: 2, chunkId: 4 },
+  { docId: 30, score: 1, chunkId: 5 },
+  { docId: 40, score: 0.5, chunkId: 6 },
+];
+
+describe('a note ranking shown by passages', () => {
+  it("follows each note's shown passage with its others among BM25's first few", () => {
+    const ids = notePassages(notes, bm25, docOf, 10, { withinTop: 4 }).map((s) => s.id);
+    expect(ids).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('keeps the first ⌈k/2⌉ notes whatever their further passages', () => {
+    const out = notePassages(notes, bm25, docOf, 4, { withinTop: 5 });
+    expect(out).toHaveLength(4);
+    expect(new Set(out.map((s) => docOf.get(s.id)))).toEqual(new Set([10, 20]));
+    expect(notePassages(notes, bm25, docOf, 4, { withinTop: 0 }).map((s) => s.id)).toEqual([1, 4, 5, 6]);
+  });
+});
