@@ -8,7 +8,7 @@ import { indexNotes, type IndexedNotes } from '../support/indexed-notes.js';
 const key = (s: string) => ((s.charCodeAt(0) << 16) | s.charCodeAt(1)) >>> 0;
 
 describe('character bigrams for Chinese', () => {
-  it('counts each bigram once per text, breaks at non-Han characters and reads full-width forms as the index does', () => {
+  it('counts each bigram once per text and breaks bigrams at non-Han characters', () => {
     expect(hanBigrams('他信，信落地').map((k) => String.fromCharCode(k >>> 16, k & 0xffff))).toEqual(['他信', '信落', '落地']);
     const s = bigramStats([{ text: '落地落地' }, { text: '落地 曼谷' }, { text: 'no Han here' }]);
     expect(s.chunks).toBe(3);

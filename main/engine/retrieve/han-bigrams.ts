@@ -16,13 +16,12 @@ const isHan = (c: number) => (c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <
 /** Two adjacent Han characters (basic plane) as one 32-bit key. */
 const keyOf = (a: number, b: number) => ((a << 16) | b) >>> 0;
 
-/** The Han bigram keys of a text, in order, with repeats (normalised as the index's words are). */
+/** The Han bigram keys of a text, in order, with repeats (Han characters have no case or width to normalise). */
 export function hanBigrams(text: string): number[] {
-  const t = text.normalize('NFKC');
   const out: number[] = [];
   let prev = -1;
-  for (let i = 0; i < t.length; i++) {
-    const c = t.charCodeAt(i);
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
     if (isHan(c)) {
       if (prev >= 0) out.push(keyOf(prev, c));
       prev = c;
@@ -31,59 +30,78 @@ export function hanBigrams(text: string): number[] {
   return out;
 }
 
+/**
+ * Document frequencies of every Han bigram over the index's chunks: an open-addressing hash table whose
+ * slots are (key, df, last chunk counted + 1) triples in one typed array, so a lookup touches one cache
+ * line. Key 0 marks an empty slot (no Han bigram has key 0).
+ */
 export interface BigramStats {
-  /** Distinct bigram keys, sorted, and the number of chunks holding each. */
-  keys: Uint32Array;
-  df: Uint32Array;
+  table: Uint32Array;
   chunks: number;
   /** Mean bigrams per chunk (the length BM25 normalises by). */
   avgLength: number;
 }
 
-/** Document frequencies of every Han bigram over the index's chunks. */
+const SLOT = 3;
+
+/** The slot (index of its key in the table) holding the key, or the empty slot where it would go. */
+function slotOf(table: Uint32Array, key: number): number {
+  const slots = table.length / SLOT;
+  // Fibonacci hashing takes the product's high bits (its low bits follow the key's low bits alone).
+  let i = Math.imul(key, 0x9e3779b1) >>> (Math.clz32(slots) + 1);
+  while (table[i * SLOT] !== 0 && table[i * SLOT] !== key) i = (i + 1) & (slots - 1);
+  return i * SLOT;
+}
+
 export function bigramStats(texts: Iterable<{ text: string }>): BigramStats {
-  let all = new Uint32Array(1 << 16);
-  let n = 0;
+  let table = new Uint32Array((1 << 16) * SLOT);
+  let used = 0;
   let chunks = 0;
   let total = 0;
-  const seen = new Set<number>();
-  for (const { text } of texts) {
-    chunks++;
-    const grams = hanBigrams(text);
-    total += grams.length;
-    seen.clear();
-    for (const g of grams) seen.add(g);
-    if (n + seen.size > all.length) {
-      const grown = new Uint32Array(Math.max(all.length * 2, n + seen.size));
-      grown.set(all.subarray(0, n));
-      all = grown;
+  const grow = () => {
+    const old = table;
+    table = new Uint32Array(old.length * 2);
+    for (let i = 0; i < old.length; i += SLOT) {
+      if (old[i] === 0) continue;
+      const j = slotOf(table, old[i]!);
+      table.set(old.subarray(i, i + SLOT), j);
     }
-    for (const g of seen) all[n++] = g;
+  };
+  for (const { text } of texts) {
+    const stamp = ++chunks;
+    let prev = -1;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (!isHan(c)) {
+        prev = -1;
+        continue;
+      }
+      if (prev >= 0) {
+        total++;
+        const key = keyOf(prev, c);
+        let j = slotOf(table, key);
+        if (table[j] === 0) {
+          if (2 * SLOT * (used + 1) > table.length) {
+            grow();
+            j = slotOf(table, key);
+          }
+          table[j] = key;
+          used++;
+        }
+        if (table[j + 2] !== stamp) {
+          table[j + 2] = stamp;
+          table[j + 1]!++;
+        }
+      }
+      prev = c;
+    }
   }
-  const sorted = all.subarray(0, n).sort();
-  const keys: number[] = [];
-  const df: number[] = [];
-  for (let i = 0; i < n; ) {
-    let j = i;
-    while (j < n && sorted[j] === sorted[i]) j++;
-    keys.push(sorted[i]!);
-    df.push(j - i);
-    i = j;
-  }
-  return { keys: Uint32Array.from(keys), df: Uint32Array.from(df), chunks, avgLength: chunks ? total / chunks : 1 };
+  return { table, chunks, avgLength: chunks ? total / chunks : 1 };
 }
 
 export function dfOf(s: BigramStats, key: number): number {
-  let lo = 0;
-  let hi = s.keys.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const k = s.keys[mid]!;
-    if (k === key) return s.df[mid]!;
-    if (k < key) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return 0;
+  const j = slotOf(s.table, key);
+  return s.table[j] === key ? s.table[j + 1]! : 0;
 }
 
 /**
@@ -93,7 +111,7 @@ export function dfOf(s: BigramStats, key: number): number {
  */
 export function questionBigrams(qa: Pick<QueryAnalysis, 'question'>): number[] {
   const keys = new Set<number>();
-  const t = qa.question.normalize('NFKC');
+  const t = qa.question;
   for (let i = 0; i + 1 < t.length; i++) {
     const a = t.charCodeAt(i);
     const b = t.charCodeAt(i + 1);
