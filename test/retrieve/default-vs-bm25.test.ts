@@ -7,29 +7,43 @@ import { runBench } from '../../main/engine/bench/runner.js';
 import { DEV_SETS_DIR } from '../../main/engine/bench/suite.js';
 import { DEFAULT_METHOD } from '../../main/engine/retrieve/index.js';
 
-// The rule the default was chosen by: never below BM25 on any dev set. Runs the smallest real dev
-// sets — 10 questions each over ~100–200 Wikipedia paragraphs, and our questions over the Foam and
-// SilverBullet documentation notes (86 and 225 notes) — so it finishes in about a minute.
+// The rule the default was chosen by: never below BM25 on any dev set, and the margins it reached kept.
+// Runs the smallest real dev sets — 10 questions each over ~100–200 Wikipedia paragraphs, and our
+// questions over the Foam and SilverBullet documentation notes (86 and 225 notes) — so it finishes in
+// about a minute. On the Wikipedia sets the default leads BM25's recall@5 by 10–15 points (asserted: 5);
+// on the documentation sets recall@5 is at BM25's ceiling (97–100), so what is guarded there is the
+// share of the reference answer's words in the first 5 contexts, where one passage per note used to
+// trail BM25 (Foam 77.9 vs 83.9). The Chinese news pool is too large to index here (10k articles, about
+// a minute on a quiet machine); its signal, character bigrams, is guarded by han-bigrams.test.ts.
 const DATA = join(import.meta.dirname, '../../../shared/data');
 const SETS = ['hotpotqa/dev_distractor_10.jsonl', '2wiki/dev_10.jsonl', 'musique/dev_answerable_10.jsonl'];
 const DOCS = ['foam.json', 'silverbullet.json'];
 
-const cases: { name: string; file: string; load: () => BenchDataset }[] = [
-  ...SETS.filter((s) => existsSync(join(DATA, s))).map((s) => ({ name: s, file: join(DATA, s), load: () => loadDataset(join(DATA, s)) })),
+/** Points the default must lead BM25 by: in recall@5, and in the answer found in the first 5 contexts. */
+interface Margin {
+  recall: number;
+  answer?: number;
+}
+
+const cases: { name: string; file: string; load: () => BenchDataset; margin: Margin }[] = [
+  ...SETS.filter((s) => existsSync(join(DATA, s))).map((s) => ({ name: s, file: join(DATA, s), load: () => loadDataset(join(DATA, s)), margin: { recall: 5 } })),
   ...DOCS.map((d) => join(DEV_SETS_DIR, d))
     .filter((f) => existsSync(docsQaFolder(readDocsQa(f), { sharedData: DATA })))
-    .map((f) => ({ name: `docs-QA ${f.split('/').pop()}`, file: f, load: () => loadDocsQa(f, { sharedData: DATA }) })),
+    .map((f) => ({ name: `docs-QA ${f.split('/').pop()}`, file: f, load: () => loadDocsQa(f, { sharedData: DATA }), margin: { recall: 0, answer: 0 } })),
 ];
 if (cases.length < SETS.length + DOCS.length) console.warn(`the default-vs-BM25 guard runs ${cases.length} of ${SETS.length + DOCS.length} dev sets: the others are not under ${DATA}`);
 
 describe.skipIf(cases.length === 0)(`the default method (${DEFAULT_METHOD}) against BM25`, () => {
   for (const c of cases) {
-    it(`recall@5 on ${c.name} is not below BM25's`, async () => {
+    const { recall, answer } = c.margin;
+    it(`on ${c.name}: recall@5 at least BM25's + ${recall}${answer === undefined ? '' : `, answer in the first 5 contexts at least BM25's + ${answer}`}`, async () => {
       const report = await runBench(c.load(), c.file, { methods: ['bm25', DEFAULT_METHOD], ks: [5] });
       const [bm25, def] = report.results;
       expect(bm25!.method).toBe('bm25');
       expect(def!.errors).toBe(0);
-      expect(def!.recall[5]).toBeGreaterThanOrEqual(bm25!.recall[5]!);
+      // Recall is a share: 1e-9 keeps an exact tie from failing on rounding.
+      expect(def!.recall[5]).toBeGreaterThanOrEqual(bm25!.recall[5]! + recall / 100 - 1e-9);
+      if (answer !== undefined) expect(def!.answerRecall[5]).toBeGreaterThanOrEqual(bm25!.answerRecall[5]! + answer / 100 - 1e-9);
     }, 120_000);
   }
 });
