@@ -319,6 +319,7 @@ export function formatLociExplanation(x: LociExplanation): string {
   const w = x.weights;
   const out = [
     `loci (ranks: bm25 / dense / title / ppr, weighted ${w.bm25.toFixed(2)} / ${w.dense.toFixed(2)} / ${w.title.toFixed(2)} / ${w.ppr.toFixed(2)}; ` +
+      `BM25 re-read by character bigrams at ${w.bigramShare.toFixed(2)} for Chinese questions; ` +
       `${(100 * x.referencingShare).toFixed(0)}% of notes name or link another; TQ = title in the question)`,
   ];
   for (const d of x.documents) {
