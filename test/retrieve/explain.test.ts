@@ -6,7 +6,7 @@ import { indexTexts } from '../../main/engine/indexer.js';
 import { IndexCache } from '../../main/engine/retrieve/index-cache.js';
 import type { RetrievalContext } from '../../main/engine/retrieve/retriever.js';
 import { createHigRetriever, type HigExplanation } from '../../main/engine/retrieve/hig/retriever.js';
-import { fusedDocuments } from '../../main/engine/retrieve/fusion.js';
+import { graphSeededDocuments } from '../../main/engine/retrieve/graph-seeds.js';
 import { analyseQuery } from '../../main/engine/retrieve/query.js';
 import { createPgrRetriever, type PgrExplanation, type PgrMindMapNode } from '../../main/engine/retrieve/pgr/retriever.js';
 import { formatLociExplanation, lociRetriever, type LociExplanation } from '../../main/engine/retrieve/loci.js';
@@ -59,6 +59,10 @@ describe('hig explanation', () => {
       else expect(d.score).toBeCloseTo(d.weight * d.similarity, 6);
     }
     expect(x.documents.slice(0, 2).every((d) => d.hops === 0)).toBe(true);
+    // The seeds are the graph-weighted fusion's first notes, in its order.
+    const { documents: fused, denseWeight } = graphSeededDocuments(ctx, await analyseQuery(ctx, question));
+    expect(seeds.map((d) => d.docId)).toEqual(fused.slice(0, 2).map((d) => d.docId));
+    expect(x.denseWeight).toBe(denseWeight);
     expect(x.documents.some((d) => d.hops === 1)).toBe(true);
     expect(x.entities.length).toBeGreaterThan(0);
     for (const e of x.entities) {
@@ -107,12 +111,13 @@ describe('pgr explanation', () => {
     expect(x.keyPoints[0]).toBe(question);
     expect(x.keyPoints).toContain('Ada Lovelace');
     expect(x.seedTopics[0]!.text).toBe('Ada Lovelace');
-    expect(x.seedTopics).toHaveLength(3);
-    // Changed with issue 12: seed topics are those of the notes the fusion ranks first, in its order.
-    const fused = fusedDocuments(ctx, await analyseQuery(ctx, question)).map((d) => d.docId);
-    expect(x.seedTopics.map((t) => t.docId)).toEqual(fused.slice(0, 3));
+    // Seed topics are those of the five notes the fusion ranks first, in its order (one topic per note here).
+    const fused = graphSeededDocuments(ctx, await analyseQuery(ctx, question)).documents.map((d) => d.docId);
+    expect(x.seedTopics.map((t) => t.docId)).toEqual(fused.slice(0, 5));
+    // Walked topics are added to the seeds (the paper's union), at most three.
+    expect(x.walkedTopics.length).toBeLessThanOrEqual(3);
+    expect(x.walkedTopics.every((t) => !x.seedTopics.some((s) => s.id === t.id))).toBe(true);
     const candidateTopics = new Set([...x.seedTopics, ...x.walkedTopics].map((t) => t.text));
-    expect(candidateTopics.size).toBeLessThanOrEqual(6);
     for (const s of x.seedFactPaths) {
       expect(candidateTopics.has(s.pathText.split(' › ')[0]!)).toBe(true);
       expect(x.keyPoints).toContain(s.keyPoint);
@@ -144,7 +149,7 @@ describe('pgr explanation', () => {
     expect(paths.sort()).toEqual(x.factPaths.map((f) => f.pathText).sort());
     const text = formatPgrExplanation(x);
     expect(text).toContain('  - Ada Lovelace');
-    expect(text).toContain(`Seed topics:\n  Ada Lovelace  sim ${x.seedTopics[0]!.similarity.toFixed(3)}`);
+    expect(text).toContain(`Seed topics (BM25+dense fusion, dense weight ${x.denseWeight.toFixed(3)}):\n  Ada Lovelace  sim ${x.seedTopics[0]!.similarity.toFixed(3)}`);
     for (const p of x.factPaths) expect(text).toContain(`${p.score.toFixed(3)}  ${p.pathText}`);
     expect(text).toMatch(/Mind map:\n {2}▸ Ada Lovelace/);
   });
@@ -152,7 +157,7 @@ describe('pgr explanation', () => {
   it('walks from a seed topic through its super-topic, and uses the key points it is given', async () => {
     const supers = db.prepare("SELECT count(*) AS n FROM super_nodes WHERE kind = 'topic'").get() as { n: number };
     expect(supers.n).toBeGreaterThan(0);
-    const retriever = createPgrRetriever({ seedTopics: 1, fillBySimilarity: false });
+    const retriever = createPgrRetriever({ seedNotes: 1, fillBySimilarity: false });
     const keyPoints = ['Analytical Engine design', 'store of numbers'];
     const { explanation } = await retriever({ ...ctx, keyPoints }, 'How many numbers could the Analytical Engine store?', 8);
     const x = explanation as PgrExplanation;
