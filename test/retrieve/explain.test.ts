@@ -8,6 +8,7 @@ import type { RetrievalContext } from '../../main/engine/retrieve/retriever.js';
 import { createHigRetriever, type HigExplanation } from '../../main/engine/retrieve/hig/retriever.js';
 import { graphSeededDocuments } from '../../main/engine/retrieve/graph-seeds.js';
 import { analyseQuery } from '../../main/engine/retrieve/query.js';
+import { extractiveAnswer } from '../../main/engine/answer/extractive.js';
 import { createPgrRetriever, type PgrExplanation, type PgrMindMapNode } from '../../main/engine/retrieve/pgr/retriever.js';
 import { formatLociExplanation, lociRetriever, type LociExplanation } from '../../main/engine/retrieve/loci.js';
 import { formatHigExplanation } from '../../main/engine/retrieve/hig/explain.js';
@@ -130,11 +131,22 @@ describe('pgr explanation', () => {
     const firstPass = notes.findIndex((d, i) => notes.slice(0, i).filter((x) => x === d).length >= 2);
     const head = firstPass === -1 ? x.factPaths : x.factPaths.slice(0, firstPass);
     for (let i = 1; i < head.length; i++) expect(head[i - 1]!.score).toBeGreaterThanOrEqual(head[i]!.score);
-    // Every context is a fact of its note, with the fact's line range.
+    // Every context is a fact path of its note with the fact's line range, and its source: the passage the
+    // fact was extracted from, one context per passage.
     for (const c of contexts) {
-      const node = db.prepare("SELECT line_from, line_to FROM mm_nodes WHERE path_text = ? AND kind = 'fact'").get(c.factPath) as { line_from: number; line_to: number };
+      const node = db.prepare("SELECT line_from, line_to, text, fci_id FROM mm_nodes WHERE path_text = ? AND kind = 'fact'").get(c.factPath) as { line_from: number; line_to: number; text: string; fci_id: number };
       expect([c.lineFrom, c.lineTo]).toEqual([node.line_from, node.line_to]);
+      const chunk = db.prepare('SELECT c.id, c.text, c.document_id FROM chunks c JOIN fcis f ON f.chunk_id = c.id WHERE f.id = ?').get(node.fci_id) as { id: number; text: string; document_id: number };
+      expect(c.chunkId).toBe(chunk.id);
+      expect(c.text).toBe(chunk.text);
+      expect(c.docId).toBe(chunk.document_id);
     }
+    expect(new Set(contexts.map((c) => c.chunkId)).size).toBe(contexts.length);
+    // The extractive answer cites pgr's facts as facts, not as their passages.
+    const answer = await extractiveAnswer(ctx, question, contexts);
+    const factTexts = new Set((db.prepare('SELECT text FROM fcis').all() as { text: string }[]).map((r) => r.text));
+    expect(answer.citations.length).toBeGreaterThan(0);
+    for (const cite of answer.citations) expect(factTexts.has(cite.text)).toBe(true);
     // The nested mind map holds exactly the chosen paths.
     const paths: string[] = [];
     const walk = (n: PgrMindMapNode, prefix: string[]) => {
