@@ -15,7 +15,12 @@ import { rankedDocuments } from '../../main/engine/bench/metrics.js';
 // Notes written for this test: a container-setup cluster (Docker, configuration, users), a query-language
 // cluster and two unrelated notes, so the document graph has neighbourhoods that exclude some notes.
 const NOTES = [
-  { relPath: 'docker.md', title: 'Docker', content: '# Docker\n\nRun the server in a container with docker run.\nSet the PUID and PGID environment variables to run the container as a particular user and group id.\nMount your space folder as a volume.\n' },
+  {
+    relPath: 'docker.md',
+    title: 'Docker',
+    content:
+      '# Docker\n\nRun the server in a container with docker run.\nMount your space folder as a volume.\n\n## Ownership\n\nSet the PUID and PGID environment variables to run the container as a particular user and group id.\n\n## Upgrades\n\nPull the newest image and restart the container to upgrade the server.\nYour space and its users stay as they were.\n',
+  },
   { relPath: 'configuration.md', title: 'Configuration', content: '# Configuration\n\nThe server reads environment variables at start.\nSB_USER sets a single user name and password for the server.\nSB_PORT sets the port the server listens on.\n' },
   { relPath: 'users.md', title: 'Users', content: '# Users\n\nAn admin user manages the other user accounts of the server.\nEach user has a password and a group.\n' },
   { relPath: 'query.md', title: 'Query language', content: '# Query language\n\nA query selects objects with a where clause and orders them.\nThe group by clause groups rows and aggregate functions count them.\n' },
@@ -81,14 +86,18 @@ describe('hig and pgr keep the seed fusion’s notes', () => {
     'Which clause filters the groups of an aggregate query?',
     'Where does the River Thames flow?',
     'What sets the port the server listens on?',
+    'Which variables set the PUID and PGID?',
+    'How do I upgrade?',
   ];
 
-  it('hig’s first N notes are the fusion’s first N, in order; graph neighbours only follow', async () => {
+  it('hig’s first N notes are the fusion’s first N, in order, each shown by the passage the fusion found it by; graph neighbours only follow', async () => {
     for (const question of questions) {
-      const seeds = graphSeededDocuments(ctx, await analyseQuery(ctx, question)).documents.map((d) => d.docId);
+      const fused = graphSeededDocuments(ctx, await analyseQuery(ctx, question)).documents;
+      const seeds = fused.map((d) => d.docId);
       const { contexts } = await higRetriever(ctx, question, 5);
       const notes = rankedDocuments(contexts.map((c) => c.docId));
       expect(notes.slice(0, 5)).toEqual(seeds.slice(0, 5));
+      for (const c of contexts.filter((x) => x.kind === 'chunk').slice(0, 5)) expect(c.chunkId).toBe(fused.find((d) => d.docId === c.docId)!.chunkId);
     }
   });
 

@@ -181,11 +181,21 @@ export function createHigRetriever(overrides: Partial<HigParams> = {}): Retrieve
       .sort((a, b) => b.score - a.score || a.t.id - b.t.id)
       .slice(0, p.maxTriples);
 
-    const chunkOf = bestChunks(ctx, q, ids);
+    // A seed's passage is the one the fusion found it by (its best chunk for BM25 and dense together);
+    // a neighbour, reached by document similarity alone, shows its chunk most similar to the question.
+    // With the dense-only choice for every document, hig's first contexts missed the answer words BM25
+    // had matched in the very notes hig returned (answer in context below hybrid's on every dev set).
+    const fusedChunk = new Map(fused.map((d) => [d.docId, d.chunkId]));
+    const denseChunk = bestChunks(
+      ctx,
+      q,
+      ids.filter((id) => !fusedChunk.has(id)),
+    );
+    const chunkOf = (docId: number) => fusedChunk.get(docId) ?? denseChunk.get(docId);
     const docContexts = chunkContexts(
       db,
       ranked.slice(0, Math.max(k, p.topN)).flatMap((d) => {
-        const id = chunkOf.get(d.docId);
+        const id = chunkOf(d.docId);
         return id === undefined ? [] : [{ id, score: d.score }];
       }),
     );
