@@ -185,7 +185,10 @@ export function createHigRetriever(overrides: Partial<HigParams> = {}): Retrieve
     // a neighbour, reached by document similarity alone, shows its chunk most similar to the question.
     // With the dense-only choice for every document, hig's first contexts missed the answer words BM25
     // had matched in the very notes hig returned (answer in context below hybrid's on every dev set).
-    const fusedChunk = new Map(fused.map((d) => [d.docId, d.chunkId]));
+    // Prose only, as before: a code block matched by its identifiers is a poor passage to read or cite
+    // (the fusion's chunk, code included, cost Foam's answer shown 65 → 62; prose only, 63).
+    const prose = new Set(proseChunksOf(db, ids).map((c) => c.id));
+    const fusedChunk = new Map(fused.filter((d) => prose.has(d.chunkId)).map((d) => [d.docId, d.chunkId]));
     const denseChunk = bestChunks(
       ctx,
       q,
