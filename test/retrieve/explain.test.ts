@@ -6,8 +6,9 @@ import { indexTexts } from '../../main/engine/indexer.js';
 import { IndexCache } from '../../main/engine/retrieve/index-cache.js';
 import type { RetrievalContext } from '../../main/engine/retrieve/retriever.js';
 import { createHigRetriever, type HigExplanation } from '../../main/engine/retrieve/hig/retriever.js';
-import { fusedDocuments } from '../../main/engine/retrieve/fusion.js';
+import { graphSeededDocuments } from '../../main/engine/retrieve/graph-seeds.js';
 import { analyseQuery } from '../../main/engine/retrieve/query.js';
+import { extractiveAnswer } from '../../main/engine/answer/extractive.js';
 import { createPgrRetriever, type PgrExplanation, type PgrMindMapNode } from '../../main/engine/retrieve/pgr/retriever.js';
 import { formatLociExplanation, lociRetriever, type LociExplanation } from '../../main/engine/retrieve/loci.js';
 import { formatHigExplanation } from '../../main/engine/retrieve/hig/explain.js';
@@ -59,6 +60,10 @@ describe('hig explanation', () => {
       else expect(d.score).toBeCloseTo(d.weight * d.similarity, 6);
     }
     expect(x.documents.slice(0, 2).every((d) => d.hops === 0)).toBe(true);
+    // The seeds are the graph-weighted fusion's first notes, in its order.
+    const { documents: fused, denseWeight } = graphSeededDocuments(ctx, await analyseQuery(ctx, question));
+    expect(seeds.map((d) => d.docId)).toEqual(fused.slice(0, 2).map((d) => d.docId));
+    expect(x.denseWeight).toBe(denseWeight);
     expect(x.documents.some((d) => d.hops === 1)).toBe(true);
     expect(x.entities.length).toBeGreaterThan(0);
     for (const e of x.entities) {
@@ -107,12 +112,13 @@ describe('pgr explanation', () => {
     expect(x.keyPoints[0]).toBe(question);
     expect(x.keyPoints).toContain('Ada Lovelace');
     expect(x.seedTopics[0]!.text).toBe('Ada Lovelace');
-    expect(x.seedTopics).toHaveLength(3);
-    // Changed with issue 12: seed topics are those of the notes the fusion ranks first, in its order.
-    const fused = fusedDocuments(ctx, await analyseQuery(ctx, question)).map((d) => d.docId);
-    expect(x.seedTopics.map((t) => t.docId)).toEqual(fused.slice(0, 3));
+    // Seed topics are those of the five notes the fusion ranks first, in its order (one topic per note here).
+    const fused = graphSeededDocuments(ctx, await analyseQuery(ctx, question)).documents.map((d) => d.docId);
+    expect(x.seedTopics.map((t) => t.docId)).toEqual(fused.slice(0, 5));
+    // Walked topics are added to the seeds (the paper's union), at most three.
+    expect(x.walkedTopics.length).toBeLessThanOrEqual(3);
+    expect(x.walkedTopics.every((t) => !x.seedTopics.some((s) => s.id === t.id))).toBe(true);
     const candidateTopics = new Set([...x.seedTopics, ...x.walkedTopics].map((t) => t.text));
-    expect(candidateTopics.size).toBeLessThanOrEqual(6);
     for (const s of x.seedFactPaths) {
       expect(candidateTopics.has(s.pathText.split(' › ')[0]!)).toBe(true);
       expect(x.keyPoints).toContain(s.keyPoint);
@@ -125,11 +131,22 @@ describe('pgr explanation', () => {
     const firstPass = notes.findIndex((d, i) => notes.slice(0, i).filter((x) => x === d).length >= 2);
     const head = firstPass === -1 ? x.factPaths : x.factPaths.slice(0, firstPass);
     for (let i = 1; i < head.length; i++) expect(head[i - 1]!.score).toBeGreaterThanOrEqual(head[i]!.score);
-    // Every context is a fact of its note, with the fact's line range.
+    // Every context is a fact path of its note with the fact's line range, and its source: the passage the
+    // fact was extracted from, one context per passage.
     for (const c of contexts) {
-      const node = db.prepare("SELECT line_from, line_to FROM mm_nodes WHERE path_text = ? AND kind = 'fact'").get(c.factPath) as { line_from: number; line_to: number };
+      const node = db.prepare("SELECT line_from, line_to, text, fci_id FROM mm_nodes WHERE path_text = ? AND kind = 'fact'").get(c.factPath) as { line_from: number; line_to: number; text: string; fci_id: number };
       expect([c.lineFrom, c.lineTo]).toEqual([node.line_from, node.line_to]);
+      const chunk = db.prepare('SELECT c.id, c.text, c.document_id FROM chunks c JOIN fcis f ON f.chunk_id = c.id WHERE f.id = ?').get(node.fci_id) as { id: number; text: string; document_id: number };
+      expect(c.chunkId).toBe(chunk.id);
+      expect(c.text).toBe(chunk.text);
+      expect(c.docId).toBe(chunk.document_id);
     }
+    expect(new Set(contexts.map((c) => c.chunkId)).size).toBe(contexts.length);
+    // The extractive answer cites pgr's facts as facts, not as their passages.
+    const answer = await extractiveAnswer(ctx, question, contexts);
+    const factTexts = new Set((db.prepare('SELECT text FROM fcis').all() as { text: string }[]).map((r) => r.text));
+    expect(answer.citations.length).toBeGreaterThan(0);
+    for (const cite of answer.citations) expect(factTexts.has(cite.text)).toBe(true);
     // The nested mind map holds exactly the chosen paths.
     const paths: string[] = [];
     const walk = (n: PgrMindMapNode, prefix: string[]) => {
@@ -144,7 +161,7 @@ describe('pgr explanation', () => {
     expect(paths.sort()).toEqual(x.factPaths.map((f) => f.pathText).sort());
     const text = formatPgrExplanation(x);
     expect(text).toContain('  - Ada Lovelace');
-    expect(text).toContain(`Seed topics:\n  Ada Lovelace  sim ${x.seedTopics[0]!.similarity.toFixed(3)}`);
+    expect(text).toContain(`Seed topics (BM25+dense fusion, dense weight ${x.denseWeight.toFixed(3)}):\n  Ada Lovelace  sim ${x.seedTopics[0]!.similarity.toFixed(3)}`);
     for (const p of x.factPaths) expect(text).toContain(`${p.score.toFixed(3)}  ${p.pathText}`);
     expect(text).toMatch(/Mind map:\n {2}▸ Ada Lovelace/);
   });
@@ -152,7 +169,7 @@ describe('pgr explanation', () => {
   it('walks from a seed topic through its super-topic, and uses the key points it is given', async () => {
     const supers = db.prepare("SELECT count(*) AS n FROM super_nodes WHERE kind = 'topic'").get() as { n: number };
     expect(supers.n).toBeGreaterThan(0);
-    const retriever = createPgrRetriever({ seedTopics: 1, fillBySimilarity: false });
+    const retriever = createPgrRetriever({ seedNotes: 1, fillBySimilarity: false });
     const keyPoints = ['Analytical Engine design', 'store of numbers'];
     const { explanation } = await retriever({ ...ctx, keyPoints }, 'How many numbers could the Analytical Engine store?', 8);
     const x = explanation as PgrExplanation;

@@ -67,10 +67,13 @@ export async function extractiveAnswer(
       text: f.text,
     });
   });
+  // A fact path returned with its passage (pgr) is cited as its fact, not as the whole passage.
+  const factOfPath = new Map(facts.flatMap((f) => (f.path_text ? [[`${f.document_id}:${f.path_text}`, f.text] as const] : [])));
   contexts.forEach((c, i) => {
     if (c.kind === 'chunk') return;
+    const text = (c.chunkId !== undefined && factOfPath.get(`${c.docId}:${c.factPath}`)) || c.text;
     candidates.push({
-      key: `${c.kind}:${c.docId}:${c.lineFrom}:${c.text}`,
+      key: `${c.kind}:${c.docId}:${c.lineFrom}:${text}`,
       docId: c.docId,
       score: 1 / (i + 1) + 0.5,
       docPath: c.docPath,
@@ -78,8 +81,8 @@ export async function extractiveAnswer(
       lineFrom: c.lineFrom,
       lineTo: c.lineTo,
       factPath: c.factPath,
-      text: c.text,
-      terms: termsIn(c.text, terms),
+      text,
+      terms: termsIn(text, terms),
     });
   });
 

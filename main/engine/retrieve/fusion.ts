@@ -73,8 +73,9 @@ export function firstStageNotes(ctx: RetrievalContext, qa: QueryAnalysis, depth:
  * seeds of hig and pgr fell below hybrid on the documentation folders (SilverBullet 87.5 vs 93.8, Foam
  * 93.5 vs 100); at chunk grain 90.6 and 100, the other dev sets unchanged (bench, all dev sets).
  */
-export function fusedDocuments(ctx: RetrievalContext, qa: QueryAnalysis, depth = 50, rrfK = RRF_K): FusedDocument[] {
-  const { wDense } = firstStageNotes(ctx, qa, depth);
+export function fusedDocuments(ctx: RetrievalContext, qa: QueryAnalysis, depth = 50, rrfK = RRF_K, denseWeight?: number): FusedDocument[] {
+  // A caller that judges the dense ranking another way (hig and pgr: by their graph) passes its weight.
+  const wDense = denseWeight ?? firstStageNotes(ctx, qa, depth).wDense;
   const scores = new Map<number, number>();
   const add = (list: { id: number }[], w: number) => list.forEach(({ id }, rank) => scores.set(id, (scores.get(id) ?? 0) + w / (rrfK + rank + 1)));
   add(bm25Ranking(ctx, qa, depth), 1);

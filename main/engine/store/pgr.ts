@@ -47,14 +47,17 @@ export interface MindMapNodeRow {
   path_text: string;
   line_from: number | null;
   line_to: number | null;
+  /** The chunk (passage) the node's fact was extracted from; null for topics and routes. */
+  chunk_id: number | null;
 }
 
 /** Every node of the mind maps the given topics head, children in order. */
 export function mindMapsOfTopics(db: Db, topicIds: number[]): MindMapNodeRow[] {
   return db
     .prepare(
-      `SELECT n.id, n.document_id, n.parent_id, n.kind, n.text, n.path_text, n.line_from, n.line_to FROM mm_nodes n
+      `SELECT n.id, n.document_id, n.parent_id, n.kind, n.text, n.path_text, n.line_from, n.line_to, f.chunk_id FROM mm_nodes n
        JOIN mm_nodes t ON t.document_id = n.document_id AND t.extractor = n.extractor
+       LEFT JOIN fcis f ON f.id = n.fci_id
        WHERE t.id IN (SELECT value FROM json_each(?)) ORDER BY n.parent_id, n.ord, n.id`,
     )
     .all(JSON.stringify(topicIds)) as MindMapNodeRow[];

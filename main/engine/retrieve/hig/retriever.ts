@@ -2,14 +2,15 @@
 // plus their neighbours on the document graph under one of three collaboration strategies), then KG level
 // (entities of the candidate documents kept when w·cos(v_e, v_q) > λ, their triples returned, at most T).
 // The paper takes the top-N by dense similarity; here they come from the fusion of BM25 and dense, so a
-// weak embedder does not choose the documents alone (the walk and the KG level are the paper's).
+// weak embedder does not choose the documents alone, and the document graph itself judges how far dense
+// is to be trusted on this question (../graph-seeds.ts). The walk and the KG level are the paper's.
 import type { Db } from '../../store/db.js';
 import type { RetrievedContext } from '../../types.js';
 import type { RetrievalContext, RetrievalResult, Retriever } from '../retriever.js';
 import { chunkContexts } from '../contexts.js';
 import { dot } from '../../embed/embedder.js';
 import { analyseQuery } from '../query.js';
-import { fusedDocuments } from '../fusion.js';
+import { graphSeededDocuments } from '../graph-seeds.js';
 import { docEdgesOf, entityMentionsOf, titlesOf, triplesOf, type DocEdge } from '../../store/hig.js';
 import { proseChunksOf } from '../../store/retrieval.js';
 
@@ -59,6 +60,8 @@ export interface HigEntity {
 export interface HigExplanation {
   method: 'hig';
   params: HigParams;
+  /** Weight of the dense ranking in the seed fusion, from its agreement with BM25 on the document graph. */
+  denseWeight: number;
   documents: HigDocument[];
   entities: HigEntity[];
   triples: { id: number; text: string; docId: number; entityId: number; score: number }[];
@@ -134,10 +137,13 @@ export function createHigRetriever(overrides: Partial<HigParams> = {}): Retrieve
       const v = docMatrix.vector(id);
       return v ? dot(v, q) : 0;
     };
-    // Seeds lead in fusion order (score above any neighbour's w·cos ≤ 1); neighbours follow by w·cos.
-    const seeds = fusedDocuments(ctx, qa)
-      .slice(0, p.topN)
-      .map((d, i) => ({ id: d.docId, score: 2 - i / p.topN }));
+    // The paper's top-N documents are the seeds; they lead in fusion order (a score above any neighbour's
+    // w·cos ≤ 1) and neighbours follow by w·cos. Collaboration adds documents after the seeds and never
+    // displaces one: a neighbour is there for being similar to a seed, which says less about the question
+    // than the seed's own lexical and dense match (with N=3 and neighbours in ranks 4–5 hig trailed
+    // hybrid on every dev set).
+    const { documents: fused, denseWeight } = graphSeededDocuments(ctx, qa);
+    const seeds = fused.slice(0, p.topN).map((d, i) => ({ id: d.docId, score: 2 - i / p.topN }));
     const docs = collaborate(db, docSim, seeds, p);
     for (const s of seeds) docs.get(s.id)!.similarity = docSim(s.id);
     const ranked = [...docs.values()].sort((a, b) => b.score - a.score);
@@ -175,11 +181,24 @@ export function createHigRetriever(overrides: Partial<HigParams> = {}): Retrieve
       .sort((a, b) => b.score - a.score || a.t.id - b.t.id)
       .slice(0, p.maxTriples);
 
-    const chunkOf = bestChunks(ctx, q, ids);
+    // A seed's passage is the one the fusion found it by (its best chunk for BM25 and dense together);
+    // a neighbour, reached by document similarity alone, shows its chunk most similar to the question.
+    // With the dense-only choice for every document, hig's first contexts missed the answer words BM25
+    // had matched in the very notes hig returned (answer in context below hybrid's on every dev set).
+    // Prose only, as before: a code block matched by its identifiers is a poor passage to read or cite
+    // (the fusion's chunk, code included, cost Foam's answer shown 65 → 62; prose only, 63).
+    const prose = new Set(proseChunksOf(db, ids).map((c) => c.id));
+    const fusedChunk = new Map(fused.filter((d) => prose.has(d.chunkId)).map((d) => [d.docId, d.chunkId]));
+    const denseChunk = bestChunks(
+      ctx,
+      q,
+      ids.filter((id) => !fusedChunk.has(id)),
+    );
+    const chunkOf = (docId: number) => fusedChunk.get(docId) ?? denseChunk.get(docId);
     const docContexts = chunkContexts(
       db,
       ranked.slice(0, Math.max(k, p.topN)).flatMap((d) => {
-        const id = chunkOf.get(d.docId);
+        const id = chunkOf(d.docId);
         return id === undefined ? [] : [{ id, score: d.score }];
       }),
     );
@@ -198,6 +217,7 @@ export function createHigRetriever(overrides: Partial<HigParams> = {}): Retrieve
     const explanation: HigExplanation = {
       method: 'hig',
       params: p,
+      denseWeight,
       documents: ranked,
       entities,
       triples: tripleScored.map(({ t, entity, score }) => ({ id: t.id, text: `${t.subject} ${t.relation} ${t.object}`, docId: t.docId, entityId: entity.entityId, score })),

@@ -4,7 +4,7 @@ const f3 = (x: number) => x.toFixed(3);
 
 /** `--explain` for pgr: key points, seed and walked topics, seed fact paths, scores, and the mind map of the chosen paths. */
 export function formatPgrExplanation(x: PgrExplanation): string {
-  const out = ['pgr', 'Key points:', ...x.keyPoints.map((k) => `  - ${k}`), 'Seed topics:'];
+  const out = ['pgr', 'Key points:', ...x.keyPoints.map((k) => `  - ${k}`), `Seed topics (BM25+dense fusion, dense weight ${f3(x.denseWeight)}):`];
   for (const t of x.seedTopics) out.push(`  ${t.text}  sim ${f3(t.similarity)}`);
   out.push('Walked topics:');
   for (const t of x.walkedTopics) out.push(`  ${t.text}  sim ${f3(t.similarity)}  via ${t.via}${t.superId !== undefined ? ` #${t.superId}` : ''}`);

@@ -2,7 +2,8 @@
 // walking through super-facts to a handful of candidate topics, their fact paths loaded into template
 // matrices, and the matrix core (./matrices.ts) choosing the top-K fact paths. The paper seeds by topic
 // similarity; here the seed topics are those of the notes the BM25+dense fusion ranks first (a note
-// named by an id has its first heading or sentence as topic, so untitled news is found too).
+// named by an id has its first heading or sentence as topic, so untitled news is found too), with dense
+// weighted by its agreement with BM25 on the document graph (../graph-seeds.ts).
 import type { Db } from '../../store/db.js';
 import type { RetrievedContext } from '../../types.js';
 import type { RetrievalContext, RetrievalResult, Retriever } from '../retriever.js';
@@ -11,20 +12,21 @@ import { dot } from '../../embed/embedder.js';
 import { DEFAULT_PGR_PARAMS, aggregate, buildTemplate, topRows, type PgrParams } from './matrices.js';
 import { fastKeyPoints } from './key-points.js';
 import { analyseQuery } from '../query.js';
-import { fusedDocuments } from '../fusion.js';
+import { graphSeededDocuments } from '../graph-seeds.js';
+import { chunkRows } from '../../store/retrieval.js';
 import { documentsByIds, mindMapsOfTopics, superNodeSizes, superNodesOfTopics, topicRows, topicsUnderSuperNodes, type MindMapNodeRow } from '../../store/pgr.js';
 
 export interface PgrRetrieverParams extends PgrParams {
-  /** Seed topics: those of the notes the BM25+dense fusion ranks first. */
-  seedTopics: number;
-  /** Candidate topics after walking (PG-RAG walks to ~6). */
-  maxTopics: number;
-  /** When walking finds fewer topics, fill up with the next notes of the fusion. */
+  /** Seed notes: the topics of the notes the BM25+dense fusion ranks first are the seed topics. */
+  seedNotes: number;
+  /** Topics walked to through super nodes, added to the seed topics (PG-RAG's candidates are their union). */
+  maxWalked: number;
+  /** When the fusion has fewer seed notes with topics, fill up with the topics most similar to the question. */
   fillBySimilarity: boolean;
   /** Super nodes with more members are hubs (shared boilerplate), not walked through. */
   maxSuperMembers: number;
   /**
-   * Weight of the note's fusion score next to the matrix score (both scaled to 0–1) when the rows are
+   * Weight of the note's fusion rank next to the matrix score (both scaled to 0–1) when the rows are
    * ranked: the matrices judge paths by the key points' vectors alone, which a weak embedder blurs.
    */
   wFusion: number;
@@ -34,8 +36,8 @@ export interface PgrRetrieverParams extends PgrParams {
 
 export const DEFAULT_PGR_RETRIEVER_PARAMS: PgrRetrieverParams = {
   ...DEFAULT_PGR_PARAMS,
-  seedTopics: 3,
-  maxTopics: 6,
+  seedNotes: 5,
+  maxWalked: 3,
   fillBySimilarity: true,
   maxSuperMembers: 50,
   wFusion: 1,
@@ -67,6 +69,8 @@ export interface PgrMindMapNode {
 export interface PgrExplanation {
   method: 'pgr';
   keyPoints: string[];
+  /** Weight of the dense ranking in the seed fusion, from its agreement with BM25 on the document graph. */
+  denseWeight: number;
   seedTopics: PgrTopic[];
   walkedTopics: PgrTopic[];
   seedFactPaths: { keyPoint: string; nodeId: number; pathText: string; similarity: number; ancestorId: number; rowsReached: number }[];
@@ -176,11 +180,19 @@ export function createPgrRetriever(overrides: Partial<PgrRetrieverParams> = {}):
       via,
       ...(superId !== undefined ? { superId } : {}),
     });
-    // Topics in the order of their notes in the fusion (only topics with a vector can enter the matrices).
-    const fused = fusedDocuments(ctx, qa);
-    const fusedTopics = fused.flatMap((d) => (topics.topicsOf.get(d.docId) ?? []).filter((id) => topics.matrix.vector(id)));
-    const seedTopics = fusedTopics.slice(0, p.seedTopics).map((id) => topicOf(id, 'seed'));
+    // Seed topics (the paper's V_t^seed): every topic of the notes the fusion ranks first. As many seed
+    // notes as a retrieval's cut-off holds notes (5), because the walk below only adds: with 3 seed topics
+    // and walked topics taking the other slots, the fusion's fourth note (SilverBullet's Troubleshooting,
+    // for "?resetClient=1") never reached the matrices, and pgr trailed hybrid.
+    const { documents: fused, denseWeight } = graphSeededDocuments(ctx, qa);
+    const withVector = (docId: number) => (topics.topicsOf.get(docId) ?? []).filter((id) => topics.matrix.vector(id));
+    const seedNotes = fused.filter((d) => withVector(d.docId).length > 0).slice(0, p.seedNotes);
+    const seedTopics = seedNotes.flatMap((d) => withVector(d.docId)).map((id) => topicOf(id, 'seed'));
     const chosen = new Set(seedTopics.map((t) => t.id));
+    // Topic walking through super-topics and fact walking through super-facts (V_st, V_sf): the candidate
+    // topics are the union V^con = V^seed ∪ V_st ∪ V_sf, so walked topics join the seeds, never replace them.
+    // Walked topics are taken by similarity to the question, a few at most: each one's paths compete in the
+    // matrices, and a weak embedder's matrices promote whatever paths they are given.
     const walked: PgrTopic[] = [];
     const walkedCandidates = walk(
       ctx,
@@ -191,15 +203,15 @@ export function createPgrRetriever(overrides: Partial<PgrRetrieverParams> = {}):
       .filter((w) => w.sim !== undefined)
       .sort((a, b) => b.sim! - a.sim!);
     for (const w of walkedCandidates) {
-      if (chosen.size >= p.maxTopics) break;
+      if (walked.length >= p.maxWalked) break;
       if (chosen.has(w.topicId)) continue;
       chosen.add(w.topicId);
       walked.push(topicOf(w.topicId, w.via, w.superId));
     }
-    if (p.fillBySimilarity && chosen.size < p.maxTopics) {
-      const next = [...fusedTopics, ...topK(topicScores, topics.matrix.ids, p.maxTopics + chosen.size).map((s) => s.id)];
-      for (const id of next) {
-        if (chosen.size >= p.maxTopics) break;
+    if (p.fillBySimilarity && seedNotes.length < p.seedNotes) {
+      const want = chosen.size + p.seedNotes - seedNotes.length;
+      for (const { id } of topK(topicScores, topics.matrix.ids, want + chosen.size)) {
+        if (chosen.size >= want) break;
         if (chosen.has(id)) continue;
         chosen.add(id);
         walked.push(topicOf(id, 'fusion'));
@@ -210,19 +222,27 @@ export function createPgrRetriever(overrides: Partial<PgrRetrieverParams> = {}):
     const mm = cache.matrix('mm');
     const template = buildTemplate(paths, (id) => mm.vector(id), mm.dim);
     const agg = aggregate(template, kpVectors, p);
-    const rowScores = withFusion(agg.rowScores, paths, nodes, fused, p.wFusion);
+    const rowScores = withFusion(agg.rowScores, paths, nodes, fused, p.wFusion, p.seedNotes);
     const leafOf = (r: number): number => {
       const path = paths[r]!;
       return path[path.length - 1]!;
     };
-    const rows = spreadRows(topRows(rowScores, rowScores.length), (r) => nodes.get(leafOf(r))!.document_id, p.rowsPerNote, k);
+    // One context per passage: a fact whose passage an earlier path already returned adds nothing to it.
+    const rows = spreadRows(topRows(rowScores, rowScores.length), (r) => nodes.get(leafOf(r))!, p.rowsPerNote, k);
 
+    // PG-RAG hands the model the fact paths as structured context; a fact path alone is one sentence
+    // under its topic, too little to answer from when the path is right but the answer sits beside the
+    // fact (pgr's answer-in-context trailed hybrid's by 20–30 points on every dev set). So each context is
+    // the fact path with its source: the passage the fact was extracted from, cited by the fact's path and
+    // lines (the generated answer shows the path as the source's head and the passage below it).
     const docs = documentsByIds(db, [...new Set(rows.map((r) => nodes.get(leafOf(r))!.document_id))]);
+    const passages = new Map(chunkRows(db, rows.flatMap((r) => nodes.get(leafOf(r))!.chunk_id ?? [])).map((c) => [c.id, c.text]));
     const contexts: RetrievedContext[] = rows.map((r) => {
       const leaf = nodes.get(leafOf(r))!;
       const doc = docs.get(leaf.document_id)!;
+      const passage = leaf.chunk_id === null ? undefined : passages.get(leaf.chunk_id);
       return {
-        text: leaf.text,
+        text: passage ?? leaf.text,
         docId: leaf.document_id,
         docPath: doc.rel_path,
         docTitle: doc.title,
@@ -231,12 +251,14 @@ export function createPgrRetriever(overrides: Partial<PgrRetrieverParams> = {}):
         factPath: leaf.path_text,
         score: rowScores[r]!,
         kind: 'fact-path',
+        ...(passage !== undefined ? { chunkId: leaf.chunk_id! } : {}),
       };
     });
 
     const explanation: PgrExplanation = {
       method: 'pgr',
       keyPoints,
+      denseWeight,
       seedTopics,
       walkedTopics: walked,
       seedFactPaths: agg.runs.flatMap((run) =>
@@ -258,16 +280,18 @@ export function createPgrRetriever(overrides: Partial<PgrRetrieverParams> = {}):
 }
 
 /**
- * Matrix scores (scaled to 0–1) plus the row's note's fusion score (scaled to 0–1) times w. A row no
- * seed reached keeps its note's fusion score, so a note the words found is not dropped because the
- * key points' vectors missed every one of its paths.
+ * Matrix scores (scaled to 0–1) plus w times the row's note's fusion rank as n / (n + rank) (1 for the
+ * fusion's first note, ½ for the n-th, 0 outside the fusion). A row no seed reached keeps its note's
+ * fusion term, so a note the words found is not dropped because the key points' vectors missed every one
+ * of its paths; a walked note outranks a seed note only when the matrices favour its paths by more than
+ * the fusion favours the seed. By rank, not by the fusion's score: reciprocal-rank scores are flat (the
+ * tenth note scores ~0.9 of the first), which left the matrices alone to order the notes.
  */
-function withFusion(rowScores: Float32Array, paths: number[][], nodes: Map<number, NodeRow>, fused: { docId: number; score: number }[], w: number): Float32Array {
+function withFusion(rowScores: Float32Array, paths: number[][], nodes: Map<number, NodeRow>, fused: { docId: number }[], w: number, n: number): Float32Array {
   const out = new Float32Array(rowScores.length);
   let max = 0;
   for (const s of rowScores) max = Math.max(max, s);
-  const top = fused[0]?.score ?? 0;
-  const fusion = new Map(fused.map((d) => [d.docId, top > 0 ? d.score / top : 0]));
+  const fusion = new Map(fused.map((d, rank) => [d.docId, n / (n + rank)]));
   paths.forEach((path, r) => {
     const s = rowScores[r]!;
     const doc = nodes.get(path[path.length - 1]!)?.document_id;
@@ -276,15 +300,23 @@ function withFusion(rowScores: Float32Array, paths: number[][], nodes: Map<numbe
   return out;
 }
 
-/** The best rows, at most `perNote` of each note first, then the rest in order, k in all. */
-function spreadRows(ranked: number[], noteOf: (r: number) => number, perNote: number, k: number): number[] {
+/**
+ * The best rows, at most `perNote` of each note first, then the rest in order, k in all; a row whose
+ * fact's passage an earlier row already holds is left out.
+ */
+function spreadRows(ranked: number[], leafOf: (r: number) => NodeRow, perNote: number, k: number): number[] {
   const taken = new Map<number, number>();
+  const passages = new Set<number>();
   const first: number[] = [];
   const later: number[] = [];
   for (const r of ranked) {
-    const n = noteOf(r);
-    const c = taken.get(n) ?? 0;
-    taken.set(n, c + 1);
+    const leaf = leafOf(r);
+    if (leaf.chunk_id !== null) {
+      if (passages.has(leaf.chunk_id)) continue;
+      passages.add(leaf.chunk_id);
+    }
+    const c = taken.get(leaf.document_id) ?? 0;
+    taken.set(leaf.document_id, c + 1);
     (c < perNote ? first : later).push(r);
   }
   return [...first, ...later].slice(0, k);

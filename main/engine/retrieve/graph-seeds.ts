@@ -1,0 +1,60 @@
+// The seed notes of hig and pgr: the fusion of BM25 and dense at passage grain (issue 12: "seed hig's
+// document level and pgr's topics from the lexical+dense fusion instead of dense similarity alone"), with
+// the dense ranking weighted by how far the index's document graph says it agrees with BM25.
+//
+// The plain fusion (fusion.ts) counts dense fully only when its top notes are BM25's top notes. That
+// guards against an embedder that does not know the corpus (GloVe on Chinese news ranks unrelated notes),
+// but it also silences dense where BM25 is the one that is lost: on SilverBullet, "How can I make the
+// container run as a particular user and group id?" has BM25 on Virtual Pages and Mermaid, dense on the
+// Docker, Space Manager and Authentication notes, which share 1 note of 10, and the Docker note (hybrid's
+// second) fell to seventh, out of both methods' reach. The document graph — KG-Retriever's document layer,
+// each note linked to the notes most similar to it — tells the two cases apart: dense's notes there are
+// neighbours of BM25's (same topic, other words), while an embedder that does not know the language
+// ranks notes no neighbourhood of BM25's holds.
+import type { RetrievalContext } from './retriever.js';
+import type { QueryAnalysis } from './query.js';
+import { denseAgreementWeight, firstStageNotes, fusedDocuments, MIN_DENSE_WEIGHT, type FusedDocument } from './fusion.js';
+import { RRF_K } from './hybrid.js';
+import { docEdgesOf } from '../store/hig.js';
+
+/** Chunks read from each first-stage ranking: hybrid's depth, so that with dense counted fully the seeds are hybrid's ranking. */
+export const SEED_DEPTH = 40;
+/** Top notes of each ranking compared. */
+export const NEIGHBOURHOOD_DEPTH = 10;
+/**
+ * Chance-corrected share of dense's top notes inside BM25's neighbourhood at which dense counts fully.
+ * Higher than fusion.ts's 0.3 for exact overlap, since a neighbourhood is easier to land in: 0.3 here
+ * counted dense fully on a Foam question where it was wrong (all dev sets, one run).
+ */
+export const FULL_GRAPH_AGREEMENT = 0.5;
+
+/**
+ * The share of dense's top notes that are BM25's top notes or their document-graph neighbours, corrected
+ * for chance (the share of the corpus that neighbourhood covers: on 86 Foam notes BM25's top 10 and their
+ * neighbours are half the folder, so landing there says little), as a dense weight in [MIN_DENSE_WEIGHT, 1].
+ * Where that neighbourhood is the whole corpus the graph cannot tell, and the plain overlap decides.
+ */
+export function graphAgreementWeight(ctx: RetrievalContext, lexical: number[], dense: number[], depth = NEIGHBOURHOOD_DEPTH): number {
+  const top = lexical.slice(0, depth);
+  const denseTop = dense.slice(0, depth);
+  if (top.length === 0 || denseTop.length === 0) return 1;
+  const near = new Set(top);
+  for (const e of docEdgesOf(ctx.db, top)) near.add(e.dst);
+  const notes = Math.max(near.size, ctx.cache.matrix('doc').size);
+  const chance = near.size / notes;
+  if (chance >= 1) return denseAgreementWeight(lexical, dense, depth);
+  const observed = denseTop.filter((d) => near.has(d)).length / denseTop.length;
+  const agreement = Math.max(0, (observed - chance) / (1 - chance));
+  return Math.max(MIN_DENSE_WEIGHT, Math.min(1, agreement / FULL_GRAPH_AGREEMENT));
+}
+
+/** Notes in the order of their best passage in the graph-weighted fusion, with the dense weight used. */
+export function graphSeededDocuments(ctx: RetrievalContext, qa: QueryAnalysis): { documents: FusedDocument[]; denseWeight: number } {
+  const { lexical, dense } = firstStageNotes(ctx, qa, SEED_DEPTH);
+  const denseWeight = graphAgreementWeight(
+    ctx,
+    lexical.map((x) => x.docId),
+    dense.map((x) => x.docId),
+  );
+  return { documents: fusedDocuments(ctx, qa, SEED_DEPTH, RRF_K, denseWeight), denseWeight };
+}
