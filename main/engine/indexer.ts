@@ -327,7 +327,7 @@ function writeNote(db: Db, root: string, p: PreparedNote, meta: NoteMeta): numbe
     { status: 'indexed', title: note.title, lang: note.lang, frontMatter: note.frontMatter },
   );
   const chunkIds = writeParsedNote(db, id, note, p.chunkSeg, meta.isNew === true);
-  const { fciIds, mmIds } = writeExtraction(db, id, p.extraction, p.fciSeg, true);
+  const { fciIds, mmIds } = writeExtraction(db, id, p.extraction, true);
   const v = p.vectors;
   if (v) {
     writeEmbeddings(db, 'doc', v.model, [{ id, vector: v.doc }]);

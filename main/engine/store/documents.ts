@@ -125,7 +125,6 @@ export function writeExtraction(
   db: Db,
   docId: number,
   extraction: Extraction,
-  fciSeg?: string[],
   /** True right after writeParsedNote, which already cleared the document's derived rows. */
   cleared = false,
 ): { fciIds: number[]; mmIds: number[] } {
@@ -142,8 +141,7 @@ export function writeExtraction(
     `INSERT INTO fcis (document_id, chunk_id, text, line_from, line_to, extractor, check_rouge, check_sim, check_passed)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
   );
-  const insertFciFts = stmt(db, 'INSERT INTO fcis_fts (rowid, seg) VALUES (?, ?)');
-  const fciIds = extraction.fcis.map((f, i) => {
+  const fciIds = extraction.fcis.map((f) => {
     const passed = f.checkPassed === undefined || f.checkPassed === null ? null : f.checkPassed ? 1 : 0;
     const { id } = insertFci.get(
       docId,
@@ -156,7 +154,6 @@ export function writeExtraction(
       f.checkSim ?? null,
       passed,
     ) as { id: number };
-    insertFciFts.run(id, fciSeg?.[i] ?? segmentForIndex(f.text));
     return id;
   });
 
