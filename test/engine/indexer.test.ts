@@ -182,6 +182,12 @@ describe('indexFolder', () => {
   });
 });
 
+describe('the connection that writes', () => {
+  it('keeps savepoint and statement journals in memory (each note is a savepoint; temp files cost a disk write per page)', () => {
+    expect(db.pragma('temp_store', { simple: true })).toBe(2);
+  });
+});
+
 describe('migration 0007 (the unread FCI full-text table goes)', () => {
   it('upgrades an index written at schema 5: its FCIs stay, the FTS table goes, a deleted note still takes its FCI vectors', async () => {
     const file = join(dir, 'v5.db');
