@@ -241,14 +241,22 @@ export function clearGraphPending(db: Db): void {
   stmt(db, 'DELETE FROM graph_pending').run();
 }
 
-/** Entities no note mentions any more (their last supporting note changed or went away). */
+/**
+ * Entities no note mentions any more (their last supporting note changed or went away). Only entities
+ * that lost a mention or a triple since the last sweep can be such: triggers list them as they lose one
+ * (migration 0007), so the sweep reads that list, not the whole entities table.
+ */
 export function pruneOrphanEntities(db: Db): number {
-  return db
-    .prepare(
-      `DELETE FROM entities WHERE NOT EXISTS (SELECT 1 FROM entity_mentions m WHERE m.entity_id = entities.id)
+  return db.transaction(() => {
+    const { changes } = stmt(
+      db,
+      `DELETE FROM entities WHERE id IN (SELECT entity_id FROM entity_unsupported_pending)
+         AND NOT EXISTS (SELECT 1 FROM entity_mentions m WHERE m.entity_id = entities.id)
          AND NOT EXISTS (SELECT 1 FROM triples t WHERE t.subject_id = entities.id OR t.object_id = entities.id)`,
-    )
-    .run().changes;
+    ).run();
+    stmt(db, 'DELETE FROM entity_unsupported_pending').run();
+    return changes;
+  })();
 }
 
 function clearDerived(db: Db, docId: number): void {
