@@ -28,8 +28,9 @@ export function findDocument(db: Db, root: string, relPath: string): DocumentRow
   return stmt(db, 'SELECT * FROM documents WHERE root = ? AND rel_path = ?').get(root, relPath) as DocumentRow | undefined;
 }
 
+/** The folder's document rows, as every index run reads them (the row's fields only, not its front matter). */
 export function documentsUnder(db: Db, root: string): DocumentRow[] {
-  return stmt(db, 'SELECT * FROM documents WHERE root = ?').all(root) as DocumentRow[];
+  return stmt(db, 'SELECT id, root, rel_path, title, lang, content_hash, mtime, size, status, error FROM documents WHERE root = ?').all(root) as DocumentRow[];
 }
 
 export function getDocument(db: Db, id: number): DocumentRow | undefined {
