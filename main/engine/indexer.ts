@@ -196,9 +196,12 @@ class NotePipeline {
   /** Notes read here whose bytes were what the index already held. */
   unchanged = 0;
   private batch: Pending = { inputs: [], metas: [], files: [] };
-  private readonly inFlight: { pending: Pending; results: Promise<PrepareResult[]> }[] = [];
+  /** Batches handed on, oldest first; `results` is null while no thread has started preparing it. */
+  private readonly inFlight: Flight[] = [];
   readonly pool: NotePool | null;
   private readonly maxInFlight: number;
+  /** Batches the pool holds at most (started, not yet back); later ones wait here, free to be taken. */
+  private readonly poolDepth: number;
   private dispatched = 0;
   private readonly staticEmbedder: string | null;
   private readonly languages = new Set<string>();
@@ -216,7 +219,10 @@ class NotePipeline {
     const threads = useWorkers ? workerCount() : 0;
     if (useWorkers) useBulkWriteCache(db);
     this.pool = threads > 0 ? openNotePool(threads) : null;
-    this.maxInFlight = Math.max(2, threads * 2);
+    // Each worker holds two batches (one running, the next handed over); one more waits here, for this
+    // thread to prepare when it would otherwise wait idle for the oldest batch (see writeOldest).
+    this.poolDepth = threads * 2;
+    this.maxInFlight = threads > 0 ? this.poolDepth + 1 : 2;
   }
 
   async add(input: NoteInput, meta: NoteMeta, file: ScannedFile | null): Promise<void> {
@@ -249,16 +255,53 @@ class NotePipeline {
     if (!this.batch.inputs.length) return;
     const pending = this.batch;
     this.batch = { inputs: [], metas: [], files: [] };
-    const task = { inputs: pending.inputs, staticEmbedder: this.staticEmbedder };
-    const results = this.pool ? this.pool.prepare(task) : inThisThread(task);
-    this.inFlight.push({ pending, results });
+    this.inFlight.push({ pending, results: null, settled: false, inPool: false });
     this.dispatched++;
+    this.feedPool();
+  }
+
+  /** Starts the oldest waiting batches in the pool, up to its depth. */
+  private feedPool(): void {
+    let inPool = this.inFlight.filter((f) => f.inPool && !f.settled).length;
+    for (const f of this.inFlight) {
+      if (inPool >= this.poolDepth) break;
+      if (f.results) continue;
+      this.start(f, this.pool);
+      inPool++;
+    }
+  }
+
+  private start(f: Flight, pool: NotePool | null): Promise<PrepareResult[]> {
+    const task = { inputs: f.pending.inputs, staticEmbedder: this.staticEmbedder };
+    const results = pool ? pool.prepare(task) : inThisThread(task);
+    f.results = results;
+    f.inPool = pool !== null;
+    const settle = () => {
+      f.settled = true;
+    };
+    results.then(settle, settle);
+    return results;
   }
 
   private async writeOldest(): Promise<void> {
-    const next = this.inFlight.shift();
+    const next = this.inFlight[0];
     if (!next) return;
-    const results = await next.results;
+    // While the oldest batch is still being prepared, this thread would only wait: it prepares a later
+    // batch no worker has started instead, one note per turn of the event loop (calls keep being
+    // answered). With one worker on two cores, the worker was the bottleneck on folders of long notes
+    // and this thread sat idle half the time; where writing is the bottleneck it is rarely idle, so
+    // rarely takes a batch.
+    while (this.pool && next.results && !next.settled) {
+      const waiting = this.inFlight.find((f) => !f.results);
+      if (!waiting) break;
+      const t = performance.now();
+      await this.start(waiting, null);
+      // Wall time, yields included: what `loci bench-index` shows as the engine thread's share.
+      addTime(this.times, 'prepare on engine thread', t);
+    }
+    const results = await (next.results ?? this.start(next, this.pool));
+    this.inFlight.shift();
+    this.feedPool();
     // A turn of the event loop before each write: a question or a progress event waiting since the last
     // batch goes first (results already in hand would otherwise be written back to back).
     await new Promise<void>((r) => setImmediate(r));
@@ -312,10 +355,23 @@ const WARM_UP = {
   zh: '# Warm-up\n\nThe engine reads one English sentence.\n\n北京市政府今天发布了新的交通计划。\n',
 };
 
-/** A few notes are prepared here, one batch per turn of the event loop, so calls keep being answered. */
+interface Flight {
+  pending: Pending;
+  results: Promise<PrepareResult[]> | null;
+  /** The results are in (or the preparation failed). */
+  settled: boolean;
+  /** Prepared by a worker (not by this thread). */
+  inPool: boolean;
+}
+
+/** Notes are prepared here one per turn of the event loop, so calls keep being answered. */
 async function inThisThread(task: PrepareTask): Promise<PrepareResult[]> {
-  await new Promise<void>((r) => setImmediate(r));
-  return prepareNotes(task);
+  const out: PrepareResult[] = [];
+  for (const input of task.inputs) {
+    await new Promise<void>((r) => setImmediate(r));
+    out.push(...(await prepareNotes({ ...task, inputs: [input] })));
+  }
+  return out;
 }
 
 /** One note's rows, replaced whole (the caller wraps this in the note's savepoint). */
