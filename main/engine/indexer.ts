@@ -255,7 +255,7 @@ class NotePipeline {
     if (!this.batch.inputs.length) return;
     const pending = this.batch;
     this.batch = { inputs: [], metas: [], files: [] };
-    this.inFlight.push({ pending, results: null, settled: false, inPool: false });
+    this.inFlight.push({ pending, results: null, settled: false, inPool: false, taken: [] });
     this.dispatched++;
     this.feedPool();
   }
@@ -271,13 +271,19 @@ class NotePipeline {
     }
   }
 
+  /** Starts the batch's notes not yet taken by this thread: in the pool, or here. */
   private start(f: Flight, pool: NotePool | null): Promise<PrepareResult[]> {
-    const task = { inputs: f.pending.inputs, staticEmbedder: this.staticEmbedder };
-    const results = pool ? pool.prepare(task) : inThisThread(task);
+    const rest = f.pending.inputs.slice(f.taken.length);
+    const task = { inputs: rest, staticEmbedder: this.staticEmbedder };
+    const inPool = pool !== null && rest.length > 0;
+    const restResults = rest.length === 0 ? Promise.resolve([]) : inPool ? pool.prepare(task) : inThisThread(task);
+    const results = Promise.all([...f.taken, restResults]).then((parts) => parts.flat());
     f.results = results;
-    f.inPool = pool !== null;
+    f.inPool = inPool;
     const settle = () => {
       f.settled = true;
+      // A worker that finished is given the next batch now, not when this thread next writes.
+      if (inPool) this.feedPool();
     };
     results.then(settle, settle);
     return results;
@@ -286,16 +292,22 @@ class NotePipeline {
   private async writeOldest(): Promise<void> {
     const next = this.inFlight[0];
     if (!next) return;
-    // While the oldest batch is still being prepared, this thread would only wait: it prepares a later
-    // batch no worker has started instead, one note per turn of the event loop (calls keep being
-    // answered). With one worker on two cores, the worker was the bottleneck on folders of long notes
-    // and this thread sat idle half the time; where writing is the bottleneck it is rarely idle, so
-    // rarely takes a batch.
+    // While the oldest batch is still in a worker, this thread would only wait: it prepares notes of a
+    // later batch no worker has started instead, one note per turn of the event loop (calls keep being
+    // answered), and looks again after each. With one worker on two cores the worker bounded folders of
+    // long notes while this thread sat idle half the time; where writing is the bottleneck the oldest
+    // batch is usually ready, so this thread rarely takes a note (and never a whole batch at once, which
+    // left the worker waiting for its next one).
     while (this.pool && next.results && !next.settled) {
       const waiting = this.inFlight.find((f) => !f.results);
-      if (!waiting) break;
+      const input = waiting?.pending.inputs[waiting.taken.length];
+      if (!waiting || !input) break;
       const t = performance.now();
-      await this.start(waiting, null);
+      const one = inThisThread({ inputs: [input], staticEmbedder: this.staticEmbedder });
+      // Taken before the await: a batch started in the pool meanwhile leaves this note out.
+      waiting.taken.push(one);
+      await one;
+      if (!waiting.results && waiting.taken.length === waiting.pending.inputs.length) this.start(waiting, null);
       // Wall time, yields included: what `loci bench-index` shows as the engine thread's share.
       addTime(this.times, 'prepare on engine thread', t);
     }
@@ -360,8 +372,10 @@ interface Flight {
   results: Promise<PrepareResult[]> | null;
   /** The results are in (or the preparation failed). */
   settled: boolean;
-  /** Prepared by a worker (not by this thread). */
+  /** Its remaining notes went to a worker. */
   inPool: boolean;
+  /** Its first notes, taken by this thread while it waited for an older batch (in order). */
+  taken: Promise<PrepareResult[]>[];
 }
 
 /** Notes are prepared here one per turn of the event loop, so calls keep being answered. */
