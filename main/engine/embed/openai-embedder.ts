@@ -4,6 +4,7 @@
 // the model's dimension is read from its first answer.
 import { z } from 'zod';
 import { normalize, type Embedder } from './embedder.js';
+import { embedInLengthOrder } from './length-batches.js';
 
 export const OPENAI_PREFIX = 'openai:';
 
@@ -160,11 +161,9 @@ export async function createOpenAiEmbedder(opts: OpenAiEmbedderOptions): Promise
   };
 
   const embedAll = async (texts: string[], inputType: InputType): Promise<Float32Array[]> => {
-    const out: Float32Array[] = [];
     // Empty strings are refused by some servers; a space embeds as "nothing" everywhere.
     const safe = texts.map((t) => (t.trim() ? t : ' '));
-    for (let i = 0; i < safe.length; i += batchSize) out.push(...(await requestSplitting(safe.slice(i, i + batchSize), inputType)));
-    return out;
+    return embedInLengthOrder(safe, batchSize, (batch) => requestSplitting(batch, inputType));
   };
 
   await embedAll(['dimension probe'], 'passage');
