@@ -196,9 +196,12 @@ class NotePipeline {
   /** Notes read here whose bytes were what the index already held. */
   unchanged = 0;
   private batch: Pending = { inputs: [], metas: [], files: [] };
-  private readonly inFlight: { pending: Pending; results: Promise<PrepareResult[]> }[] = [];
+  /** Batches handed on, oldest first; `results` is null while no thread has started preparing it. */
+  private readonly inFlight: Flight[] = [];
   readonly pool: NotePool | null;
   private readonly maxInFlight: number;
+  /** Batches the pool holds at most (started, not yet back); later ones wait here, free to be taken. */
+  private readonly poolDepth: number;
   private dispatched = 0;
   private readonly staticEmbedder: string | null;
   private readonly languages = new Set<string>();
@@ -216,7 +219,10 @@ class NotePipeline {
     const threads = useWorkers ? workerCount() : 0;
     if (useWorkers) useBulkWriteCache(db);
     this.pool = threads > 0 ? openNotePool(threads) : null;
-    this.maxInFlight = Math.max(2, threads * 2);
+    // Each worker holds two batches (one running, the next handed over); one more waits here, for this
+    // thread to prepare when it would otherwise wait idle for the oldest batch (see writeOldest).
+    this.poolDepth = threads * 2;
+    this.maxInFlight = threads > 0 ? this.poolDepth + 1 : 2;
   }
 
   async add(input: NoteInput, meta: NoteMeta, file: ScannedFile | null): Promise<void> {
@@ -249,16 +255,65 @@ class NotePipeline {
     if (!this.batch.inputs.length) return;
     const pending = this.batch;
     this.batch = { inputs: [], metas: [], files: [] };
-    const task = { inputs: pending.inputs, staticEmbedder: this.staticEmbedder };
-    const results = this.pool ? this.pool.prepare(task) : inThisThread(task);
-    this.inFlight.push({ pending, results });
+    this.inFlight.push({ pending, results: null, settled: false, inPool: false, taken: [] });
     this.dispatched++;
+    this.feedPool();
+  }
+
+  /** Starts the oldest waiting batches in the pool, up to its depth. */
+  private feedPool(): void {
+    let inPool = this.inFlight.filter((f) => f.inPool && !f.settled).length;
+    for (const f of this.inFlight) {
+      if (inPool >= this.poolDepth) break;
+      if (f.results) continue;
+      this.start(f, this.pool);
+      inPool++;
+    }
+  }
+
+  /** Starts the batch's notes not yet taken by this thread: in the pool, or here. */
+  private start(f: Flight, pool: NotePool | null): Promise<PrepareResult[]> {
+    const rest = f.pending.inputs.slice(f.taken.length);
+    const task = { inputs: rest, staticEmbedder: this.staticEmbedder };
+    const inPool = pool !== null && rest.length > 0;
+    const restResults = rest.length === 0 ? Promise.resolve([]) : inPool ? pool.prepare(task) : inThisThread(task);
+    const results = Promise.all([...f.taken, restResults]).then((parts) => parts.flat());
+    f.results = results;
+    f.inPool = inPool;
+    const settle = () => {
+      f.settled = true;
+      // A worker that finished is given the next batch now, not when this thread next writes.
+      if (inPool) this.feedPool();
+    };
+    results.then(settle, settle);
+    return results;
   }
 
   private async writeOldest(): Promise<void> {
-    const next = this.inFlight.shift();
+    const next = this.inFlight[0];
     if (!next) return;
-    const results = await next.results;
+    // While the oldest batch is still in a worker, this thread would only wait: it prepares notes of a
+    // later batch no worker has started instead, one note per turn of the event loop (calls keep being
+    // answered), and looks again after each. With one worker on two cores the worker bounded folders of
+    // long notes while this thread sat idle half the time; where writing is the bottleneck the oldest
+    // batch is usually ready, so this thread rarely takes a note (and never a whole batch at once, which
+    // left the worker waiting for its next one).
+    while (this.pool && next.results && !next.settled) {
+      const waiting = this.inFlight.find((f) => !f.results);
+      const input = waiting?.pending.inputs[waiting.taken.length];
+      if (!waiting || !input) break;
+      const t = performance.now();
+      const one = inThisThread({ inputs: [input], staticEmbedder: this.staticEmbedder });
+      // Taken before the await: a batch started in the pool meanwhile leaves this note out.
+      waiting.taken.push(one);
+      await one;
+      if (!waiting.results && waiting.taken.length === waiting.pending.inputs.length) this.start(waiting, null);
+      // Wall time, yields included: what `loci bench-index` shows as the engine thread's share.
+      addTime(this.times, 'prepare on engine thread', t);
+    }
+    const results = await (next.results ?? this.start(next, this.pool));
+    this.inFlight.shift();
+    this.feedPool();
     // A turn of the event loop before each write: a question or a progress event waiting since the last
     // batch goes first (results already in hand would otherwise be written back to back).
     await new Promise<void>((r) => setImmediate(r));
@@ -312,10 +367,25 @@ const WARM_UP = {
   zh: '# Warm-up\n\nThe engine reads one English sentence.\n\n北京市政府今天发布了新的交通计划。\n',
 };
 
-/** A few notes are prepared here, one batch per turn of the event loop, so calls keep being answered. */
+interface Flight {
+  pending: Pending;
+  results: Promise<PrepareResult[]> | null;
+  /** The results are in (or the preparation failed). */
+  settled: boolean;
+  /** Its remaining notes went to a worker. */
+  inPool: boolean;
+  /** Its first notes, taken by this thread while it waited for an older batch (in order). */
+  taken: Promise<PrepareResult[]>[];
+}
+
+/** Notes are prepared here one per turn of the event loop, so calls keep being answered. */
 async function inThisThread(task: PrepareTask): Promise<PrepareResult[]> {
-  await new Promise<void>((r) => setImmediate(r));
-  return prepareNotes(task);
+  const out: PrepareResult[] = [];
+  for (const input of task.inputs) {
+    await new Promise<void>((r) => setImmediate(r));
+    out.push(...(await prepareNotes({ ...task, inputs: [input] })));
+  }
+  return out;
 }
 
 /** One note's rows, replaced whole (the caller wraps this in the note's savepoint). */
@@ -327,7 +397,7 @@ function writeNote(db: Db, root: string, p: PreparedNote, meta: NoteMeta): numbe
     { status: 'indexed', title: note.title, lang: note.lang, frontMatter: note.frontMatter },
   );
   const chunkIds = writeParsedNote(db, id, note, p.chunkSeg, meta.isNew === true);
-  const { fciIds, mmIds } = writeExtraction(db, id, p.extraction, p.fciSeg, true);
+  const { fciIds, mmIds } = writeExtraction(db, id, p.extraction, true);
   const v = p.vectors;
   if (v) {
     writeEmbeddings(db, 'doc', v.model, [{ id, vector: v.doc }]);

@@ -9,7 +9,7 @@ import { writeEmbeddings } from '../../main/engine/store/embeddings.js';
 import { updateDocEdges } from '../../main/engine/graph/doc-edges.js';
 import { openDb, type Db } from '../../main/engine/store/db.js';
 import { reciprocalRankFusion } from '../../main/engine/retrieve/hybrid.js';
-import { at } from '../support/must.js';
+import { at, must } from '../support/must.js';
 
 /**
  * One note per three entries: a topic (the first) with two facts, the entries' vectors written as the
@@ -223,5 +223,28 @@ describe('reciprocalRankFusion', () => {
     );
     expect(fused.map((f) => f.id)).toEqual([2, 1, 4]);
     expect(at(fused, 0).score).toBeCloseTo(1 / 61 + 1 / 62, 6);
+  });
+});
+
+describe("a changed note's fusion nodes", () => {
+  it('are read through the document index, not by walking every mind-map vector', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { openTracedDb, explain } = await import('../../main/engine/store/query-plans.js');
+    const { loadFusionVectors } = await import('../../main/engine/store/super-nodes.js');
+    const dir = mkdtempSync(join(tmpdir(), 'loci-fusion-plan-'));
+    const traced = openTracedDb(join(dir, 'i.db'));
+    try {
+      const entries = Array.from({ length: 6 }, (_, i) => ({ id: i + 1, vector: normalize(Float32Array.from([1, i, 0.5])) }));
+      writeTopicNotes(traced.db, entries, 2);
+      expect(loadFusionVectors(traced.db, 'test', [2]).map((r) => r[0])).toEqual([4, 5, 6]);
+      const sql = traced.statements().find((s) => s.includes('json_each') && s.includes('mm_nodes n'));
+      // The first step seeks the notes' nodes; the vectors follow by key.
+      expect(explain(traced.db, must(sql))[0]).toMatch(/^SEARCH n USING INDEX mm_nodes_doc/);
+    } finally {
+      traced.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -2,7 +2,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtemp, rm, writeFile, unlink, mkdir, appendFile, readFile, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { openDb, type Db } from '../../main/engine/store/db.js';
+import { migrations } from '../../main/engine/store/migrations/index.js';
+import { deleteDocument, pruneOrphanEntities } from '../../main/engine/store/documents.js';
 import { indexFolder } from '../../main/engine/indexer.js';
 import { createEmbedder } from '../../main/engine/embed/registry.js';
 import type { Embedder } from '../../main/engine/embed/embedder.js';
@@ -121,7 +124,6 @@ describe('indexFolder', () => {
     expect(count("SELECT count(*) FROM embeddings WHERE owner_kind = 'doc' AND owner_id = ?", docId)).toBe(0);
     // FTS rows and embeddings of the deleted chunks went with them.
     expect(count('SELECT count(*) FROM chunks_fts')).toBe(count('SELECT count(*) FROM chunks'));
-    expect(count('SELECT count(*) FROM fcis_fts')).toBe(count('SELECT count(*) FROM fcis'));
     expect(count("SELECT count(*) FROM embeddings WHERE owner_kind = 'fci' AND owner_id NOT IN (SELECT id FROM fcis)")).toBe(0);
     expect(count("SELECT count(*) FROM embeddings WHERE owner_kind = 'mm' AND owner_id NOT IN (SELECT id FROM mm_nodes)")).toBe(0);
     // "Ada Lovelace" is still mentioned by engines.md, so the entity stays; no entity is left unsupported.
@@ -129,6 +131,32 @@ describe('indexFolder', () => {
     expect(
       count('SELECT count(*) FROM entities e WHERE NOT EXISTS (SELECT 1 FROM entity_mentions m WHERE m.entity_id = e.id)'),
     ).toBe(0);
+  });
+
+  it('drops the entities only an edited note supported, sweeping just the entities that lost a reference', async () => {
+    await indexFolder(db, embedder, join(dir, 'notes'));
+    expect(count('SELECT count(*) FROM entity_unsupported_pending')).toBe(0);
+    const onlyTomatoes = () =>
+      db
+        .prepare(
+          `SELECT e.norm FROM entities e WHERE NOT EXISTS (SELECT 1 FROM entity_mentions m JOIN documents d ON d.id = m.document_id
+             WHERE m.entity_id = e.id AND d.rel_path <> 'garden/tomatoes.md') ORDER BY 1`,
+        )
+        .pluck()
+        .all() as string[];
+    const before = onlyTomatoes();
+    expect(before.length).toBeGreaterThan(0);
+    const others = count('SELECT count(*) FROM entities') - before.length;
+    await writeFile(join(dir, 'notes', 'garden/tomatoes.md'), '# Peppers\n\nPeppers need warm nights in August.\n');
+    await indexFolder(db, embedder, join(dir, 'notes'));
+    const after = onlyTomatoes();
+    expect(after.filter((norm) => before.includes(norm))).toEqual([]);
+    // The other notes' entities all stay; the new text's are added; nothing unsupported is left.
+    expect(count('SELECT count(*) FROM entities')).toBe(others + after.length);
+    expect(
+      count('SELECT count(*) FROM entities e WHERE NOT EXISTS (SELECT 1 FROM entity_mentions m WHERE m.entity_id = e.id)'),
+    ).toBe(0);
+    expect(count('SELECT count(*) FROM entity_unsupported_pending')).toBe(0);
   });
 
   it('treats a rename as a delete plus an add', async () => {
@@ -177,5 +205,47 @@ describe('indexFolder', () => {
     expect(r.unchanged).toBeGreaterThan(0);
     expect(count('SELECT count(*) FROM doc_edges')).toBe(6);
     expect(count('SELECT count(*) FROM graph_pending')).toBe(0);
+  });
+});
+
+describe('the connection that writes', () => {
+  it('keeps savepoint and statement journals in memory (each note is a savepoint; temp files cost a disk write per page)', () => {
+    expect(db.pragma('temp_store', { simple: true })).toBe(2);
+  });
+});
+
+describe('migration 0007 (the unread FCI full-text table goes; the entity sweep reads a list)', () => {
+  it('upgrades an index written at schema 5: its FCIs stay, the FTS table goes, a deleted note still takes its FCI vectors, an unsupported entity is still swept', async () => {
+    const file = join(dir, 'v5.db');
+    const raw = new Database(file);
+    for (const m of migrations.filter((m) => m.version <= 5)) raw.exec(m.sql);
+    raw.pragma('user_version = 5');
+    const doc = raw.prepare("INSERT INTO documents (root, rel_path, status) VALUES ('/r', 'a.md', 'indexed') RETURNING id").pluck().get() as number;
+    const chunk = raw
+      .prepare("INSERT INTO chunks (document_id, ord, heading_path, text, line_from, line_to, is_code) VALUES (?, 0, '[]', 'Tides rise.', 1, 1, 0) RETURNING id")
+      .pluck()
+      .get(doc) as number;
+    const fci = raw
+      .prepare("INSERT INTO fcis (document_id, chunk_id, text, line_from, line_to, extractor) VALUES (?, ?, 'Tides rise.', 1, 1, 'fast') RETURNING id")
+      .pluck()
+      .get(doc, chunk) as number;
+    raw.prepare("INSERT INTO fcis_fts (rowid, seg) VALUES (?, 'tides rise')").run(fci);
+    raw.prepare("INSERT INTO embeddings (owner_kind, owner_id, model, dim, vector) VALUES ('fci', ?, 'm', 1, x'00000000')").run(fci);
+    // An entity nothing supports, as a run killed before its sweep would leave it: the first sweep after the upgrade still finds it.
+    raw.prepare("INSERT INTO entities (name, norm) VALUES ('Stray', 'stray')").run();
+    raw.close();
+
+    const up = openDb(file);
+    try {
+      expect(up.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'fcis_fts'").pluck().get()).toBe(0);
+      expect(up.prepare('SELECT count(*) FROM fcis').pluck().get()).toBe(1);
+      expect(pruneOrphanEntities(up)).toBe(1);
+      expect(up.prepare('SELECT count(*) FROM entities').pluck().get()).toBe(0);
+      deleteDocument(up, doc);
+      expect(up.prepare('SELECT count(*) FROM fcis').pluck().get()).toBe(0);
+      expect(up.prepare("SELECT count(*) FROM embeddings WHERE owner_kind = 'fci'").pluck().get()).toBe(0);
+    } finally {
+      up.close();
+    }
   });
 });

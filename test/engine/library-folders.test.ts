@@ -51,7 +51,6 @@ describe('library.remove', () => {
     // Passages, their full-text rows and vectors, graph edges and super-node memberships of a's notes are gone.
     expect(count(`SELECT count(*) FROM chunks WHERE document_id IN (${ids})`)).toBe(0);
     expect(count('SELECT count(*) FROM chunks_fts')).toBe(count('SELECT count(*) FROM chunks'));
-    expect(count('SELECT count(*) FROM fcis_fts')).toBe(count('SELECT count(*) FROM fcis'));
     expect(count(`SELECT count(*) FROM embeddings WHERE owner_kind = 'doc' AND owner_id IN (${ids})`)).toBe(0);
     expect(count(`SELECT count(*) FROM doc_edges WHERE src IN (${ids}) OR dst IN (${ids})`)).toBe(0);
     expect(count('SELECT count(*) FROM super_nodes s WHERE NOT EXISTS (SELECT 1 FROM super_members m WHERE m.super_id = s.id)')).toBe(0);

@@ -91,30 +91,41 @@ export async function updateDocEdges(
  */
 const kept = new WeakMap<Db, { stamp: string; edges: Map<number, DocEdge[]> }>();
 
-/** Document vectors as last read, per database, under a graph step's stamp. */
-const keptVectors = new WeakMap<Db, { model: string; stamp: string; vectors: Map<number, Float32Array> }>();
+/** The document matrix as last built, per database, under a graph step's stamp. */
+const keptVectors = new WeakMap<Db, { model: string; stamp: string; matrix: VectorMatrix }>();
 
 /**
- * Every document vector of `model`, in id order: the kept ones with the changed documents' read again
- * when the stamp matches, else all read. Kept under `stamp.next` for the next step.
+ * Every document vector of `model`, in id order: the kept matrix with the changed documents' read again
+ * when the stamp matches, else all read. Kept under `stamp.next` for the next step. Edited notes (no
+ * note added or removed) are overwritten in their rows: at 10k notes, copying and sorting the whole
+ * matrix again was most of a one-note edit's document-edge step.
  */
 export function docMatrix(db: Db, model: string, dim: number, changed: Set<number> | 'all', stamp: { current: string; next: string }): VectorMatrix {
   const hit = keptVectors.get(db);
   keptVectors.delete(db);
-  let vectors: Map<number, Float32Array>;
+  let matrix: VectorMatrix;
   if (hit && hit.model === model && hit.stamp === stamp.current && changed !== 'all') {
-    vectors = hit.vectors;
-    for (const id of changed) {
-      const v = loadEmbedding(db, 'doc', model, id);
-      if (v) vectors.set(id, v);
-      else vectors.delete(id);
+    const fresh = new Map<number, Float32Array | undefined>();
+    for (const id of changed) fresh.set(id, loadEmbedding(db, 'doc', model, id));
+    const sameRows = [...fresh].every(([id, v]) => (v !== undefined && v.length === dim) === (hit.matrix.vector(id) !== undefined));
+    if (sameRows) {
+      matrix = hit.matrix;
+      for (const [id, v] of fresh) if (v) matrix.vector(id)!.set(v);
+    } else {
+      const vectors = new Map<number, Float32Array>();
+      hit.matrix.ids.forEach((id) => vectors.set(id, hit.matrix.vector(id)!));
+      for (const [id, v] of fresh) {
+        if (v) vectors.set(id, v);
+        else vectors.delete(id);
+      }
+      matrix = new VectorMatrix(dim, [...vectors].sort((a, b) => a[0] - b[0]).map(([id, vector]) => ({ id, vector })));
     }
   } else {
-    vectors = new Map(loadEmbeddings(db, 'doc', model).map((e) => [e.id, e.vector]));
+    const entries = loadEmbeddings(db, 'doc', model).map((e) => ({ id: e.id, vector: e.vector }));
+    matrix = new VectorMatrix(dim, entries.sort((a, b) => a.id - b.id));
   }
-  keptVectors.set(db, { model, stamp: stamp.next, vectors });
-  const entries = [...vectors].sort((a, b) => a[0] - b[0]).map(([id, vector]) => ({ id, vector }));
-  return new VectorMatrix(dim, entries);
+  keptVectors.set(db, { model, stamp: stamp.next, matrix });
+  return matrix;
 }
 
 /**

@@ -40,6 +40,9 @@ export function openNotePool(threads = workerCount()): NotePool {
     maxThreads: threads,
     // Workers stay for the whole run; each builds its NLP and tokenizer objects once.
     idleTimeout: 60_000,
+    // A second task is handed over while the first runs: otherwise a worker that finishes while this
+    // thread is inside a write transaction waits for it to end before it is given more notes.
+    concurrentTasksPerWorker: 2,
   });
   return {
     prepare: (task) => pool.run(task) as Promise<PrepareResult[]>,

@@ -29,8 +29,6 @@ export interface PreparedNote {
   extraction: Extraction;
   /** FTS text per chunk (title, headings and text), in chunk order. */
   chunkSeg: string[];
-  /** FTS text per FCI, in FCI order. */
-  fciSeg: string[];
   /** Vectors of the note's own rows, when the task asked for the built-in embedder's. */
   vectors: NoteVectors | null;
   /** Milliseconds spent reading, parsing, extracting (segmentation included) and embedding, for `loci bench-index`. */
@@ -79,13 +77,12 @@ export async function prepareNote(input: NoteInput, embedder: Embedder | null, r
     const t1 = performance.now();
     const extraction = extractFast(note);
     const chunkSeg = note.chunks.map((c) => segmentForIndex(`${note.title} ${c.headingPath.join(' ')} ${c.text}`));
-    const fciSeg = extraction.fcis.map((f) => segmentForIndex(f.text));
     const t2 = performance.now();
     const vectors = embedder ? await embedNote(embedder, note, extraction) : null;
     const t3 = performance.now();
     return {
       ok: true,
-      prepared: { note, extraction, chunkSeg, fciSeg, vectors, hash, ms: { read: t0 - tr, parse: t1 - t0, extract: t2 - t1, embed: t3 - t2 } },
+      prepared: { note, extraction, chunkSeg, vectors, hash, ms: { read: t0 - tr, parse: t1 - t0, extract: t2 - t1, embed: t3 - t2 } },
     };
   } catch (err) {
     return { ok: false, relPath: input.relPath, error: err instanceof Error ? err.message : String(err) };

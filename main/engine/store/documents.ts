@@ -28,8 +28,9 @@ export function findDocument(db: Db, root: string, relPath: string): DocumentRow
   return stmt(db, 'SELECT * FROM documents WHERE root = ? AND rel_path = ?').get(root, relPath) as DocumentRow | undefined;
 }
 
+/** The folder's document rows, as every index run reads them (the row's fields only, not its front matter). */
 export function documentsUnder(db: Db, root: string): DocumentRow[] {
-  return stmt(db, 'SELECT * FROM documents WHERE root = ?').all(root) as DocumentRow[];
+  return stmt(db, 'SELECT id, root, rel_path, title, lang, content_hash, mtime, size, status, error FROM documents WHERE root = ?').all(root) as DocumentRow[];
 }
 
 export function getDocument(db: Db, id: number): DocumentRow | undefined {
@@ -125,7 +126,6 @@ export function writeExtraction(
   db: Db,
   docId: number,
   extraction: Extraction,
-  fciSeg?: string[],
   /** True right after writeParsedNote, which already cleared the document's derived rows. */
   cleared = false,
 ): { fciIds: number[]; mmIds: number[] } {
@@ -142,8 +142,7 @@ export function writeExtraction(
     `INSERT INTO fcis (document_id, chunk_id, text, line_from, line_to, extractor, check_rouge, check_sim, check_passed)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
   );
-  const insertFciFts = stmt(db, 'INSERT INTO fcis_fts (rowid, seg) VALUES (?, ?)');
-  const fciIds = extraction.fcis.map((f, i) => {
+  const fciIds = extraction.fcis.map((f) => {
     const passed = f.checkPassed === undefined || f.checkPassed === null ? null : f.checkPassed ? 1 : 0;
     const { id } = insertFci.get(
       docId,
@@ -156,7 +155,6 @@ export function writeExtraction(
       f.checkSim ?? null,
       passed,
     ) as { id: number };
-    insertFciFts.run(id, fciSeg?.[i] ?? segmentForIndex(f.text));
     return id;
   });
 
@@ -244,14 +242,22 @@ export function clearGraphPending(db: Db): void {
   stmt(db, 'DELETE FROM graph_pending').run();
 }
 
-/** Entities no note mentions any more (their last supporting note changed or went away). */
+/**
+ * Entities no note mentions any more (their last supporting note changed or went away). Only entities
+ * that lost a mention or a triple since the last sweep can be such: triggers list them as they lose one
+ * (migration 0007), so the sweep reads that list, not the whole entities table.
+ */
 export function pruneOrphanEntities(db: Db): number {
-  return db
-    .prepare(
-      `DELETE FROM entities WHERE NOT EXISTS (SELECT 1 FROM entity_mentions m WHERE m.entity_id = entities.id)
+  return db.transaction(() => {
+    const { changes } = stmt(
+      db,
+      `DELETE FROM entities WHERE id IN (SELECT entity_id FROM entity_unsupported_pending)
+         AND NOT EXISTS (SELECT 1 FROM entity_mentions m WHERE m.entity_id = entities.id)
          AND NOT EXISTS (SELECT 1 FROM triples t WHERE t.subject_id = entities.id OR t.object_id = entities.id)`,
-    )
-    .run().changes;
+    ).run();
+    stmt(db, 'DELETE FROM entity_unsupported_pending').run();
+    return changes;
+  })();
 }
 
 function clearDerived(db: Db, docId: number): void {

@@ -23,8 +23,10 @@ export function loadFusionVectors(db: Db, model: string, docIds: number[] | null
   if (docIds === null) {
     return stmt(db, `${base} WHERE n.kind IN ('topic','fact') ORDER BY n.id`).raw().all(model) as [number, number, SuperKind, Buffer][];
   }
-  // "+n.kind": a few documents' nodes come by the document index, not by walking every topic and fact.
-  return stmt(db, `${base} WHERE n.document_id IN (SELECT value FROM json_each(?)) AND +n.kind IN ('topic','fact') ORDER BY n.id`)
+  // "+n.kind": a few documents' nodes come by the document index, not by walking every topic and fact;
+  // CROSS JOIN keeps that order: left to itself the planner walked every 'mm' vector instead (146 ms
+  // for one note's 21 nodes at 10k news, 0.4 ms this way).
+  return stmt(db, `${base.replace('JOIN embeddings', 'CROSS JOIN embeddings')} WHERE n.document_id IN (SELECT value FROM json_each(?)) AND +n.kind IN ('topic','fact') ORDER BY n.id`)
     .raw()
     .all(model, JSON.stringify(docIds)) as [number, number, SuperKind, Buffer][];
 }
