@@ -214,7 +214,7 @@ describe('the connection that writes', () => {
   });
 });
 
-describe('migration 0007 (the unread FCI full-text table goes; the entity sweep reads a list)', () => {
+describe('migration 0006 (the unread FCI full-text table goes; the entity sweep reads a list)', () => {
   it('upgrades an index written at schema 5: its FCIs stay, the FTS table goes, a deleted note still takes its FCI vectors, an unsupported entity is still swept', async () => {
     const file = join(dir, 'v5.db');
     const raw = new Database(file);

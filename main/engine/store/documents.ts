@@ -245,7 +245,7 @@ export function clearGraphPending(db: Db): void {
 /**
  * Entities no note mentions any more (their last supporting note changed or went away). Only entities
  * that lost a mention or a triple since the last sweep can be such: triggers list them as they lose one
- * (migration 0007), so the sweep reads that list, not the whole entities table.
+ * (migration 0006), so the sweep reads that list, not the whole entities table.
  */
 export function pruneOrphanEntities(db: Db): number {
   return db.transaction(() => {

