@@ -131,12 +131,14 @@ describe('pgr explanation', () => {
     const firstPass = notes.findIndex((d, i) => notes.slice(0, i).filter((x) => x === d).length >= 2);
     const head = firstPass === -1 ? x.factPaths : x.factPaths.slice(0, firstPass);
     for (let i = 1; i < head.length; i++) expect(head[i - 1]!.score).toBeGreaterThanOrEqual(head[i]!.score);
-    // Every context is a fact path of its note with the fact's line range, and its source: the passage the
-    // fact was extracted from, one context per passage.
+    // Every context is a fact path of its note and its source: the passage the fact was extracted from,
+    // with the passage's line range (the text shown), one context per passage.
     for (const c of contexts) {
       const node = db.prepare("SELECT line_from, line_to, text, fci_id FROM mm_nodes WHERE path_text = ? AND kind = 'fact'").get(c.factPath) as { line_from: number; line_to: number; text: string; fci_id: number };
-      expect([c.lineFrom, c.lineTo]).toEqual([node.line_from, node.line_to]);
-      const chunk = db.prepare('SELECT c.id, c.text, c.document_id FROM chunks c JOIN fcis f ON f.chunk_id = c.id WHERE f.id = ?').get(node.fci_id) as { id: number; text: string; document_id: number };
+      const chunk = db.prepare('SELECT c.id, c.text, c.document_id, c.line_from, c.line_to FROM chunks c JOIN fcis f ON f.chunk_id = c.id WHERE f.id = ?').get(node.fci_id) as { id: number; text: string; document_id: number; line_from: number; line_to: number };
+      expect([c.lineFrom, c.lineTo]).toEqual([chunk.line_from, chunk.line_to]);
+      expect(c.lineFrom).toBeLessThanOrEqual(node.line_from);
+      expect(c.lineTo).toBeGreaterThanOrEqual(node.line_to);
       expect(c.chunkId).toBe(chunk.id);
       expect(c.text).toBe(chunk.text);
       expect(c.docId).toBe(chunk.document_id);
@@ -147,6 +149,11 @@ describe('pgr explanation', () => {
     const factTexts = new Set((db.prepare('SELECT text FROM fcis').all() as { text: string }[]).map((r) => r.text));
     expect(answer.citations.length).toBeGreaterThan(0);
     for (const cite of answer.citations) expect(factTexts.has(cite.text)).toBe(true);
+    // ...with the fact's own lines, not the passage's.
+    for (const cite of answer.citations) {
+      const fci = db.prepare('SELECT line_from, line_to FROM fcis WHERE text = ? AND document_id = ?').get(cite.text, cite.docId) as { line_from: number; line_to: number };
+      expect([cite.lineFrom, cite.lineTo]).toEqual([fci.line_from, fci.line_to]);
+    }
     // The nested mind map holds exactly the chosen paths.
     const paths: string[] = [];
     const walk = (n: PgrMindMapNode, prefix: string[]) => {

@@ -67,19 +67,23 @@ export async function extractiveAnswer(
       text: f.text,
     });
   });
-  // A fact path returned with its passage (pgr) is cited as its fact, not as the whole passage.
-  const factOfPath = new Map(facts.flatMap((f) => (f.path_text ? [[`${f.document_id}:${f.path_text}`, f.text] as const] : [])));
+  // A fact path returned with its passage (pgr) is cited as its fact, with the fact's lines, not as the
+  // whole passage.
+  const factOfPath = new Map(facts.flatMap((f) => (f.path_text ? [[`${f.document_id}:${f.path_text}`, f] as const] : [])));
   contexts.forEach((c, i) => {
     if (c.kind === 'chunk') return;
-    const text = (c.chunkId !== undefined && factOfPath.get(`${c.docId}:${c.factPath}`)) || c.text;
+    const fact = c.chunkId !== undefined ? factOfPath.get(`${c.docId}:${c.factPath}`) : undefined;
+    const text = fact?.text || c.text;
+    const lineFrom = fact ? fact.line_from : c.lineFrom;
+    const lineTo = fact ? fact.line_to : c.lineTo;
     candidates.push({
-      key: `${c.kind}:${c.docId}:${c.lineFrom}:${text}`,
+      key: `${c.kind}:${c.docId}:${lineFrom}:${text}`,
       docId: c.docId,
       score: 1 / (i + 1) + 0.5,
       docPath: c.docPath,
       docTitle: c.docTitle,
-      lineFrom: c.lineFrom,
-      lineTo: c.lineTo,
+      lineFrom,
+      lineTo,
       factPath: c.factPath,
       text,
       terms: termsIn(text, terms),

@@ -233,21 +233,23 @@ export function createPgrRetriever(overrides: Partial<PgrRetrieverParams> = {}):
     // PG-RAG hands the model the fact paths as structured context; a fact path alone is one sentence
     // under its topic, too little to answer from when the path is right but the answer sits beside the
     // fact (pgr's answer-in-context trailed hybrid's by 20–30 points on every dev set). So each context is
-    // the fact path with its source: the passage the fact was extracted from, cited by the fact's path and
-    // lines (the generated answer shows the path as the source's head and the passage below it).
+    // the fact path with its source: the passage the fact was extracted from, with the passage's lines (the
+    // generated answer shows the path as the source's head and the passage below it; the extractive answer
+    // cites the fact itself, with its own lines).
     const docs = documentsByIds(db, [...new Set(rows.map((r) => nodes.get(leafOf(r))!.document_id))]);
-    const passages = new Map(chunkRows(db, rows.flatMap((r) => nodes.get(leafOf(r))!.chunk_id ?? [])).map((c) => [c.id, c.text]));
+    const passages = new Map(chunkRows(db, rows.flatMap((r) => nodes.get(leafOf(r))!.chunk_id ?? [])).map((c) => [c.id, c]));
     const contexts: RetrievedContext[] = rows.map((r) => {
       const leaf = nodes.get(leafOf(r))!;
       const doc = docs.get(leaf.document_id)!;
       const passage = leaf.chunk_id === null ? undefined : passages.get(leaf.chunk_id);
+      // The lines are those of the text shown (the passage): a model citing this context cites them.
       return {
-        text: passage ?? leaf.text,
+        text: passage?.text ?? leaf.text,
         docId: leaf.document_id,
         docPath: doc.rel_path,
         docTitle: doc.title,
-        lineFrom: leaf.line_from ?? 1,
-        lineTo: leaf.line_to ?? leaf.line_from ?? 1,
+        lineFrom: passage?.line_from ?? leaf.line_from ?? 1,
+        lineTo: passage?.line_to ?? leaf.line_to ?? leaf.line_from ?? 1,
         factPath: leaf.path_text,
         score: rowScores[r]!,
         kind: 'fact-path',
@@ -291,7 +293,7 @@ function withFusion(rowScores: Float32Array, paths: number[][], nodes: Map<numbe
   const out = new Float32Array(rowScores.length);
   let max = 0;
   for (const s of rowScores) max = Math.max(max, s);
-  const fusion = new Map(fused.map((d, rank) => [d.docId, n / (n + rank)]));
+  const fusion = new Map(fused.map((d, rank) => [d.docId, n > 0 ? n / (n + rank) : 0]));
   paths.forEach((path, r) => {
     const s = rowScores[r]!;
     const doc = nodes.get(path[path.length - 1]!)?.document_id;
