@@ -311,9 +311,15 @@ class NotePipeline {
       // Wall time, yields included: what `loci bench-index` shows as the engine thread's share.
       addTime(this.times, 'prepare on engine thread', t);
     }
-    const results = await (next.results ?? this.start(next, this.pool));
-    this.inFlight.shift();
-    this.feedPool();
+    let results: PrepareResult[];
+    try {
+      results = await (next.results ?? this.start(next, this.pool));
+    } finally {
+      // Off the queue even when its preparation failed (a worker died): the batches behind it are still
+      // written, and the drain at the end of the run does not meet the same failure again.
+      this.inFlight.shift();
+      this.feedPool();
+    }
     // A turn of the event loop before each write: a question or a progress event waiting since the last
     // batch goes first (results already in hand would otherwise be written back to back).
     await new Promise<void>((r) => setImmediate(r));

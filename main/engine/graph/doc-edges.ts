@@ -107,15 +107,16 @@ export function docMatrix(db: Db, model: string, dim: number, changed: Set<numbe
   if (hit && hit.model === model && hit.stamp === stamp.current && changed !== 'all') {
     const fresh = new Map<number, Float32Array | undefined>();
     for (const id of changed) fresh.set(id, loadEmbedding(db, 'doc', model, id));
-    const sameRows = [...fresh].every(([id, v]) => (v !== undefined && v.length === dim) === (hit.matrix.vector(id) !== undefined));
+    const usable = (v: Float32Array | undefined): v is Float32Array => v !== undefined && v.length === dim;
+    const sameRows = [...fresh].every(([id, v]) => usable(v) === (hit.matrix.vector(id) !== undefined));
     if (sameRows) {
       matrix = hit.matrix;
-      for (const [id, v] of fresh) if (v) matrix.vector(id)!.set(v);
+      for (const [id, v] of fresh) if (usable(v)) matrix.vector(id)!.set(v);
     } else {
       const vectors = new Map<number, Float32Array>();
       hit.matrix.ids.forEach((id) => vectors.set(id, hit.matrix.vector(id)!));
       for (const [id, v] of fresh) {
-        if (v) vectors.set(id, v);
+        if (usable(v)) vectors.set(id, v);
         else vectors.delete(id);
       }
       matrix = new VectorMatrix(dim, [...vectors].sort((a, b) => a[0] - b[0]).map(([id, vector]) => ({ id, vector })));
