@@ -1,6 +1,7 @@
 // Notes ranked by the fusion of BM25 and dense over their chunks (a note ranks where its best chunk
 // does in each list): the lexical+dense entry point hig's document level, pgr's seed topics and ppr's
 // seeds start from, instead of dense similarity alone (a weak embedder alone misses what the words find).
+import type { Scored } from '../embed/vector-matrix.js';
 import type { RetrievalContext } from './retriever.js';
 import type { QueryAnalysis } from './query.js';
 import { bm25Ranking, denseRanking } from './query.js';
@@ -51,11 +52,16 @@ export function notesOf(docOf: Map<number, number>, chunks: { id: number }[]): N
   return out;
 }
 
+/** The note of every indexed chunk, held per index generation (one lookup table for every method). */
+export function chunkDocuments(ctx: RetrievalContext): Map<number, number> {
+  return ctx.cache.derived('chunk-documents', () => allChunkDocuments(ctx.db));
+}
+
 /** The two first-stage rankings at note level, and the dense weight for this question. */
 export function firstStageNotes(ctx: RetrievalContext, qa: QueryAnalysis, depth: number): { lexical: NoteHit[]; dense: NoteHit[]; wDense: number } {
   const b = bm25Ranking(ctx, qa, depth);
   const d = denseRanking(ctx, qa, depth);
-  const docOf = ctx.cache.derived('chunk-documents', () => allChunkDocuments(ctx.db));
+  const docOf = chunkDocuments(ctx);
   const lexical = notesOf(docOf, b);
   const dense = notesOf(docOf, d);
   const wDense = denseAgreementWeight(
@@ -74,14 +80,20 @@ export function firstStageNotes(ctx: RetrievalContext, qa: QueryAnalysis, depth:
  * 93.5 vs 100); at chunk grain 90.6 and 100, the other dev sets unchanged (bench, all dev sets).
  */
 export function fusedDocuments(ctx: RetrievalContext, qa: QueryAnalysis, depth = 50, rrfK = RRF_K, denseWeight?: number): FusedDocument[] {
-  // A caller that judges the dense ranking another way (hig and pgr: by their graph) passes its weight.
+  const chunks = fusedChunks(ctx, qa, depth, rrfK, denseWeight);
+  const score = new Map(chunks.map((c) => [c.id, c.score]));
+  return notesOf(chunkDocuments(ctx), chunks).map(({ docId, chunkId }) => ({ docId, chunkId, score: score.get(chunkId)! }));
+}
+
+/**
+ * The RRF of the BM25 and dense chunk rankings, best first, dense weighted by its agreement with BM25 on
+ * this question unless the caller judged it another way (hig and pgr: by their graph) and passes a weight.
+ */
+export function fusedChunks(ctx: RetrievalContext, qa: QueryAnalysis, depth: number, rrfK: number, denseWeight?: number): Scored[] {
   const wDense = denseWeight ?? firstStageNotes(ctx, qa, depth).wDense;
   const scores = new Map<number, number>();
   const add = (list: { id: number }[], w: number) => list.forEach(({ id }, rank) => scores.set(id, (scores.get(id) ?? 0) + w / (rrfK + rank + 1)));
   add(bm25Ranking(ctx, qa, depth), 1);
   add(denseRanking(ctx, qa, depth), wDense);
-  const chunks = [...scores].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score || a.id - b.id);
-  const docOf = ctx.cache.derived('chunk-documents', () => allChunkDocuments(ctx.db));
-  const score = new Map(chunks.map((c) => [c.id, c.score]));
-  return notesOf(docOf, chunks).map(({ docId, chunkId }) => ({ docId, chunkId, score: score.get(chunkId)! }));
+  return [...scores].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score || a.id - b.id);
 }

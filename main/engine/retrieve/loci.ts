@@ -10,10 +10,10 @@ import type { RetrievalContext, RetrievalResult, Retriever } from './retriever.j
 import { chunkContexts } from './contexts.js';
 import { analyseQuery, bm25Ranking } from './query.js';
 import { DEFAULT_PASSAGE_PARAMS, notePassages, type PassageParams } from './note-passages.js';
-import { denseAgreementWeight, firstStageNotes, notesOf } from './fusion.js';
+import { chunkDocuments, denseAgreementWeight, firstStageNotes, notesOf } from './fusion.js';
 import { withBigrams } from './han-bigrams.js';
 import { DEFAULT_PPR_PARAMS, entityGraph, pprRank, type PprParams } from './ppr.js';
-import { allChunkDocuments, indexedTitles } from '../store/retrieval.js';
+import { indexedTitles } from '../store/retrieval.js';
 import { bestChunks } from './hig/retriever.js';
 import { segmentWords } from '../text/segment.js';
 import { isStopWord } from '../text/stopwords.js';
@@ -226,7 +226,7 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
     const first = firstStageNotes(ctx, qa, p.depth);
     let lexical = p.wBm25 ? first.lexical : [];
     const dense = p.wDense ? first.dense : [];
-    const docOf = ctx.cache.derived('chunk-documents', () => allChunkDocuments(ctx.db));
+    const docOf = chunkDocuments(ctx);
     // Chinese questions: BM25's passages re-read by character bigrams (han-bigrams.ts), before they become notes.
     if (p.wBm25 && p.bigramShare > 0) lexical = notesOf(docOf, withBigrams(ctx, qa, bm25Ranking(ctx, qa, p.depth), p.bigramShare));
     const byTitle = p.wTitle ? titleRanking(titles, qa.terms).slice(0, p.depth) : [];

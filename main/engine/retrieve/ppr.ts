@@ -2,13 +2,12 @@
 // fusion of BM25 and dense (HippoRAG 2, SPRIG) and by the names the question mentions, with no model at
 // query time. The first stage finds the passages that match the question; the walk carries part of
 // their weight through shared entities, titles and links to the notes that hold the second hop.
-import type { Scored } from '../embed/vector-matrix.js';
 import type { RetrievalContext, RetrievalResult, Retriever } from './retriever.js';
 import { buildEntityGraph, type EntityGraph } from '../graph/entity-graph.js';
 import { personalizedPageRank, pushPageRank } from '../graph/ppr.js';
 import { chunkContexts } from './contexts.js';
-import { analyseQuery, bm25Ranking, denseRanking, type QueryAnalysis } from './query.js';
-import { firstStageNotes } from './fusion.js';
+import { analyseQuery, type QueryAnalysis } from './query.js';
+import { fusedChunks } from './fusion.js';
 import { isStopWord } from '../text/stopwords.js';
 import { hasHan } from '../text/lang.js';
 
@@ -54,19 +53,6 @@ function specificName(name: string): boolean {
   if (name.includes(' ')) return true;
   if (isStopWord(name)) return false;
   return hasHan(name) ? name.length >= 2 : name.length >= 4;
-}
-
-/** RRF of the BM25 and dense chunk rankings, dense weighted by its agreement with BM25: the passages the walk starts from. */
-export function fusedChunks(ctx: RetrievalContext, qa: QueryAnalysis, depth: number, rrfK: number): Scored[] {
-  const { wDense } = firstStageNotes(ctx, qa, depth);
-  const fused = new Map<number, number>();
-  for (const [ranking, w] of [
-    [bm25Ranking(ctx, qa, depth), 1],
-    [denseRanking(ctx, qa, depth), wDense],
-  ] as const) {
-    ranking.forEach((s, r) => fused.set(s.id, (fused.get(s.id) ?? 0) + w / (rrfK + r + 1)));
-  }
-  return [...fused].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score);
 }
 
 export interface PprRun {
