@@ -1,5 +1,6 @@
 import { VectorMatrix } from '../embed/vector-matrix.js';
 import type { SimilarPair } from './similar-pairs.js';
+import { seededUniform } from './seeded-random.js';
 
 /**
  * Approximate similar pairs for large sets: random-hyperplane LSH (SimHash) over the mean-centred
@@ -45,12 +46,7 @@ export function* simhashTables(m: VectorMatrix, bits: number, tables: number, se
   const { dim, size, data } = m;
   const mean = new Float32Array(dim);
   for (let r = 0; r < size; r++) for (let d = 0; d < dim; d++) mean[d]! += data[r * dim + d]! / size;
-  const rand = () => {
-    seed ^= seed << 13;
-    seed ^= seed >>> 17;
-    seed ^= seed << 5;
-    return ((seed >>> 0) / 4294967296) * 2 - 1;
-  };
+  const rand = seededUniform(seed);
   // The centred row, computed once per row and table rather than once per bit (the same doubles, so the
   // same keys).
   const centred = new Float64Array(dim);

@@ -1,3 +1,5 @@
+import { seededUniform } from './seeded-random.js';
+
 /**
  * `k` orthonormal directions spanning most of the rows' variance: subspace iteration on the centred
  * rows (a sample of them past a few thousand), from a seeded start, so the same rows give the same basis.
@@ -8,13 +10,7 @@ export function principalBasis(data: Float32Array, size: number, dim: number, k:
   let n = 0;
   for (let r = 0; r < size; r += step, n++) for (let d = 0; d < dim; d++) mean[d]! += data[r * dim + d]!;
   for (let d = 0; d < dim; d++) mean[d]! /= Math.max(1, n);
-  let seed = 0x2545f491;
-  const rand = () => {
-    seed ^= seed << 13;
-    seed ^= seed >>> 17;
-    seed ^= seed << 5;
-    return ((seed >>> 0) / 4294967296) * 2 - 1;
-  };
+  const rand = seededUniform(0x2545f491);
   let q = Float64Array.from({ length: k * dim }, rand);
   orthonormalise(q, k, dim);
   const coords = new Float64Array(k);
