@@ -7,6 +7,7 @@ import type { Embedder } from '../embed/embedder.js';
 import { extractWithModel } from '../extract/llm/extract.js';
 import type { ParsedNote } from '../types.js';
 import { LocalLlamaProvider } from './local/local-provider.js';
+import { mapPool } from '../jobs/map-pool.js';
 
 export interface TuningOptions {
   modelPath: string;
@@ -53,16 +54,11 @@ export async function runTuningBench(opts: TuningOptions): Promise<TuningReport>
         try {
           await llm.generate({ prompt: 'Once upon a time', maxTokens: 4 }); // loading is not billed
           let tokens = 0;
-          let next = 0;
           const t0 = performance.now();
           // As the model pass does: as many notes in flight as there are sequences.
-          const worker = async () => {
-            while (next < opts.notes.length) {
-              const note = opts.notes[next++]!;
-              tokens += (await extractWithModel(note, llm, opts.embedder, { concurrency: sequences })).stats.tokens;
-            }
-          };
-          await Promise.all(Array.from({ length: sequences }, worker));
+          await mapPool(opts.notes, sequences, async (note) => {
+            tokens += (await extractWithModel(note, llm, opts.embedder, { concurrency: sequences })).stats.tokens;
+          });
           const seconds = (performance.now() - t0) / 1000;
           const cell = { threads, sequences, tokens, seconds, notesPerMinute: (60 * opts.notes.length) / seconds, tokensPerSecond: tokens / seconds };
           const key = `${threads}x${sequences}`;

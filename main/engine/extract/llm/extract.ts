@@ -21,6 +21,7 @@ import { checkConsistency, DEFAULT_THRESHOLDS, rougeL, type ConsistencyScore, ty
 import { triplesFromFcis } from './fci-triples.js';
 import { factsForPiece, type AttemptRecord } from './piece-facts.js';
 import { locateInPiece, segmentNote, type Piece } from './segment.js';
+import { mapPool } from '../../jobs/map-pool.js';
 
 export interface ExtractOptions {
   /** 'free' (p3f, default): one bounded call per piece in free text, parsed late; 'combined' (p2): the same in strict JSON; 'separate' (p1): FCIs, mind map and triples in their own calls. */
@@ -358,17 +359,4 @@ function meter(llm: LlmProvider, stats: ExtractionStats): LlmProvider {
       }
     },
   };
-}
-
-async function mapPool<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  });
-  await Promise.all(workers);
-  return out;
 }
