@@ -7,7 +7,8 @@
 // multi-hop question, weighted by how specific that title is), entity–entity for a triple, and synonym
 // edges between entities whose name vectors are nearly the same.
 import type { Db } from '../store/db.js';
-import { graphChunks, graphChunkWords, graphEntities, graphLinks, graphMentions, graphTitles, graphTriples } from '../store/entity-graph.js';
+import { graphChunks, graphChunkWords, graphEntities, graphLinks, graphMentions, graphTriples } from '../store/entity-graph.js';
+import { indexedTitles } from '../store/retrieval.js';
 import type { VectorMatrix } from '../embed/vector-matrix.js';
 import { buildCsr, type Csr } from './ppr.js';
 import { lshPairsSync } from './lsh-pairs.js';
@@ -71,7 +72,7 @@ export async function buildEntityGraph(db: Db, entityVectors: VectorMatrix | nul
   const p = { ...DEFAULT_ENTITY_GRAPH_PARAMS, ...params };
   const started = performance.now();
   const chunkRows = graphChunks(db);
-  const titles = graphTitles(db);
+  const titles = indexedTitles(db);
   const entities = graphEntities(db);
   const C = chunkRows.length;
   const D = titles.length;

@@ -64,6 +64,8 @@ export interface Mention {
 }
 
 export interface TitleMentions {
+  /** Title key (titleKeys) → the notes it titles, in the order the titles were given. */
+  byTitle: Map<string, number[]>;
   /** Note → the other notes its prose mentions by title or links to, in the order first found. */
   byDoc: Map<number, Mention[]>;
   /** Title key → how many notes' text (any chunk, the note's own title included) holds it. */
@@ -156,7 +158,7 @@ export function findTitleMentions(
     }
   }
   for (const l of links) mention(l.docId, l.targetNorm, byLink, -1);
-  return { byDoc, noteFrequency, notes: titles.length };
+  return { byTitle, byDoc, noteFrequency, notes: titles.length };
 }
 
 /**

@@ -17,7 +17,7 @@ import { indexedTitles } from '../store/retrieval.js';
 import { bestChunks } from './hig/retriever.js';
 import { segmentWords } from '../text/segment.js';
 import { isStopWord } from '../text/stopwords.js';
-import { MAX_TITLE_WORDS, matchWord, referencingShare, specificEnough, titleKeys, titleSpecificity } from '../graph/title-mentions.js';
+import { MAX_TITLE_WORDS, matchWord, referencingShare, specificEnough, titleSpecificity } from '../graph/title-mentions.js';
 
 export interface LociParams {
   /** Chunks taken from each first-stage ranking. */
@@ -135,8 +135,6 @@ export interface LociExplanation {
 }
 
 interface TitleIndex {
-  /** Segmented title (and the title without a trailing "(qualifier)") → documents. */
-  byTitle: Map<string, number[]>;
   titleOf: Map<number, string>;
   /** Title word → documents whose title has it. */
   postings: Map<string, number[]>;
@@ -148,7 +146,6 @@ interface TitleIndex {
 function titleIndex(ctx: RetrievalContext): TitleIndex {
   return ctx.cache.derived('loci:titles', () => {
     const rows = indexedTitles(ctx.db);
-    const byTitle = new Map<string, number[]>();
     const postings = new Map<string, number[]>();
     const titleOf = new Map<number, string>();
     const titleWords = new Map<number, number>();
@@ -160,13 +157,12 @@ function titleIndex(ctx: RetrievalContext): TitleIndex {
     };
     for (const r of rows) {
       titleOf.set(r.id, r.title);
-      for (const key of titleKeys(r.title)) add(byTitle, key, r.id);
       const words = [...new Set(segmentWords(r.title).filter((w) => !isStopWord(w)))];
       titleWords.set(r.id, words.length);
       total += words.length;
       for (const w of words) add(postings, w, r.id);
     }
-    return { byTitle, titleOf, postings, titleWords, docs: rows.length, avgTitleWords: rows.length ? total / rows.length : 1 };
+    return { titleOf, postings, titleWords, docs: rows.length, avgTitleWords: rows.length ? total / rows.length : 1 };
   });
 }
 
@@ -271,7 +267,7 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
     });
     if (p.wTitleExact) {
       for (const gram of new Set(ngrams(qa.words.map(matchWord), p.maxTitleWords))) {
-        const ids = titles.byTitle.get(gram);
+        const ids = mentions.byTitle.get(gram);
         if (!ids || !specificEnough(gram)) continue;
         for (const id of ids) {
           const d = entry(id);

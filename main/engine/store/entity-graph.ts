@@ -43,10 +43,6 @@ export function graphLinks(db: Db): { docId: number; targetNorm: string; line: n
   return db.prepare('SELECT document_id AS docId, target_norm AS targetNorm, line FROM links').all() as { docId: number; targetNorm: string; line: number }[];
 }
 
-export function graphTitles(db: Db): { id: number; title: string }[] {
-  return db.prepare("SELECT id, title FROM documents WHERE status = 'indexed'").all() as { id: number; title: string }[];
-}
-
 /** Every indexed chunk's segmented words (its FTS text), for the title-mention scan; streamed, not held. */
 export function graphChunkWords(db: Db): IterableIterator<{ chunkId: number; docId: number; seg: string; isCode: number }> {
   return db
