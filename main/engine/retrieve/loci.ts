@@ -12,6 +12,7 @@ import { analyseQuery, bm25Ranking } from './query.js';
 import { DEFAULT_PASSAGE_PARAMS, notePassages, type PassageParams } from './note-passages.js';
 import { chunkDocuments, denseAgreementWeight, firstStageNotes, notesOf } from './fusion.js';
 import { withBigrams } from './han-bigrams.js';
+import { embedderQuality } from './embedder-quality.js';
 import { DEFAULT_PPR_PARAMS, entityGraph, pprRank, type PprParams } from './ppr.js';
 import { indexedTitles } from '../store/retrieval.js';
 import { bestChunks } from './hig/retriever.js';
@@ -71,10 +72,12 @@ export const DEFAULT_LOCI_PARAMS: LociParams = {
   // (titles like "Tags", "Daily Notes") fell below BM25, while titles still count where they name
   // things — in the question and as bridges, scaled by their specificity (bench, all dev sets).
   wBm25: 2,
-  // Dense enters through the walk's seeds (ppr), weighted by its agreement with BM25. Fused directly as
-  // well it cost recall on MuSiQue (60 → 50) and the Chinese news (62.6 → 61.8) with the built-in GloVe
-  // and gained nowhere (bench, all dev sets, fast mode); with a real embedder, measure again.
-  wDense: 0,
+  // Dense always enters through the walk's seeds (ppr); fused as a ranking of its own it counts by the
+  // embedder's quality on this corpus (embedder-quality.ts: 0 for the built-in GloVe, a bag of words, and
+  // for an embedder that does not know the corpus's language) times its agreement with BM25 on this
+  // question. With MiniLM and e5, 2–4 gained on MuSiQue, 2Wiki, SilverBullet and HotpotQA train-100;
+  // 4 lost SilverBullet (MiniLM) and 6 HotpotQA dev (bench, all dev sets, both embedders).
+  wDense: 3,
   // Half and half: on the 10k untitled news pool (the only dev sets in Chinese) 0.5 and 0.7 gave
   // 52.5/57.6/53.6 and 52.6/58.1/53.4 against BM25's 50.3/52.3/52.2, a separate RRF ranking 51.3/57.3/53.4.
   bigramShare: 0.5,
@@ -220,8 +223,9 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
     const rrf = (rank: number) => 1 / (p.rrfK + rank + 1);
 
     const first = firstStageNotes(ctx, qa, p.depth);
+    const wDense = p.adaptive && p.wDense ? p.wDense * (await embedderQuality(ctx)).weight * first.wDense : p.wDense;
     let lexical = p.wBm25 ? first.lexical : [];
-    const dense = p.wDense ? first.dense : [];
+    const dense = wDense ? first.dense : [];
     const docOf = chunkDocuments(ctx);
     // Chinese questions: BM25's passages re-read by character bigrams (han-bigrams.ts), before they become notes.
     if (p.wBm25 && p.bigramShare > 0) lexical = notesOf(docOf, withBigrams(ctx, qa, bm25Ranking(ctx, qa, p.depth), p.bigramShare));
@@ -235,7 +239,7 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
     const weights = {
       bm25: p.wBm25,
       bigramShare: p.bigramShare,
-      dense: p.wDense * (p.adaptive ? first.wDense : 1),
+      dense: wDense,
       title: p.wTitle * agree(byTitle.map((s) => s.id)),
       ppr: walk.length ? walkWeight * agree(walk.map((w) => w.docId)) : 0,
     };
