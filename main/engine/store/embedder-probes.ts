@@ -11,19 +11,23 @@ export interface ProbeSentence {
 }
 
 /**
- * Up to `n` prose sentences of at least `minChars` characters, spread evenly over the index in id order
- * (so a folder's first notes do not stand for all of it); the same sample for the same index.
+ * Up to `n` prose sentences of at least `minChars` characters, spread evenly over the index's FCI ids
+ * (so a folder's first notes do not stand for all of it): for each of n evenly spaced ids, the first such
+ * sentence from there on. One indexed lookup each, where counting and numbering every FCI took 1.5 s at
+ * 10k news articles.
  */
 export function probeSentences(db: Db, n: number, minChars: number): ProbeSentence[] {
-  const total = (db.prepare('SELECT count(*) AS n FROM fcis f JOIN chunks c ON c.id = f.chunk_id WHERE c.is_code = 0 AND length(f.text) >= ?').get(minChars) as { n: number }).n;
-  if (total === 0 || n <= 0) return [];
-  const step = Math.max(1, Math.floor(total / n));
-  return db
-    .prepare(
-      `SELECT id, text, chunkId, docId FROM (
-         SELECT f.id, f.text, f.chunk_id AS chunkId, f.document_id AS docId, row_number() OVER (ORDER BY f.id) - 1 AS i
-         FROM fcis f JOIN chunks c ON c.id = f.chunk_id WHERE c.is_code = 0 AND length(f.text) >= ?)
-       WHERE i % ? = 0 LIMIT ?`,
-    )
-    .all(minChars, step, n) as ProbeSentence[];
+  const range = db.prepare('SELECT min(id) AS lo, max(id) AS hi FROM fcis').get() as { lo: number | null; hi: number | null };
+  if (range.lo === null || range.hi === null || n <= 0) return [];
+  const next = db.prepare(
+    `SELECT f.id, f.text, f.chunk_id AS chunkId, f.document_id AS docId FROM fcis f JOIN chunks c ON c.id = f.chunk_id
+     WHERE f.id >= ? AND c.is_code = 0 AND length(f.text) >= ? ORDER BY f.id LIMIT 1`,
+  );
+  const out = new Map<number, ProbeSentence>();
+  const span = range.hi - range.lo + 1;
+  for (let i = 0; i < n; i++) {
+    const s = next.get(range.lo + Math.floor((i * span) / n), minChars) as ProbeSentence | undefined;
+    if (s) out.set(s.id, s);
+  }
+  return [...out.values()];
 }
