@@ -95,6 +95,19 @@ describe('the embedder-quality estimate over real indexes', () => {
     }
   });
 
+  it('is estimated once per corpus, and again once the number of chunks has moved by a quarter', async () => {
+    const idx = await indexWith(await createEmbedder('glove'), { 'bread.md': ENGLISH['bread.md']!, 'bikes.md': ENGLISH['bikes.md']! });
+    built.push(idx);
+    const first = embedderQuality(idx.ctx);
+    expect(embedderQuality(idx.ctx)).toBe(first);
+    expect((await first).probes).toBeGreaterThan(0);
+    for (const [name, text] of Object.entries(ENGLISH)) writeFileSync(join(idx.dir, name), text);
+    await indexFolder(idx.db, idx.ctx.embedder, idx.dir);
+    const after = embedderQuality(idx.ctx);
+    expect(after).not.toBe(first);
+    expect((await after).probes).toBeGreaterThan((await first).probes);
+  }, 60_000);
+
   const minilm = findBenchModel('minilm');
   describe.skipIf(!minilm)('MiniLM (staged bench model; reads words in context, English only)', () => {
     let embedder: Embedder | undefined;

@@ -133,8 +133,12 @@ export function embedderQuality(ctx: RetrievalContext): Promise<EmbedderQuality>
   const chunks = ctx.cache.matrix('chunk').size;
   const known = estimates.get(ctx.db);
   if (known && known.embedder === ctx.embedder.id && Math.abs(chunks - known.chunks) <= REFRESH_SHARE * Math.max(1, known.chunks)) return known.quality;
-  const quality = estimateEmbedderQuality(ctx);
+  // A probe that fails (an embeddings server that timed out on the batch) must not fail the question:
+  // dense then gets no weight of its own, and the next question probes again.
+  const quality = estimateEmbedderQuality(ctx).catch((): EmbedderQuality => {
+    estimates.delete(ctx.db);
+    return { probes: 0, coverage: null, orderSensitivity: 0, weight: 0 };
+  });
   estimates.set(ctx.db, { embedder: ctx.embedder.id, chunks, quality });
-  quality.catch(() => estimates.delete(ctx.db));
   return quality;
 }
