@@ -24,9 +24,9 @@ const ENGLISH: Record<string, string> = {
   'birds.md': '# Birdwatching\n\nThe heron stands motionless in the shallow water of the pond for many minutes before it strikes.\n\nBinoculars with eight times magnification are light enough to carry on a full day of walking.\n',
 };
 
-// The question shares no word with the insomnia note, and "evening" and "hour" with the tomato and bread
-// notes: BM25 finds the words, a model that reads meaning finds the note.
-const PARAPHRASE_QUESTION = 'What helps on evenings when I toss and turn in bed, wide-eyed for hours?';
+// The question shares no word with the insomnia note, and "hour" with the bread note: BM25 finds the
+// word, a model that reads meaning finds the note.
+const PARAPHRASE_QUESTION = 'What helps when I toss and turn in bed, wide-eyed for hours?';
 
 const CHINESE: Record<string, string> = {
   'a.md': '# 记录一\n\n今天上午市图书馆举办了儿童绘本阅读活动，吸引了许多家长带着孩子前来参加。\n',
