@@ -85,7 +85,7 @@ export const DEFAULT_LOCI_PARAMS: LociParams = {
   // 52.5/57.6/53.6 and 52.6/58.1/53.4 against BM25's 50.3/52.3/52.2, a separate RRF ranking 51.3/57.3/53.4.
   bigramShare: 0.5,
   // On the 10k untitled news pool (the only dev sets in Chinese; other questions are unchanged), recall@5
-  // 1/2/3-doc went from 52.5/57.6/53.6 to 52.7/60.0/54.6 (BM25 50.3/52.3/52.2). In an offline replay
+  // 1/2/3-doc went from 52.5/57.6/53.6 to 53.0/60.0/55.0 (BM25 50.3/52.3/52.2). In an offline replay
   // 0.25 / 0.5 / 1 gave 52.5/58.7/54.2, 53.0/60.2/54.9 and 52.2/60.5/56.1, and lending from the first
   // two or three passages did no better (1-doc 51.5–52.7).
   sameStory: 0.5,

@@ -56,8 +56,8 @@ export function cosine(a: BigramVector, b: BigramVector): number {
 }
 
 /**
- * The ranked passages re-scored as score + weight · cos(passage, first passage) · first passage's score,
- * best first; the list as it was for a question with no Han bigrams, or a weight of 0.
+ * The first passage, then the others re-scored as score + weight · cos(passage, first) · first's score
+ * (at most the first's), best first; the list as it was for a question with no Han bigrams, or weight 0.
  */
 export function withSameStory(ctx: RetrievalContext, qa: QueryAnalysis, ranked: Scored[], weight: number): Scored[] {
   const top = ranked[0];
@@ -66,7 +66,11 @@ export function withSameStory(ctx: RetrievalContext, qa: QueryAnalysis, ranked: 
   const texts = passageTexts(ctx, qa, ranked.map((r) => r.id));
   const topVector = bigramVector(texts.get(top.id) ?? '', stats);
   if (topVector.keys.length === 0) return ranked;
-  return ranked
-    .map((r) => (r.id === top.id ? r : { id: r.id, score: r.score + weight * cosine(topVector, bigramVector(texts.get(r.id) ?? '')) * top.score }))
+  // The lender keeps its place: a passage lifted by its likeness to the first cannot pass it (the
+  // second report of a story would otherwise overtake the report the question matched).
+  const rest = ranked
+    .slice(1)
+    .map((r) => ({ id: r.id, score: Math.min(top.score, r.score + weight * cosine(topVector, bigramVector(texts.get(r.id) ?? '')) * top.score) }))
     .sort((a, b) => b.score - a.score || a.id - b.id);
+  return [top, ...rest];
 }
