@@ -30,6 +30,21 @@ export function hanBigrams(text: string): number[] {
   return out;
 }
 
+/** The same keys in a typed array (no boxed numbers: most keys exceed 2³¹). */
+export function hanBigramKeys(text: string): Uint32Array {
+  const out = new Uint32Array(Math.max(0, text.length - 1));
+  let n = 0;
+  let prev = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (isHan(c)) {
+      if (prev >= 0) out[n++] = keyOf(prev, c);
+      prev = c;
+    } else prev = -1;
+  }
+  return out.subarray(0, n);
+}
+
 /**
  * Document frequencies of every Han bigram over the index's chunks: an open-addressing hash table whose
  * slots are (key, df, last chunk counted + 1) triples in one typed array, so a lookup touches one cache
@@ -121,6 +136,29 @@ export function questionBigrams(qa: Pick<QueryAnalysis, 'question'>): number[] {
   return [...keys];
 }
 
+/**
+ * The text of these passages, kept on the question's analysis: the bigram re-reading and the same-story
+ * lift (same-story.ts) read the same candidates, and fetching them twice cost a millisecond or two.
+ */
+export function passageTexts(ctx: RetrievalContext, qa: QueryAnalysis, ids: number[]): Map<number, string> {
+  let known = qa.memo.get('passage-texts') as Map<number, string> | undefined;
+  if (!known) qa.memo.set('passage-texts', (known = new Map()));
+  const missing = ids.filter((id) => !known.has(id));
+  for (const { id, text } of chunkTexts(ctx.db, missing)) known.set(id, text);
+  return new Map(ids.flatMap((id) => (known.has(id) ? [[id, known.get(id)!] as const] : [])));
+}
+
+/** The bigram statistics of the index, counted once per index generation. */
+export function indexBigramStats(ctx: RetrievalContext): BigramStats {
+  return ctx.cache.derived('han-bigrams', () => bigramStats(eachChunkText(ctx.db)));
+}
+
+/** BM25's inverse document frequency of a bigram over the index's chunks. */
+export function bigramIdf(s: BigramStats, key: number): number {
+  const df = dfOf(s, key);
+  return Math.log(1 + (s.chunks - df + 0.5) / (df + 0.5));
+}
+
 const K1 = 1.2;
 const B = 0.75;
 
@@ -128,10 +166,10 @@ const B = 0.75;
 export function bigramRanking(ctx: RetrievalContext, qa: QueryAnalysis, candidates: Scored[]): Scored[] {
   const grams = questionBigrams(qa);
   if (grams.length === 0 || candidates.length === 0) return [];
-  const stats = ctx.cache.derived('han-bigrams', () => bigramStats(eachChunkText(ctx.db)));
-  const idf = new Map(grams.map((g) => [g, Math.log(1 + (stats.chunks - dfOf(stats, g) + 0.5) / (dfOf(stats, g) + 0.5))]));
+  const stats = indexBigramStats(ctx);
+  const idf = new Map(grams.map((g) => [g, bigramIdf(stats, g)]));
   const out: Scored[] = [];
-  for (const { id, text } of chunkTexts(ctx.db, candidates.map((c) => c.id))) {
+  for (const [id, text] of passageTexts(ctx, qa, candidates.map((c) => c.id))) {
     const bigrams = hanBigrams(text);
     const tf = new Map<number, number>();
     for (const g of bigrams) if (idf.has(g)) tf.set(g, (tf.get(g) ?? 0) + 1);
