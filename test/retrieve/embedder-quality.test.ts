@@ -11,6 +11,10 @@ import type { RetrievalContext } from '../../main/engine/retrieve/retriever.js';
 import { BAG_OF_WORDS, embedderQuality, estimateEmbedderQuality, reversedWords } from '../../main/engine/retrieve/embedder-quality.js';
 import { createLociRetriever, lociRetriever, type LociExplanation } from '../../main/engine/retrieve/loci.js';
 import { findBenchModel } from '../support/bench-models.js';
+import { graphAgreementWeight, graphSeededDocuments, SEED_DEPTH } from '../../main/engine/retrieve/graph-seeds.js';
+import { firstStageNotes, fusedDocuments } from '../../main/engine/retrieve/fusion.js';
+import { RRF_K } from '../../main/engine/retrieve/hybrid.js';
+import { analyseQuery } from '../../main/engine/retrieve/query.js';
 
 // Notes on unrelated topics, each a few plain sentences, so every note has probe sentences of its own.
 const ENGLISH: Record<string, string> = {
@@ -133,6 +137,23 @@ describe('the embedder-quality estimate over real indexes', () => {
       const without = rankOf(fixed.contexts.map((c) => c.docTitle), 'Insomnia');
       expect(withDense).toBe(1);
       expect(withDense).toBeLessThan(without);
+    }, 120_000);
+
+    it('makes hig and pgr count dense in their seeds at least as far as it is trusted', async () => {
+      const idx = await indexWith(embedder!, ENGLISH);
+      built.push(idx);
+      const trust = (await embedderQuality(idx.ctx)).weight;
+      expect(trust).toBeGreaterThan(0.5);
+      // A question one note matches by its words: dense's top 10 is the whole folder, no more inside
+      // that note's neighbourhood than chance, so the graph agreement alone gives dense its minimum and
+      // the trust has to lift it.
+      const qa = await analyseQuery(idx.ctx, 'Where does the heron wait?');
+      const { lexical, dense } = firstStageNotes(idx.ctx, qa, SEED_DEPTH);
+      const agreement = graphAgreementWeight(idx.ctx, lexical.map((x) => x.docId), dense.map((x) => x.docId));
+      const { documents, denseWeight } = await graphSeededDocuments(idx.ctx, qa);
+      expect(agreement).toBeLessThan(trust);
+      expect(denseWeight).toBe(trust);
+      expect(documents).toEqual(fusedDocuments(idx.ctx, qa, SEED_DEPTH, RRF_K, denseWeight));
     }, 120_000);
   });
 });

@@ -61,7 +61,7 @@ describe('hig explanation', () => {
     }
     expect(x.documents.slice(0, 2).every((d) => d.hops === 0)).toBe(true);
     // The seeds are the graph-weighted fusion's first notes, in its order.
-    const { documents: fused, denseWeight } = graphSeededDocuments(ctx, await analyseQuery(ctx, question));
+    const { documents: fused, denseWeight } = await graphSeededDocuments(ctx, await analyseQuery(ctx, question));
     expect(seeds.map((d) => d.docId)).toEqual(fused.slice(0, 2).map((d) => d.docId));
     expect(x.denseWeight).toBe(denseWeight);
     expect(x.documents.some((d) => d.hops === 1)).toBe(true);
@@ -113,7 +113,7 @@ describe('pgr explanation', () => {
     expect(x.keyPoints).toContain('Ada Lovelace');
     expect(x.seedTopics[0]!.text).toBe('Ada Lovelace');
     // Seed topics are those of the five notes the fusion ranks first, in its order (one topic per note here).
-    const fused = graphSeededDocuments(ctx, await analyseQuery(ctx, question)).documents.map((d) => d.docId);
+    const fused = (await graphSeededDocuments(ctx, await analyseQuery(ctx, question))).documents.map((d) => d.docId);
     expect(x.seedTopics.map((t) => t.docId)).toEqual(fused.slice(0, 5));
     // Walked topics are added to the seeds (the paper's union), at most three.
     expect(x.walkedTopics.length).toBeLessThanOrEqual(3);

@@ -73,7 +73,7 @@ describe('graph agreement of the seed fusion', () => {
 
   it('seeds are the passage-grain fusion at hybrid’s depth with that weight', async () => {
     const qa = await analyseQuery(ctx, 'How can I make the container run as a particular user and group id?');
-    const { documents, denseWeight } = graphSeededDocuments(ctx, qa);
+    const { documents, denseWeight } = await graphSeededDocuments(ctx, qa);
     expect(denseWeight).toBeGreaterThanOrEqual(MIN_DENSE_WEIGHT);
     expect(documents).toEqual(fusedDocuments(ctx, qa, SEED_DEPTH, RRF_K, denseWeight));
     expect(documents[0]!.docId).toBe(docId('Docker'));
@@ -92,7 +92,7 @@ describe('hig and pgr keep the seed fusion’s notes', () => {
 
   it('hig’s first N notes are the fusion’s first N, in order, each shown by the passage the fusion found it by; graph neighbours only follow', async () => {
     for (const question of questions) {
-      const fused = graphSeededDocuments(ctx, await analyseQuery(ctx, question)).documents;
+      const fused = (await graphSeededDocuments(ctx, await analyseQuery(ctx, question))).documents;
       const seeds = fused.map((d) => d.docId);
       const { contexts } = await higRetriever(ctx, question, 5);
       const notes = rankedDocuments(contexts.map((c) => c.docId));
@@ -103,7 +103,7 @@ describe('hig and pgr keep the seed fusion’s notes', () => {
 
   it('pgr returns the fusion’s first note among its first two, and every note it returns is a seed or a walked topic’s', async () => {
     for (const question of questions) {
-      const seeds = graphSeededDocuments(ctx, await analyseQuery(ctx, question)).documents.map((d) => d.docId);
+      const seeds = (await graphSeededDocuments(ctx, await analyseQuery(ctx, question))).documents.map((d) => d.docId);
       const { contexts } = await pgrRetriever(ctx, question, 10);
       const notes = rankedDocuments(contexts.map((c) => c.docId));
       expect(notes.slice(0, 2)).toContain(seeds[0]);

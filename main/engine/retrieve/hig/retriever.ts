@@ -142,7 +142,7 @@ export function createHigRetriever(overrides: Partial<HigParams> = {}): Retrieve
     // displaces one: a neighbour is there for being similar to a seed, which says less about the question
     // than the seed's own lexical and dense match (with N=3 and neighbours in ranks 4–5 hig trailed
     // hybrid on every dev set).
-    const { documents: fused, denseWeight } = graphSeededDocuments(ctx, qa);
+    const { documents: fused, denseWeight } = await graphSeededDocuments(ctx, qa);
     const seeds = fused.slice(0, p.topN).map((d, i) => ({ id: d.docId, score: 2 - i / p.topN }));
     const docs = collaborate(db, docSim, seeds, p);
     for (const s of seeds) docs.get(s.id)!.similarity = docSim(s.id);

@@ -184,7 +184,7 @@ export function createPgrRetriever(overrides: Partial<PgrRetrieverParams> = {}):
     // notes as a retrieval's cut-off holds notes (5), because the walk below only adds: with 3 seed topics
     // and walked topics taking the other slots, the fusion's fourth note (SilverBullet's Troubleshooting,
     // for "?resetClient=1") never reached the matrices, and pgr trailed hybrid.
-    const { documents: fused, denseWeight } = graphSeededDocuments(ctx, qa);
+    const { documents: fused, denseWeight } = await graphSeededDocuments(ctx, qa);
     const withVector = (docId: number) => (topics.topicsOf.get(docId) ?? []).filter((id) => topics.matrix.vector(id));
     const seedNotes = fused.filter((d) => withVector(d.docId).length > 0).slice(0, p.seedNotes);
     const seedTopics = seedNotes.flatMap((d) => withVector(d.docId)).map((id) => topicOf(id, 'seed'));
