@@ -60,6 +60,8 @@ export function needsReembedding(db: Db, embedder: Embedder): boolean {
 const MIN_NOTES_FOR_WORKERS = 48;
 /** Notes per worker task and per write transaction (each note its own savepoint inside it). */
 const BATCH_NOTES = 8;
+/** Batches this thread may run ahead by, preparing them itself, while a worker still holds the oldest. */
+const LOOK_AHEAD_BATCHES = 4;
 
 /** Indexes a notes folder: only new or changed notes are processed; deleted notes take their rows with them. */
 export async function indexFolder(db: Db, embedder: Embedder, rootArg: string, opts: IndexerOptions = {}): Promise<IndexReport> {
@@ -200,6 +202,13 @@ class NotePipeline {
   private readonly inFlight: Flight[] = [];
   readonly pool: NotePool | null;
   private readonly maxInFlight: number;
+  /**
+   * Batches handed on at most while the oldest is still in a worker and this thread has prepared every
+   * note no worker has started: until then this thread takes further notes rather than wait. A worker
+   * spends its first half second loading (the tagger, the embedder's table, in development the
+   * TypeScript), and this thread used to sit idle through it with one batch taken.
+   */
+  private readonly maxAhead: number;
   /** Batches the pool holds at most (started, not yet back); later ones wait here, free to be taken. */
   private readonly poolDepth: number;
   private dispatched = 0;
@@ -223,6 +232,7 @@ class NotePipeline {
     // thread to prepare when it would otherwise wait idle for the oldest batch (see writeOldest).
     this.poolDepth = threads * 2;
     this.maxInFlight = threads > 0 ? this.poolDepth + 1 : 2;
+    this.maxAhead = threads > 0 ? this.maxInFlight + LOOK_AHEAD_BATCHES : this.maxInFlight;
   }
 
   async add(input: NoteInput, meta: NoteMeta, file: ScannedFile | null): Promise<void> {
@@ -232,13 +242,16 @@ class NotePipeline {
     // Batches grow 1, 2, 4… up to BATCH_NOTES: the first notes are searchable at once, the rest cheap.
     if (this.batch.inputs.length < Math.min(BATCH_NOTES, 2 ** this.dispatched)) return;
     this.dispatch();
-    while (this.inFlight.length >= this.maxInFlight) await this.writeOldest();
+    while (this.inFlight.length >= this.maxInFlight) {
+      // Not written: the oldest batch is still being prepared and this thread had nothing to take.
+      if (!(await this.writeOldest(this.inFlight.length < this.maxAhead))) break;
+    }
   }
 
   /** Prepares and writes every note handed on so far. */
   async drain(): Promise<void> {
     this.dispatch();
-    while (this.inFlight.length) await this.writeOldest();
+    while (this.inFlight.length) await this.writeOldest(false);
   }
 
   async close(): Promise<void> {
@@ -289,9 +302,14 @@ class NotePipeline {
     return results;
   }
 
-  private async writeOldest(): Promise<void> {
+  /**
+   * Writes the oldest batch once it is prepared, preparing notes of later batches meanwhile. With
+   * `mayReturn`, returns false instead of waiting when there is nothing left to prepare here, so the
+   * caller can hand on more notes; true when the batch was written.
+   */
+  private async writeOldest(mayReturn: boolean): Promise<boolean> {
     const next = this.inFlight[0];
-    if (!next) return;
+    if (!next) return false;
     // While the oldest batch is still in a worker, this thread would only wait: it prepares notes of a
     // later batch no worker has started instead, one note per turn of the event loop (calls keep being
     // answered), and looks again after each. With one worker on two cores the worker bounded folders of
@@ -301,7 +319,10 @@ class NotePipeline {
     while (this.pool && next.results && !next.settled) {
       const waiting = this.inFlight.find((f) => !f.results);
       const input = waiting?.pending.inputs[waiting.taken.length];
-      if (!waiting || !input) break;
+      if (!waiting || !input) {
+        if (mayReturn) return false;
+        break;
+      }
       const t = performance.now();
       const one = inThisThread({ inputs: [input], staticEmbedder: this.staticEmbedder });
       // Taken before the await: a batch started in the pool meanwhile leaves this note out.
@@ -364,6 +385,7 @@ class NotePipeline {
       });
     })();
     addTime(this.times, 'write', t);
+    return true;
   }
 }
 
