@@ -22,6 +22,7 @@ import {
   markGraphPending,
   pruneOrphanEntities,
   upsertDocument,
+  writeChunkFts,
   writeExtraction,
   writeParsedNote,
 } from './store/documents.js';
@@ -346,6 +347,7 @@ class NotePipeline {
     await new Promise<void>((r) => setImmediate(r));
     const t = performance.now();
     const { db, root } = this;
+    const fullText: { id: number; chunkIds: number[]; segs: string[]; relPath: string; file: ScannedFile | null }[] = [];
     db.transaction(() => {
       results.forEach((r, i) => {
         const meta = next.pending.metas[i]!;
@@ -373,19 +375,36 @@ class NotePipeline {
         }
         try {
           if (!r.ok) throw new Error('error' in r ? r.error : 'unreadable');
-          const id = db.transaction(() => writeNote(db, root, r.prepared, { ...meta, hash }))();
+          const { id, chunkIds } = db.transaction(() => writeNote(db, root, r.prepared, { ...meta, hash }))();
+          fullText.push({ id, chunkIds, segs: r.prepared.chunkSeg, relPath, file });
           if (r.prepared.vectors) this.embedded.add(id);
           this.written++;
         } catch (err) {
-          // A note the parser, extractor or writer cannot handle is reported, never allowed to stop the run.
-          const skip = { relPath, reason: 'unsupported' as const, detail: `could not be indexed: ${errorText(err)}` };
-          this.skipped.push(skip);
-          recordSkip(db, root, skip, file);
+          this.skipNote(relPath, err, file);
         }
       });
+      // After every savepoint of the batch (see writeChunkFts). One statement failing leaves the others
+      // in place; the note it belongs to is then taken out whole, as if its savepoint had failed.
+      for (const n of fullText) {
+        try {
+          writeChunkFts(db, n.chunkIds, n.segs);
+        } catch (err) {
+          deleteDocument(db, n.id);
+          this.embedded.delete(n.id);
+          this.written--;
+          this.skipNote(n.relPath, err, n.file);
+        }
+      }
     })();
     addTime(this.times, 'write', t);
     return true;
+  }
+
+  /** A note the parser, extractor or writer cannot handle is reported, never allowed to stop the run. */
+  private skipNote(relPath: string, err: unknown, file: ScannedFile | null): void {
+    const skip = { relPath, reason: 'unsupported' as const, detail: `could not be indexed: ${errorText(err)}` };
+    this.skipped.push(skip);
+    recordSkip(this.db, this.root, skip, file);
   }
 }
 
@@ -416,15 +435,18 @@ async function inThisThread(task: PrepareTask): Promise<PrepareResult[]> {
   return out;
 }
 
-/** One note's rows, replaced whole (the caller wraps this in the note's savepoint). */
-function writeNote(db: Db, root: string, p: PreparedNote, meta: NoteMeta): number {
+/**
+ * One note's rows, replaced whole (the caller wraps this in the note's savepoint), all but the chunks'
+ * full-text rows, which the caller writes after the batch's savepoints (writeChunkFts).
+ */
+function writeNote(db: Db, root: string, p: PreparedNote, meta: NoteMeta): { id: number; chunkIds: number[] } {
   const { note } = p;
   const id = upsertDocument(
     db,
     { root, relPath: note.relPath, hash: meta.hash, mtime: meta.mtime, size: meta.size },
     { status: 'indexed', title: note.title, lang: note.lang, frontMatter: note.frontMatter },
   );
-  const chunkIds = writeParsedNote(db, id, note, p.chunkSeg, meta.isNew === true);
+  const chunkIds = writeParsedNote(db, id, note, p.chunkSeg, meta.isNew === true, 'later');
   const { fciIds, mmIds } = writeExtraction(db, id, p.extraction, true);
   const v = p.vectors;
   if (v) {
@@ -434,7 +456,7 @@ function writeNote(db: Db, root: string, p: PreparedNote, meta: NoteMeta): numbe
     writeEmbeddings(db, 'mm', v.model, mmIds.map((mid, i) => ({ id: mid, vector: v.mm[i]! })));
   }
   markGraphPending(db, [id]);
-  return id;
+  return { id, chunkIds };
 }
 
 function addTime(times: Record<string, number>, phase: string, since: number): void {
