@@ -62,7 +62,7 @@ const MIN_NOTES_FOR_WORKERS = 48;
 /** Notes per worker task and per write transaction (each note its own savepoint inside it). */
 const BATCH_NOTES = 8;
 /** Batches this thread may run ahead by, preparing them itself, while a worker still holds the oldest. */
-const LOOK_AHEAD_BATCHES = 4;
+const LOOK_AHEAD_BATCHES = 6;
 
 /** Indexes a notes folder: only new or changed notes are processed; deleted notes take their rows with them. */
 export async function indexFolder(db: Db, embedder: Embedder, rootArg: string, opts: IndexerOptions = {}): Promise<IndexReport> {
