@@ -4,7 +4,8 @@ import type { Db } from './store/db.js';
 import type { Embedder } from './embed/embedder.js';
 import type { IndexOptions, IndexReport } from './api.js';
 import type { SkippedFile } from './types.js';
-import { prepareNotes, type NoteInput, type PreparedNote, type PrepareResult, type PrepareTask } from './index-worker/prepare-note.js';
+import { prepareNotes, startReading, type NoteInput, type PreparedNote, type PrepareResult, type PrepareTask } from './index-worker/prepare-note.js';
+import type { ReadResult } from './ingest/read.js';
 import { STATIC_EMBEDDER_ID } from './embed/static-embedder.js';
 import { openNotePool, workerCount, type NotePool } from './index-worker/pool.js';
 import { scanFolder, type ScannedFile } from './ingest/scan.js';
@@ -325,7 +326,10 @@ class NotePipeline {
         break;
       }
       const t = performance.now();
-      const one = inThisThread({ inputs: [input], staticEmbedder: this.staticEmbedder });
+      // The batch's files are read ahead, as a worker does: this thread would otherwise wait for each
+      // read (two realpaths, then the file) with nothing to do.
+      waiting.reads ??= waiting.pending.inputs.map(startReading);
+      const one = inThisThread({ inputs: [input], staticEmbedder: this.staticEmbedder }, [waiting.reads[waiting.taken.length]]);
       // Taken before the await: a batch started in the pool meanwhile leaves this note out.
       waiting.taken.push(one);
       await one;
@@ -423,14 +427,16 @@ interface Flight {
   inPool: boolean;
   /** Its first notes, taken by this thread while it waited for an older batch (in order). */
   taken: Promise<PrepareResult[]>[];
+  /** Its files, read ahead once this thread starts taking its notes. */
+  reads?: (Promise<ReadResult> | undefined)[];
 }
 
 /** Notes are prepared here one per turn of the event loop, so calls keep being answered. */
-async function inThisThread(task: PrepareTask): Promise<PrepareResult[]> {
+async function inThisThread(task: PrepareTask, reads = task.inputs.map(startReading)): Promise<PrepareResult[]> {
   const out: PrepareResult[] = [];
-  for (const input of task.inputs) {
+  for (const [i, input] of task.inputs.entries()) {
     await new Promise<void>((r) => setImmediate(r));
-    out.push(...(await prepareNotes({ ...task, inputs: [input] })));
+    out.push(...(await prepareNotes({ ...task, inputs: [input] }, [reads[i]])));
   }
   return out;
 }

@@ -111,12 +111,17 @@ let previousTask: Promise<unknown> = Promise.resolve();
  * note by note in turns (as two async tasks would), so the oldest — the one the writer waits for —
  * comes back as soon as it can.
  */
-export function prepareNotes(task: PrepareTask): Promise<PrepareResult[]> {
-  // The batch's files are all asked for at once: reading one while the notes before it are prepared.
-  const reads = task.inputs.map((input) => (input.content === undefined && input.file ? readNote(input.file.absPath, { root: input.file.root }) : undefined));
+export function prepareNotes(task: PrepareTask, reads = task.inputs.map(startReading)): Promise<PrepareResult[]> {
+  // The batch's files are all asked for at once (unless the caller did): reading one while the notes
+  // before it are prepared.
   const run = previousTask.then(() => prepareInOrder(task, reads));
   previousTask = run.catch(() => undefined);
   return run;
+}
+
+/** The note's file read and hashed, when it comes as a file rather than as text. */
+export function startReading(input: NoteInput): Promise<ReadResult> | undefined {
+  return input.content === undefined && input.file ? readNote(input.file.absPath, { root: input.file.root }) : undefined;
 }
 
 async function prepareInOrder(task: PrepareTask, reads: (Promise<ReadResult> | undefined)[]): Promise<PrepareResult[]> {
