@@ -5,6 +5,8 @@ import { Piscina } from 'piscina';
 import type { PrepareResult, PrepareTask } from './prepare-note.js';
 import type { NeighbourTask } from './neighbour-task.js';
 import type { Scored } from '../embed/vector-matrix.js';
+import { computedCommonComponents } from '../embed/static-embedder.js';
+import type { IndexWorkerData } from './prepare-task.js';
 
 /**
  * Threads that prepare notes (parse, extract, segment) while the engine's own thread writes: one per core
@@ -43,6 +45,8 @@ export function openNotePool(threads = workerCount()): NotePool {
     // A second task is handed over while the first runs: otherwise a worker that finishes while this
     // thread is inside a write transaction waits for it to end before it is given more notes.
     concurrentTasksPerWorker: 2,
+    // What this thread already computed of the built-in embedder's model (see prepare-task.ts).
+    workerData: { commonComponents: computedCommonComponents() } satisfies IndexWorkerData,
   });
   return {
     prepare: (task) => pool.run(task) as Promise<PrepareResult[]>,
