@@ -63,7 +63,7 @@ const MIN_NOTES_FOR_WORKERS = 48;
 /** Notes per worker task and per write transaction (each note its own savepoint inside it). */
 const BATCH_NOTES = 8;
 /** Batches this thread may run ahead by, preparing them itself, while a worker still holds the oldest. */
-const LOOK_AHEAD_BATCHES = 6;
+const LOOK_AHEAD_BATCHES = 12;
 
 /** Indexes a notes folder: only new or changed notes are processed; deleted notes take their rows with them. */
 export async function indexFolder(db: Db, embedder: Embedder, rootArg: string, opts: IndexerOptions = {}): Promise<IndexReport> {
@@ -245,9 +245,17 @@ class NotePipeline {
     if (this.batch.inputs.length < Math.min(BATCH_NOTES, 2 ** this.dispatched)) return;
     this.dispatch();
     while (this.inFlight.length >= this.maxInFlight) {
+      const mayRunAhead = this.inFlight.length < this.maxAhead;
+      // A worker with room and no batch to take would wait for this thread's next write: hand on more.
+      if (mayRunAhead && this.poolHasRoom()) break;
       // Not written: the oldest batch is still being prepared and this thread had nothing to take.
-      if (!(await this.writeOldest(this.inFlight.length < this.maxAhead))) break;
+      if (!(await this.writeOldest(mayRunAhead))) break;
     }
+  }
+
+  /** The pool holds fewer batches than it can (feedPool gives it every batch not started, so none is left). */
+  private poolHasRoom(): boolean {
+    return this.pool !== null && this.inFlight.filter((f) => f.inPool && !f.settled).length < this.poolDepth;
   }
 
   /** Prepares and writes every note handed on so far. */
@@ -306,8 +314,8 @@ class NotePipeline {
 
   /**
    * Writes the oldest batch once it is prepared, preparing notes of later batches meanwhile. With
-   * `mayReturn`, returns false instead of waiting when there is nothing left to prepare here, so the
-   * caller can hand on more notes; true when the batch was written.
+   * `mayReturn`, returns false instead of waiting when there is nothing left to prepare here or a worker
+   * has room for a batch, so the caller can hand on more notes; true when the batch was written.
    */
   private async writeOldest(mayReturn: boolean): Promise<boolean> {
     const next = this.inFlight[0];
@@ -319,6 +327,7 @@ class NotePipeline {
     // batch is usually ready, so this thread rarely takes a note (and never a whole batch at once, which
     // left the worker waiting for its next one).
     while (this.pool && next.results && !next.settled) {
+      if (mayReturn && this.poolHasRoom()) return false;
       const waiting = this.inFlight.find((f) => !f.results);
       const input = waiting?.pending.inputs[waiting.taken.length];
       if (!waiting || !input) {
