@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { threadId } from 'node:worker_threads';
 
 /**
  * From the sources (the CLI, tests), the engine runs TypeScript through tsx, and a worker started on
@@ -22,9 +23,10 @@ export function devWorkerBundle(task: string): string | null {
     if (existsSync(bundle) && upToDate(inputsFile)) return bundle;
     const esbuild = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
     mkdirSync(dir, { recursive: true });
-    // Written under a name of this process's and renamed: two processes building at once never load a
-    // half-written file.
-    const temp = `${bundle}.${process.pid}.tmp.mjs`;
+    // Written under a name of this thread's and renamed: two processes or threads building at once never
+    // load a half-written file.
+    const me = `${process.pid}-${threadId}`;
+    const temp = `${bundle}.${me}.tmp.mjs`;
     const result = esbuild.buildSync({
       absWorkingDir: dir,
       entryPoints: [task],
@@ -45,8 +47,8 @@ export function devWorkerBundle(task: string): string | null {
       inputs[file] = stamp(file);
     }
     renameSync(temp, bundle);
-    writeFileSync(`${inputsFile}.${process.pid}.tmp`, JSON.stringify(inputs));
-    renameSync(`${inputsFile}.${process.pid}.tmp`, inputsFile);
+    writeFileSync(`${inputsFile}.${me}.tmp`, JSON.stringify(inputs));
+    renameSync(`${inputsFile}.${me}.tmp`, inputsFile);
     return bundle;
   } catch {
     return null;
