@@ -4,7 +4,8 @@ import type { Db } from './store/db.js';
 import type { Embedder } from './embed/embedder.js';
 import type { IndexOptions, IndexReport } from './api.js';
 import type { SkippedFile } from './types.js';
-import { prepareNotes, type NoteInput, type PreparedNote, type PrepareResult, type PrepareTask } from './index-worker/prepare-note.js';
+import { prepareNotes, startReading, type NoteInput, type PreparedNote, type PrepareResult, type PrepareTask } from './index-worker/prepare-note.js';
+import type { ReadResult } from './ingest/read.js';
 import { STATIC_EMBEDDER_ID } from './embed/static-embedder.js';
 import { openNotePool, workerCount, type NotePool } from './index-worker/pool.js';
 import { scanFolder, type ScannedFile } from './ingest/scan.js';
@@ -22,6 +23,7 @@ import {
   markGraphPending,
   pruneOrphanEntities,
   upsertDocument,
+  writeChunkFts,
   writeExtraction,
   writeParsedNote,
 } from './store/documents.js';
@@ -60,6 +62,8 @@ export function needsReembedding(db: Db, embedder: Embedder): boolean {
 const MIN_NOTES_FOR_WORKERS = 48;
 /** Notes per worker task and per write transaction (each note its own savepoint inside it). */
 const BATCH_NOTES = 8;
+/** Batches this thread may run ahead by, preparing them itself, while a worker still holds the oldest. */
+const LOOK_AHEAD_BATCHES = 12;
 
 /** Indexes a notes folder: only new or changed notes are processed; deleted notes take their rows with them. */
 export async function indexFolder(db: Db, embedder: Embedder, rootArg: string, opts: IndexerOptions = {}): Promise<IndexReport> {
@@ -200,6 +204,13 @@ class NotePipeline {
   private readonly inFlight: Flight[] = [];
   readonly pool: NotePool | null;
   private readonly maxInFlight: number;
+  /**
+   * Batches handed on at most while the oldest is still in a worker and this thread has prepared every
+   * note no worker has started: until then this thread takes further notes rather than wait. A worker
+   * spends its first half second loading (the tagger, the embedder's table, in development the
+   * TypeScript), and this thread used to sit idle through it with one batch taken.
+   */
+  private readonly maxAhead: number;
   /** Batches the pool holds at most (started, not yet back); later ones wait here, free to be taken. */
   private readonly poolDepth: number;
   private dispatched = 0;
@@ -223,6 +234,7 @@ class NotePipeline {
     // thread to prepare when it would otherwise wait idle for the oldest batch (see writeOldest).
     this.poolDepth = threads * 2;
     this.maxInFlight = threads > 0 ? this.poolDepth + 1 : 2;
+    this.maxAhead = threads > 0 ? this.maxInFlight + LOOK_AHEAD_BATCHES : this.maxInFlight;
   }
 
   async add(input: NoteInput, meta: NoteMeta, file: ScannedFile | null): Promise<void> {
@@ -232,13 +244,24 @@ class NotePipeline {
     // Batches grow 1, 2, 4… up to BATCH_NOTES: the first notes are searchable at once, the rest cheap.
     if (this.batch.inputs.length < Math.min(BATCH_NOTES, 2 ** this.dispatched)) return;
     this.dispatch();
-    while (this.inFlight.length >= this.maxInFlight) await this.writeOldest();
+    while (this.inFlight.length >= this.maxInFlight) {
+      const mayRunAhead = this.inFlight.length < this.maxAhead;
+      // A worker with room and no batch to take would wait for this thread's next write: hand on more.
+      if (mayRunAhead && this.poolHasRoom()) break;
+      // Not written: the oldest batch is still being prepared and this thread had nothing to take.
+      if (!(await this.writeOldest(mayRunAhead))) break;
+    }
+  }
+
+  /** The pool holds fewer batches than it can (feedPool gives it every batch not started, so none is left). */
+  private poolHasRoom(): boolean {
+    return this.pool !== null && this.inFlight.filter((f) => f.inPool && !f.settled).length < this.poolDepth;
   }
 
   /** Prepares and writes every note handed on so far. */
   async drain(): Promise<void> {
     this.dispatch();
-    while (this.inFlight.length) await this.writeOldest();
+    while (this.inFlight.length) await this.writeOldest(false);
   }
 
   async close(): Promise<void> {
@@ -289,9 +312,14 @@ class NotePipeline {
     return results;
   }
 
-  private async writeOldest(): Promise<void> {
+  /**
+   * Writes the oldest batch once it is prepared, preparing notes of later batches meanwhile. With
+   * `mayReturn`, returns false instead of waiting when there is nothing left to prepare here or a worker
+   * has room for a batch, so the caller can hand on more notes; true when the batch was written.
+   */
+  private async writeOldest(mayReturn: boolean): Promise<boolean> {
     const next = this.inFlight[0];
-    if (!next) return;
+    if (!next) return false;
     // While the oldest batch is still in a worker, this thread would only wait: it prepares notes of a
     // later batch no worker has started instead, one note per turn of the event loop (calls keep being
     // answered), and looks again after each. With one worker on two cores the worker bounded folders of
@@ -299,11 +327,18 @@ class NotePipeline {
     // batch is usually ready, so this thread rarely takes a note (and never a whole batch at once, which
     // left the worker waiting for its next one).
     while (this.pool && next.results && !next.settled) {
+      if (mayReturn && this.poolHasRoom()) return false;
       const waiting = this.inFlight.find((f) => !f.results);
       const input = waiting?.pending.inputs[waiting.taken.length];
-      if (!waiting || !input) break;
+      if (!waiting || !input) {
+        if (mayReturn) return false;
+        break;
+      }
       const t = performance.now();
-      const one = inThisThread({ inputs: [input], staticEmbedder: this.staticEmbedder });
+      // The batch's files are read ahead, as a worker does: this thread would otherwise wait for each
+      // read (two realpaths, then the file) with nothing to do.
+      waiting.reads ??= waiting.pending.inputs.map(startReading);
+      const one = inThisThread({ inputs: [input], staticEmbedder: this.staticEmbedder }, [waiting.reads[waiting.taken.length]]);
       // Taken before the await: a batch started in the pool meanwhile leaves this note out.
       waiting.taken.push(one);
       await one;
@@ -325,6 +360,7 @@ class NotePipeline {
     await new Promise<void>((r) => setImmediate(r));
     const t = performance.now();
     const { db, root } = this;
+    const fullText: { id: number; chunkIds: number[]; segs: string[]; relPath: string; file: ScannedFile | null }[] = [];
     db.transaction(() => {
       results.forEach((r, i) => {
         const meta = next.pending.metas[i]!;
@@ -352,18 +388,36 @@ class NotePipeline {
         }
         try {
           if (!r.ok) throw new Error('error' in r ? r.error : 'unreadable');
-          const id = db.transaction(() => writeNote(db, root, r.prepared, { ...meta, hash }))();
+          const { id, chunkIds } = db.transaction(() => writeNote(db, root, r.prepared, { ...meta, hash }))();
+          fullText.push({ id, chunkIds, segs: r.prepared.chunkSeg, relPath, file });
           if (r.prepared.vectors) this.embedded.add(id);
           this.written++;
         } catch (err) {
-          // A note the parser, extractor or writer cannot handle is reported, never allowed to stop the run.
-          const skip = { relPath, reason: 'unsupported' as const, detail: `could not be indexed: ${errorText(err)}` };
-          this.skipped.push(skip);
-          recordSkip(db, root, skip, file);
+          this.skipNote(relPath, err, file);
         }
       });
+      // After every savepoint of the batch (see writeChunkFts). One statement failing leaves the others
+      // in place; the note it belongs to is then taken out whole, as if its savepoint had failed.
+      for (const n of fullText) {
+        try {
+          writeChunkFts(db, n.chunkIds, n.segs);
+        } catch (err) {
+          deleteDocument(db, n.id);
+          this.embedded.delete(n.id);
+          this.written--;
+          this.skipNote(n.relPath, err, n.file);
+        }
+      }
     })();
     addTime(this.times, 'write', t);
+    return true;
+  }
+
+  /** A note the parser, extractor or writer cannot handle is reported, never allowed to stop the run. */
+  private skipNote(relPath: string, err: unknown, file: ScannedFile | null): void {
+    const skip = { relPath, reason: 'unsupported' as const, detail: `could not be indexed: ${errorText(err)}` };
+    this.skipped.push(skip);
+    recordSkip(this.db, this.root, skip, file);
   }
 }
 
@@ -382,27 +436,32 @@ interface Flight {
   inPool: boolean;
   /** Its first notes, taken by this thread while it waited for an older batch (in order). */
   taken: Promise<PrepareResult[]>[];
+  /** Its files, read ahead once this thread starts taking its notes. */
+  reads?: (Promise<ReadResult> | undefined)[];
 }
 
 /** Notes are prepared here one per turn of the event loop, so calls keep being answered. */
-async function inThisThread(task: PrepareTask): Promise<PrepareResult[]> {
+async function inThisThread(task: PrepareTask, reads = task.inputs.map(startReading)): Promise<PrepareResult[]> {
   const out: PrepareResult[] = [];
-  for (const input of task.inputs) {
+  for (const [i, input] of task.inputs.entries()) {
     await new Promise<void>((r) => setImmediate(r));
-    out.push(...(await prepareNotes({ ...task, inputs: [input] })));
+    out.push(...(await prepareNotes({ ...task, inputs: [input] }, [reads[i]])));
   }
   return out;
 }
 
-/** One note's rows, replaced whole (the caller wraps this in the note's savepoint). */
-function writeNote(db: Db, root: string, p: PreparedNote, meta: NoteMeta): number {
+/**
+ * One note's rows, replaced whole (the caller wraps this in the note's savepoint), all but the chunks'
+ * full-text rows, which the caller writes after the batch's savepoints (writeChunkFts).
+ */
+function writeNote(db: Db, root: string, p: PreparedNote, meta: NoteMeta): { id: number; chunkIds: number[] } {
   const { note } = p;
   const id = upsertDocument(
     db,
     { root, relPath: note.relPath, hash: meta.hash, mtime: meta.mtime, size: meta.size },
     { status: 'indexed', title: note.title, lang: note.lang, frontMatter: note.frontMatter },
   );
-  const chunkIds = writeParsedNote(db, id, note, p.chunkSeg, meta.isNew === true);
+  const chunkIds = writeParsedNote(db, id, note, p.chunkSeg, meta.isNew === true, 'later');
   const { fciIds, mmIds } = writeExtraction(db, id, p.extraction, true);
   const v = p.vectors;
   if (v) {
@@ -412,7 +471,7 @@ function writeNote(db: Db, root: string, p: PreparedNote, meta: NoteMeta): numbe
     writeEmbeddings(db, 'mm', v.model, mmIds.map((mid, i) => ({ id: mid, vector: v.mm[i]! })));
   }
   markGraphPending(db, [id]);
-  return id;
+  return { id, chunkIds };
 }
 
 function addTime(times: Record<string, number>, phase: string, since: number): void {

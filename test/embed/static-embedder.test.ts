@@ -1,10 +1,11 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dot, type Embedder } from '../../main/engine/embed/embedder.js';
-import { createStaticEmbedder, STATIC_EMBEDDER_ID } from '../../main/engine/embed/static-embedder.js';
+import { computedCommonComponents, createStaticEmbedder, seedCommonComponents, STATIC_EMBEDDER_ID } from '../../main/engine/embed/static-embedder.js';
+import { DEFAULT_GLOVE_FILE } from '../../main/engine/embed/glove-binary.js';
 import { createEmbedder } from '../../main/engine/embed/registry.js';
 import { convert } from '../../scripts/build-glove.mjs';
 
@@ -165,5 +166,34 @@ describe('static embedder on real data', () => {
     const chance = 5 / titles.length;
     console.log(`HotpotQA dev: recall@5 ${recall.toFixed(2)} over ${titles.length} paragraphs (chance ${chance.toFixed(2)})`);
     expect(recall).toBeGreaterThan(5 * chance);
+  });
+});
+
+describe('the common component handed to worker threads', () => {
+  it('is used for the same table and ignored for another one under the same name', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loci-seed-'));
+    try {
+      const theirs = computedCommonComponents().find((c) => c.file === DEFAULT_GLOVE_FILE)!;
+      expect(theirs.common).toHaveLength(100);
+      // A seed of the right table is taken as is (here a deliberately wrong direction, to see it used)…
+      const same = join(dir, 'same.bin');
+      copyFileSync(DEFAULT_GLOVE_FILE, same);
+      const flipped = Float32Array.from(theirs.common, (x) => -x + 0.5);
+      // …and one whose table differs (fingerprint) is not: that file gets its own, computed component.
+      const other = join(dir, 'other.bin');
+      copyFileSync(DEFAULT_GLOVE_FILE, other);
+      seedCommonComponents([
+        { ...theirs, file: same, common: flipped },
+        { ...theirs, file: other, fingerprint: theirs.fingerprint ^ 1, common: flipped },
+      ]);
+      const text = ['The harbour master logged the ships'];
+      const [base] = await embedder.embed(text);
+      const [seeded] = await (await createStaticEmbedder({ file: same })).embed(text);
+      const [computed] = await (await createStaticEmbedder({ file: other })).embed(text);
+      expect([...computed!]).toEqual([...base!]);
+      expect([...seeded!]).not.toEqual([...base!]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

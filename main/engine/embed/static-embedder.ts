@@ -46,6 +46,40 @@ interface StaticModel {
 const models = new Map<string, Promise<StaticModel>>();
 
 /**
+ * A model's common component as computed by a thread that loaded it, with what identifies the table it
+ * came from. It takes ~100 ms of power iteration per load; the indexing workers are handed the engine
+ * thread's (pool.ts) rather than each computing the same floats again on the indexing run's clock.
+ */
+export interface CommonComponentSeed {
+  file: string;
+  count: number;
+  dim: number;
+  fingerprint: number;
+  common: Float32Array;
+}
+
+const computedCommons = new Map<string, CommonComponentSeed>();
+const seededCommons = new Map<string, CommonComponentSeed>();
+
+/** The common components this thread has computed, to hand to worker threads. */
+export function computedCommonComponents(): CommonComponentSeed[] {
+  return [...computedCommons.values()];
+}
+
+/** Common components another thread computed: used when this thread loads the same table. */
+export function seedCommonComponents(seeds: CommonComponentSeed[]): void {
+  for (const seed of seeds) seededCommons.set(seed.file, seed);
+}
+
+/** A cheap hash of a strided sample of the table's vectors: another table under the same name differs. */
+function tableFingerprint(vectors: Int8Array): number {
+  let h = 0x811c9dc5;
+  const step = Math.max(1, Math.floor(vectors.length / 4096));
+  for (let i = 0; i < vectors.length; i += step) h = Math.imul(h ^ (vectors[i]! & 0xff), 0x01000193);
+  return h >>> 0;
+}
+
+/**
  * The built-in embedder: SIF-weighted average of GloVe 100-d word vectors, plus hashed character n-grams
  * for words GloVe lacks (names, CJK), L2-normalised. Needs the binary built by scripts/build-glove.mjs.
  */
@@ -109,6 +143,13 @@ function loadModel(file: string): StaticModel {
     normSum += Math.sqrt(s) * scales[r]!;
   }
   const meanNorm = count > 0 ? normSum / count : 1;
+  const fingerprint = tableFingerprint(vectors);
+  const seed = seededCommons.get(file);
+  const common =
+    seed && seed.count === count && seed.dim === dim && seed.fingerprint === fingerprint
+      ? seed.common
+      : commonComponent(coef, vectors, dim, Math.min(COMMON_COMPONENT_WORDS, count));
+  computedCommons.set(file, { file, count, dim, fingerprint, common });
   return {
     id: count === DEFAULT_VOCABULARY && dim === 100 ? STATIC_EMBEDDER_ID : `glove-${dim}d-${count}w-sif@2`,
     dim,
@@ -117,7 +158,7 @@ function loadModel(file: string): StaticModel {
     vectors,
     lexicalNorm: LEXICAL_WEIGHT * meanNorm,
     ngrams: new HashedNgrams(dim),
-    common: commonComponent(coef, vectors, dim, Math.min(COMMON_COMPONENT_WORDS, count)),
+    common,
   };
 }
 

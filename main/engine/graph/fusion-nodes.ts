@@ -53,10 +53,24 @@ export class NodeRows {
     const { dim, data, proj } = this;
     const basis = this.basis!;
     const base = r * dim;
-    for (let k = 0; k < PROJECTED; k++) {
-      let s = 0;
-      for (let d = 0, b = k * dim; d < dim; d++, b++) s += data[base + d]! * basis[b]!;
-      proj[r * PROJECTED + k] = s;
+    const out = r * PROJECTED;
+    // Four directions per pass over the row (PROJECTED is a multiple of 4); each sum adds in the same order.
+    for (let k = 0; k < PROJECTED; k += 4) {
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      for (let d = 0, b = k * dim; d < dim; d++, b++) {
+        const x = data[base + d]!;
+        s0 += x * basis[b]!;
+        s1 += x * basis[b + dim]!;
+        s2 += x * basis[b + 2 * dim]!;
+        s3 += x * basis[b + 3 * dim]!;
+      }
+      proj[out + k] = s0;
+      proj[out + k + 1] = s1;
+      proj[out + k + 2] = s2;
+      proj[out + k + 3] = s3;
     }
   }
 

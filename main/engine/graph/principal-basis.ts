@@ -14,18 +14,53 @@ export function principalBasis(data: Float32Array, size: number, dim: number, k:
   let q = Float64Array.from({ length: k * dim }, rand);
   orthonormalise(q, k, dim);
   const coords = new Float64Array(k);
+  // The sampled rows, centred once (the same doubles the loops below would compute per use).
+  const rows = Math.ceil(size / step);
+  const centred = new Float64Array(rows * dim);
+  for (let r = 0, i = 0; r < size; r += step) for (let d = 0; d < dim; d++, i++) centred[i] = data[r * dim + d]! - mean[d]!;
   for (let it = 0; it < 4; it++) {
     const next = new Float64Array(k * dim);
-    for (let r = 0; r < size; r += step) {
-      const base = r * dim;
-      for (let j = 0; j < k; j++) {
+    for (let base = 0; base < rows * dim; base += dim) {
+      // Four directions per pass over the row; each sum still adds in the same order (the same basis).
+      let j = 0;
+      for (; j + 4 <= k; j += 4) {
+        let s0 = 0;
+        let s1 = 0;
+        let s2 = 0;
+        let s3 = 0;
+        for (let d = 0, p = j * dim; d < dim; d++, p++) {
+          const c = centred[base + d]!;
+          s0 += c * q[p]!;
+          s1 += c * q[p + dim]!;
+          s2 += c * q[p + 2 * dim]!;
+          s3 += c * q[p + 3 * dim]!;
+        }
+        coords[j] = s0;
+        coords[j + 1] = s1;
+        coords[j + 2] = s2;
+        coords[j + 3] = s3;
+      }
+      for (; j < k; j++) {
         let s = 0;
-        for (let d = 0; d < dim; d++) s += (data[base + d]! - mean[d]!) * q[j * dim + d]!;
+        for (let d = 0; d < dim; d++) s += centred[base + d]! * q[j * dim + d]!;
         coords[j] = s;
       }
-      for (let j = 0; j < k; j++) {
+      for (j = 0; j + 4 <= k; j += 4) {
+        const c0 = coords[j]!;
+        const c1 = coords[j + 1]!;
+        const c2 = coords[j + 2]!;
+        const c3 = coords[j + 3]!;
+        for (let d = 0, p = j * dim; d < dim; d++, p++) {
+          const x = centred[base + d]!;
+          next[p]! += c0 * x;
+          next[p + dim]! += c1 * x;
+          next[p + 2 * dim]! += c2 * x;
+          next[p + 3 * dim]! += c3 * x;
+        }
+      }
+      for (; j < k; j++) {
         const c = coords[j]!;
-        for (let d = 0; d < dim; d++) next[j * dim + d]! += c * (data[base + d]! - mean[d]!);
+        for (let d = 0; d < dim; d++) next[j * dim + d]! += c * centred[base + d]!;
       }
     }
     orthonormalise(next, k, dim);

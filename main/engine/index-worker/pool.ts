@@ -5,6 +5,9 @@ import { Piscina } from 'piscina';
 import type { PrepareResult, PrepareTask } from './prepare-note.js';
 import type { NeighbourTask } from './neighbour-task.js';
 import type { Scored } from '../embed/vector-matrix.js';
+import { computedCommonComponents } from '../embed/static-embedder.js';
+import type { IndexWorkerData } from './prepare-task.js';
+import { devWorkerBundle } from './dev-bundle.js';
 
 /**
  * Threads that prepare notes (parse, extract, segment) while the engine's own thread writes: one per core
@@ -18,13 +21,14 @@ export function workerCount(): number {
 
 /**
  * The worker's entry file. A packaged build puts the bundled task at `index-worker.js` beside the engine
- * bundle (this module's own file); in development and tests the TypeScript runs through tsx via
- * worker-entry.mjs.
+ * bundle (this module's own file); from the sources (the CLI, tests) the same bundle is built on first use
+ * (dev-bundle.ts), and failing that the TypeScript runs through tsx via worker-entry.mjs.
  */
 function workerFile(): string {
   const bundled = fileURLToPath(new URL('./index-worker.js', import.meta.url));
   if (existsSync(bundled)) return bundled;
-  return fileURLToPath(new URL('./worker-entry.mjs', import.meta.url));
+  const task = fileURLToPath(new URL('./prepare-task.ts', import.meta.url));
+  return (existsSync(task) ? devWorkerBundle(task) : null) ?? fileURLToPath(new URL('./worker-entry.mjs', import.meta.url));
 }
 
 export interface NotePool {
@@ -43,6 +47,8 @@ export function openNotePool(threads = workerCount()): NotePool {
     // A second task is handed over while the first runs: otherwise a worker that finishes while this
     // thread is inside a write transaction waits for it to end before it is given more notes.
     concurrentTasksPerWorker: 2,
+    // What this thread already computed of the built-in embedder's model (see prepare-task.ts).
+    workerData: { commonComponents: computedCommonComponents() } satisfies IndexWorkerData,
   });
   return {
     prepare: (task) => pool.run(task) as Promise<PrepareResult[]>,

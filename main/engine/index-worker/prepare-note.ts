@@ -102,14 +102,33 @@ function isStatic(embedder: Embedder): embedder is StaticEmbedder {
   return 'sums' in embedder;
 }
 
-/** A worker task: several small notes per message, so messaging costs little per note. */
-export async function prepareNotes(task: PrepareTask): Promise<PrepareResult[]> {
+/** The thread's last task: the next one starts after it (see prepareNotes). */
+let previousTask: Promise<unknown> = Promise.resolve();
+
+/**
+ * A worker task: several small notes per message, so messaging costs little per note. A worker is
+ * handed its next batch while it prepares the current one; the batches run one after the other, not
+ * note by note in turns (as two async tasks would), so the oldest — the one the writer waits for —
+ * comes back as soon as it can.
+ */
+export function prepareNotes(task: PrepareTask, reads = task.inputs.map(startReading)): Promise<PrepareResult[]> {
+  // The batch's files are all asked for at once (unless the caller did): reading one while the notes
+  // before it are prepared.
+  const run = previousTask.then(() => prepareInOrder(task, reads));
+  previousTask = run.catch(() => undefined);
+  return run;
+}
+
+/** The note's file read and hashed, when it comes as a file rather than as text. */
+export function startReading(input: NoteInput): Promise<ReadResult> | undefined {
+  return input.content === undefined && input.file ? readNote(input.file.absPath, { root: input.file.root }) : undefined;
+}
+
+async function prepareInOrder(task: PrepareTask, reads: (Promise<ReadResult> | undefined)[]): Promise<PrepareResult[]> {
   // The built-in embedder is loaded once per thread (createStaticEmbedder caches the model).
   // Should it fail to load or differ, the rows are left for embedMissing on the engine's thread.
   const loaded = task.staticEmbedder ? await createStaticEmbedder().catch(() => null) : null;
   const embedder = loaded && loaded.id === task.staticEmbedder ? loaded : null;
-  // The batch's files are all asked for at once: reading one while the note before it is prepared.
-  const reads = task.inputs.map((input) => (input.content === undefined && input.file ? readNote(input.file.absPath, { root: input.file.root }) : undefined));
   const out: PrepareResult[] = [];
   for (const [i, input] of task.inputs.entries()) out.push(await prepareNote(input, embedder, reads[i]));
   return out;

@@ -1,7 +1,10 @@
 import path from 'node:path';
 
 /** `[[target]]`, `[[target|alias]]`, `[[target#heading]]`, `![[embed]]`. */
-const WIKILINK = /!?\[\[([^[\]\n|#^]*)([#^][^[\]\n|]*)?(?:\|([^[\]\n]*))?\]\]/g;
+const WIKILINK_SOURCE = String.raw`!?\[\[([^[\]\n|#^]*)([#^][^[\]\n|]*)?(?:\|([^[\]\n]*))?\]\]`;
+const WIKILINK = new RegExp(WIKILINK_SOURCE, 'g');
+/** The same pattern anchored at lastIndex, for a parser that asks "is there a wikilink here?". */
+const WIKILINK_HERE = new RegExp(WIKILINK_SOURCE, 'y');
 const HASHTAG = /(^|[\s(,;])#([\p{L}\p{N}_][\p{L}\p{N}_\-/]*)/gu;
 const URL_SCHEME = /^[a-z][a-z0-9+.-]*:|^\/\//i;
 const NOTE_LINK_EXT = /\.(md|markdown)$/i;
@@ -19,6 +22,13 @@ export function findWikilinks(text: string): FoundLink[] {
     if (target) out.push({ target, index: m.index ?? 0 });
   }
   return out;
+}
+
+/** The wikilink starting exactly at `pos`, if one does: its whole text and its target (empty for `[[#heading]]`). */
+export function wikilinkAt(text: string, pos: number): { raw: string; target: string } | null {
+  WIKILINK_HERE.lastIndex = pos;
+  const m = WIKILINK_HERE.exec(text);
+  return m ? { raw: m[0], target: (m[1] ?? '').trim() } : null;
 }
 
 /** Wikilinks shown as their reader sees them: the alias if there is one, else the target. */

@@ -1,21 +1,45 @@
 import path from 'node:path';
-import type { Nodes, Root, RootContent } from 'mdast';
-import { fromMarkdown } from 'mdast-util-from-markdown';
-import { frontmatterFromMarkdown } from 'mdast-util-frontmatter';
-import { toString } from 'mdast-util-to-string';
-import { frontmatter } from 'micromark-extension-frontmatter';
-import { visit } from 'unist-util-visit';
+import MarkdownIt from 'markdown-it';
+import type Token from 'markdown-it/lib/token.mjs';
 import { parse as parseYaml } from 'yaml';
 import { detectLang } from '../text/lang.js';
 import type { ParsedChunk, ParsedNote } from '../types.js';
 import { buildChunks, type Block } from './chunk.js';
 import { LineIndex } from './line-index.js';
 import { findHashtags, findWikilinks, localNoteTarget, replaceWikilinks } from './links.js';
+import { wikilinkRule, type WikilinkMeta } from './wikilink-rule.js';
 
 const MARKDOWN_EXT = /\.(md|markdown)$/i;
-// Built once: micromark re-combines syntax extensions on every call it is handed new ones.
-const MICROMARK_EXTENSIONS = [frontmatter(['yaml'])];
-const MDAST_EXTENSIONS = [frontmatterFromMarkdown(['yaml'])];
+
+/**
+ * CommonMark (no tables or other extensions, HTML blocks recognised) plus wikilinks. markdown-it parses a
+ * folder's notes about twenty times faster than micromark, which was the largest single cost of a fast
+ * index; its block tokens carry line ranges, which is all a chunk needs.
+ */
+const md = new MarkdownIt('commonmark', { html: true });
+md.inline.ruler.before('link', 'wikilink', wikilinkRule);
+
+/** A link's offset in its block's text (`meta` of a `link_open` token), for the line it starts on. */
+interface LinkMeta {
+  offset: number;
+}
+
+/**
+ * Inline tokens carry no positions. The link rule pushes `link_open` with the parser at the link's label,
+ * so a push records where the link is; counting line breaks between tokens instead misses those inside a
+ * code span (whose text has them as spaces).
+ */
+class PositionedState extends md.inline.State {
+  override push(...args: Parameters<InstanceType<typeof md.inline.State>['push']>): Token {
+    const token = super.push(...args);
+    if (token.type === 'link_open') token.meta = { offset: this.pos } satisfies LinkMeta;
+    return token;
+  }
+}
+md.inline.State = PositionedState;
+
+/** YAML front matter: a `---` line first in the note, up to the next `---` line. */
+const FRONT_MATTER = /^---[ \t]*\n(?:([\s\S]*?)\n)?---[ \t]*(?:\n|$)/;
 
 /** Parses one note. Never throws on odd content: a note that parses badly still yields its text. */
 export function parseNote(relPath: string, content: string): ParsedNote {
@@ -27,44 +51,53 @@ function fileTitle(relPath: string): string {
 }
 
 function parseMarkdown(relPath: string, content: string): ParsedNote {
-  const tree: Root = fromMarkdown(content, { extensions: MICROMARK_EXTENSIONS, mdastExtensions: MDAST_EXTENSIONS });
+  // markdown-it turns every CR into a line break, which would shift its line numbers from LineIndex's
+  // (which counts '\n' only); a space keeps every offset. Notes read from disk have none (read.ts).
+  let src = content.includes('\r') ? content.replace(/\r/g, ' ') : content;
+  const fm = FRONT_MATTER.exec(src);
+  // The front matter is blanked rather than cut, so offsets and line numbers stay the note's own.
+  if (fm) src = fm[0].replace(/[^\n]/g, ' ') + src.slice(fm[0].length);
+  const frontMatter = fm ? readFrontMatter(fm[1] ?? '') : {};
+  const tokens = md.parse(src, {});
   const lines = new LineIndex(content);
-  const frontMatter = readFrontMatter(tree);
   const fmTitle = typeof frontMatter.title === 'string' && frontMatter.title.trim() ? frontMatter.title.trim() : null;
 
   // An H1 names the note only when it opens it; an H1 after body text is a section (SilverBullet and
   // many wikis title pages by file name and use H1 for sections).
-  const firstContent = tree.children.find((n) => !isSilent(n) && n.type !== 'yaml');
-  const firstH1 = firstContent?.type === 'heading' && firstContent.depth === 1 ? firstContent : undefined;
-  const h1Title = firstH1 ? headingText(firstH1) : null;
+  const firstContent = tokens.findIndex((t) => t.level === 0 && t.nesting !== -1 && !isSilent(t));
+  const firstH1 = tokens[firstContent]?.type === 'heading_open' && tokens[firstContent]?.tag === 'h1' ? firstContent : -1;
+  const h1Title = firstH1 >= 0 ? headingText(tokens[firstH1 + 1]) : null;
   const title = fmTitle ?? (h1Title || fileTitle(relPath));
 
   // The heading that states the title is the mind map's topic, not a route under it.
-  const titleHeading = firstH1 && (fmTitle === null || h1Title === fmTitle) ? firstH1 : null;
+  const titleHeading = firstH1 >= 0 && (fmTitle === null || h1Title === fmTitle) ? firstH1 : -1;
 
   const blocks: Block[] = [];
   const headingStack: { depth: number; text: string }[] = [];
   let section = 0;
-  for (const node of tree.children) {
-    if (node.type === 'heading') {
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    if (token.level !== 0 || token.nesting === -1) continue;
+    if (token.type === 'heading_open') {
       section++;
-      if (node === titleHeading) continue;
-      while ((headingStack.at(-1)?.depth ?? 0) >= node.depth) headingStack.pop();
+      if (i === titleHeading) continue;
+      const depth = Number(token.tag.slice(1));
+      while ((headingStack.at(-1)?.depth ?? 0) >= depth) headingStack.pop();
       // A heading with no text (only an image, say) still closes the sections below its level.
-      const text = headingText(node);
-      if (text) headingStack.push({ depth: node.depth, text });
+      const text = headingText(tokens[i + 1]);
+      if (text) headingStack.push({ depth, text });
       continue;
     }
-    if (isSilent(node) || !node.position) continue;
-    const { start, end } = node.position;
-    if (start.offset === undefined || end.offset === undefined) continue;
+    if (isSilent(token) || !token.map) continue;
+    const isCode = token.type === 'fence' || token.type === 'code_block';
     blocks.push({
-      start: start.offset,
-      end: end.offset,
+      // Indented code and HTML keep their indentation, as micromark's positions did.
+      start: token.type === 'code_block' || token.type === 'html_block' ? lines.startOf(token.map[0] + 1) : firstTextOf(src, lines, token.map[0]),
+      end: blockEnd(src, lines, token.map),
       headingPath: headingStack.map((h) => h.text),
       section,
-      isCode: node.type === 'code',
-      splittable: node.type === 'list' || node.type === 'blockquote' ? childSpans(node) : null,
+      isCode,
+      splittable: token.nesting === 1 ? childSpans(tokens, i, src, lines) : null,
     });
   }
 
@@ -73,38 +106,79 @@ function parseMarkdown(relPath: string, content: string): ParsedNote {
     title,
     lang: detectLang(content),
     frontMatter,
-    links: collectLinks(tree, content, lines, relPath),
-    tags: collectTags(tree, frontMatter),
+    links: collectLinks(tokens, relPath),
+    tags: collectTags(tokens, frontMatter),
     chunks: buildChunks(content, lines, blocks),
   };
 }
 
-/** Blocks with nothing to read: front matter, link definitions, rules, HTML comments. */
-function isSilent(node: RootContent): boolean {
-  if (node.type === 'yaml' || node.type === 'definition' || node.type === 'thematicBreak') return true;
-  return node.type === 'html' && /^\s*<!--[\s\S]*-->\s*$/.test(node.value);
+/** Blocks with nothing to read: rules and HTML comments (link definitions and front matter make no token). */
+function isSilent(token: Token): boolean {
+  if (token.type === 'hr') return true;
+  return token.type === 'html_block' && /^\s*<!--[\s\S]*-->\s*$/.test(token.content);
 }
 
-function childSpans(node: Nodes): { start: number; end: number }[] | null {
-  if (!('children' in node)) return null;
+/** Offset of a 0-based line's first non-blank character, past `depth` blockquote markers. */
+function firstTextOf(src: string, lines: LineIndex, line: number, quoteDepth = 0): number {
+  let at = lines.startOf(line + 1);
+  const skipBlanks = () => {
+    while (src[at] === ' ' || src[at] === '\t') at++;
+  };
+  skipBlanks();
+  for (let q = 0; q < quoteDepth && src[at] === '>'; q++) {
+    at++;
+    skipBlanks();
+  }
+  return at;
+}
+
+/** End of the last line of a block's 0-based [from, to) range that is not blank (a list item's map takes the blank lines after it). */
+function blockEnd(src: string, lines: LineIndex, map: [number, number]): number {
+  for (let line = map[1] - 1; line > map[0]; line--) {
+    const start = lines.startOf(line + 1);
+    const end = lineEnd(src, start);
+    if (src.slice(start, end).trim()) return end;
+  }
+  return lineEnd(src, lines.startOf(map[0] + 1));
+}
+
+function lineEnd(src: string, from: number): number {
+  const nl = src.indexOf('\n', from);
+  return nl === -1 ? src.length : nl;
+}
+
+/** Spans of a list's items or a blockquote's blocks, to split the block at when it is too long. */
+function childSpans(tokens: Token[], open: number, src: string, lines: LineIndex): { start: number; end: number }[] | null {
+  const parent = tokens[open]!;
+  const quoted = parent.type === 'blockquote_open' ? 1 : 0;
   const spans: { start: number; end: number }[] = [];
-  for (const child of node.children) {
-    const s = child.position?.start.offset;
-    const e = child.position?.end.offset;
-    if (s !== undefined && e !== undefined) spans.push({ start: s, end: e });
+  for (let i = open + 1; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t.level === parent.level && t.nesting === -1) break;
+    if (t.level !== parent.level + 1 || t.nesting === -1 || !t.map) continue;
+    spans.push({ start: firstTextOf(src, lines, t.map[0], quoted), end: blockEnd(src, lines, t.map) });
   }
   return spans.length > 1 ? spans : null;
 }
 
-function headingText(node: Nodes): string {
-  return replaceWikilinks(toString(node)).replace(/\s+/g, ' ').trim();
+/** A heading's text as read: wikilinks by their alias or target, images by their alt text. */
+function headingText(inline: Token | undefined): string {
+  return replaceWikilinks(plainText(inline?.children ?? [])).replace(/\s+/g, ' ').trim();
 }
 
-function readFrontMatter(tree: Root): Record<string, unknown> {
-  const yamlNode = tree.children.find((n) => n.type === 'yaml');
-  if (!yamlNode || yamlNode.type !== 'yaml') return {};
+function plainText(children: Token[]): string {
+  let out = '';
+  for (const t of children) {
+    if (t.type === 'softbreak') out += '\n';
+    else if (t.type === 'image') out += plainText(t.children ?? []);
+    else if (t.type === 'text' || t.type === 'wikilink' || t.type === 'code_inline' || t.type === 'html_inline') out += t.content;
+  }
+  return out;
+}
+
+function readFrontMatter(yamlText: string): Record<string, unknown> {
   try {
-    const data: unknown = parseYaml(yamlNode.value);
+    const data: unknown = parseYaml(yamlText);
     return data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
   } catch {
     // Malformed front matter is common in hand-written notes; the body is still worth indexing.
@@ -112,26 +186,40 @@ function readFrontMatter(tree: Root): Record<string, unknown> {
   }
 }
 
-function collectLinks(tree: Root, content: string, lines: LineIndex, relPath: string): ParsedNote['links'] {
+/**
+ * Wikilinks (never inside code: the code span or block holds them as its text) and links to local notes,
+ * in the order they appear.
+ */
+function collectLinks(tokens: Token[], relPath: string): ParsedNote['links'] {
   const links: ParsedNote['links'] = [];
-  visit(tree, (node) => {
-    const start = node.position?.start.offset;
-    const end = node.position?.end.offset;
-    if (start === undefined || end === undefined) return;
-    if (node.type === 'text') {
-      // Scan the source rather than node.value, so offsets (and thus lines) are exact even with escapes.
-      for (const link of findWikilinks(content.slice(start, end))) {
-        links.push({ target: link.target, line: lines.lineOf(start + link.index) });
+  for (const block of tokens) {
+    if (block.type !== 'inline' || !block.map || !block.children) continue;
+    // The block's text keeps its line breaks (less the blockquote and list markers before its lines).
+    const lineAt = (offset: number) => block.map![0] + 1 + countNewlines(block.content.slice(0, offset));
+    for (const t of block.children) {
+      if (t.type === 'wikilink') {
+        const { target, offset } = t.meta as WikilinkMeta;
+        if (target) links.push({ target, line: lineAt(offset) });
+      } else if (t.type === 'link_open') {
+        const target = localNoteTarget(t.attrGet('href') ?? '', relPath);
+        if (target) links.push({ target, line: lineAt((t.meta as LinkMeta).offset) });
       }
-    } else if (node.type === 'link') {
-      const target = localNoteTarget(node.url, relPath);
-      if (target) links.push({ target, line: lines.lineOf(start) });
     }
-  });
+  }
   return links;
 }
 
-function collectTags(tree: Root, frontMatter: Record<string, unknown>): string[] {
+function countNewlines(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/**
+ * Front-matter tags, then `#tags` of the text outside code. Text is read in runs as a reader sees it
+ * between emphasis, links and code, so a tag glued to the end of a wikilink (`[[a]]#b`) is not one.
+ */
+function collectTags(tokens: Token[], frontMatter: Record<string, unknown>): string[] {
   const tags = new Set<string>();
   const fmTags = frontMatter.tags ?? frontMatter.tag;
   const list = Array.isArray(fmTags) ? fmTags : typeof fmTags === 'string' ? fmTags.split(/[,\s]+/) : [];
@@ -141,9 +229,20 @@ function collectTags(tree: Root, frontMatter: Record<string, unknown>): string[]
       if (tag) tags.add(tag);
     }
   }
-  visit(tree, 'text', (node) => {
-    for (const tag of findHashtags(node.value)) tags.add(tag);
-  });
+  for (const block of tokens) {
+    if (block.type !== 'inline' || !block.children) continue;
+    let run = '';
+    const flush = () => {
+      if (run) for (const tag of findHashtags(run)) tags.add(tag);
+      run = '';
+    };
+    for (const t of block.children) {
+      if (t.type === 'text' || t.type === 'wikilink') run += t.content;
+      else if (t.type === 'softbreak') run += '\n';
+      else flush();
+    }
+    flush();
+  }
   return [...tags];
 }
 

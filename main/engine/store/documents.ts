@@ -94,7 +94,15 @@ export function hasIndexedDocuments(db: Db): boolean {
  * Replaces the document's chunks and links (and with them every row derived from the old chunks).
  * `chunkSeg` is the chunks' FTS text when already segmented (by an indexing worker), else made here.
  */
-export function writeParsedNote(db: Db, docId: number, note: ParsedNote, chunkSeg?: string[], isNew = false): number[] {
+export function writeParsedNote(
+  db: Db,
+  docId: number,
+  note: ParsedNote,
+  chunkSeg?: string[],
+  isNew = false,
+  /** 'later': the caller writes the full-text rows with writeChunkFts (see there). */
+  fts: 'now' | 'later' = 'now',
+): number[] {
   // A document row inserted just now has nothing to replace (a deleted document took its rows with it).
   if (!isNew) {
     clearDerived(db, docId);
@@ -110,12 +118,23 @@ export function writeParsedNote(db: Db, docId: number, note: ParsedNote, chunkSe
     const { id } = insertChunk.get(docId, c.ord, JSON.stringify(c.headingPath), c.text, c.lineFrom, c.lineTo, c.isCode ? 1 : 0) as {
       id: number;
     };
-    insertFts.run(id, chunkSeg?.[i] ?? segmentForIndex(`${note.title} ${c.headingPath.join(' ')} ${c.text}`));
+    if (fts === 'now') insertFts.run(id, chunkSeg?.[i] ?? segmentForIndex(`${note.title} ${c.headingPath.join(' ')} ${c.text}`));
     return id;
   });
   const insertLink = stmt(db, 'INSERT INTO links (document_id, target, target_norm, line) VALUES (?, ?, ?, ?)');
   for (const l of note.links) insertLink.run(docId, l.target, normalizeLinkTarget(l.target), l.line);
   return ids;
+}
+
+/**
+ * Full-text rows of chunks written with `fts: 'later'` (ids and segmented texts, in step). FTS5 moves
+ * its pending rows to a new on-disk segment at every SAVEPOINT once it has any: written inside each
+ * note's savepoint, a batch of notes made one segment per note, and merging them cost a third of the
+ * full-text writes. Written after the batch's savepoints, they make one segment per batch.
+ */
+export function writeChunkFts(db: Db, chunkIds: number[], segs: string[]): void {
+  const insertFts = stmt(db, 'INSERT INTO chunks_fts (rowid, seg) VALUES (?, ?)');
+  chunkIds.forEach((id, i) => insertFts.run(id, segs[i]!));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { eng, zho } from 'stopword';
+import { createRequire } from 'node:module';
 
 // The `stopword` lists leave out the question words that make up most of a question's filler
 // ("what", "谁", "什么"…), and its Chinese list is single characters only, while jieba emits words.
@@ -9,8 +9,14 @@ const QUESTION_ZH = [
   '那个', '这些', '那些', '我们', '你们', '他们', '她们', '它们', '什么样', '几', '关于', '哪一', '其', '被',
 ];
 
-export const STOP_WORDS: ReadonlySet<string> = new Set([...eng, ...zho, ...QUESTION_EN, ...QUESTION_ZH]);
+// Loaded on the first question rather than with the module (~30 ms): indexing workers never ask.
+const require = createRequire(import.meta.url);
+let stopWords: ReadonlySet<string> | null = null;
 
 export function isStopWord(word: string): boolean {
-  return STOP_WORDS.has(word);
+  if (!stopWords) {
+    const { eng, zho } = require('stopword') as { eng: string[]; zho: string[] };
+    stopWords = new Set([...eng, ...zho, ...QUESTION_EN, ...QUESTION_ZH]);
+  }
+  return stopWords.has(word);
 }

@@ -27,6 +27,7 @@ interface Token {
   /** Whitespace before the token in the sentence, to rebuild phrases as written ("$120"). */
   space: string;
   pos: string;
+  /** Only for verbs and auxiliaries ('' otherwise): nothing else reads it. */
   lemma: string;
   /** wink-nlp named-entity type when the token is inside one (DATE, MONEY, …). */
   ent: string | null;
@@ -85,16 +86,17 @@ function tokenize(sentence: string): Token[] {
   const nlp = getNlp();
   const its = nlp.its;
   const doc = nlp.readDoc(sentence);
-  const values = doc.tokens().out() as string[];
-  const pos = doc.tokens().out(its.pos) as string[];
-  const lemmas = doc.tokens().out(its.lemma as never) as string[];
-  const spaces = doc.tokens().out(its.precedingSpaces as never) as string[];
-  // wink-nlp's out() arrays are parallel to the tokens, one entry per token.
+  const all = doc.tokens();
+  const values = all.out() as string[];
+  const pos = all.out(its.pos) as string[];
+  const spaces = all.out(its.precedingSpaces as never) as string[];
+  // wink-nlp's out() arrays are parallel to the tokens, one entry per token. Only verb groups read a
+  // lemma (readVerbGroup), so only verbs and auxiliaries are lemmatised.
   const tokens: Token[] = values.map((value, i) => ({
     value,
     space: spaces[i]!,
     pos: pos[i]!,
-    lemma: lemmas[i]!,
+    lemma: pos[i] === 'VERB' || pos[i] === 'AUX' ? (all.itemAt(i).out(its.lemma as never) as string) : '',
     ent: null,
     knownEnd: null,
   }));
@@ -106,17 +108,38 @@ function tokenize(sentence: string): Token[] {
   return tokens;
 }
 
-function markKnownNames(tokens: Token[], names: string[]): void {
-  if (names.length === 0) return;
-  const lower = tokens.map((t) => t.value.toLowerCase());
-  // Longest names first, so "Colombia Huila Washed" wins over "Colombia".
+/**
+ * A note's known names as lowercase words, longest first (so "Colombia Huila Washed" wins over
+ * "Colombia"), by first word. The caller passes the same list for every sentence of a note, so it is
+ * prepared once per list rather than once per sentence.
+ */
+const preparedNames = new WeakMap<string[], Map<string, string[][]>>();
+
+function namesByFirstWord(names: string[]): Map<string, string[][]> {
+  let byFirst = preparedNames.get(names);
+  if (byFirst) return byFirst;
   const sorted = names
     .map((n) => n.toLowerCase().split(/\s+/).filter(Boolean))
     .filter((words) => words.length > 0)
     .sort((a, b) => b.length - a.length);
+  byFirst = new Map();
+  for (const words of sorted) {
+    const list = byFirst.get(words[0]!);
+    if (list) list.push(words);
+    else byFirst.set(words[0]!, [words]);
+  }
+  preparedNames.set(names, byFirst);
+  return byFirst;
+}
+
+function markKnownNames(tokens: Token[], names: string[]): void {
+  if (names.length === 0) return;
+  const lower = tokens.map((t) => t.value.toLowerCase());
+  const byFirst = namesByFirstWord(names);
   for (let i = 0; i < tokens.length; i++) {
     if (tokens[i]!.knownEnd !== null) continue;
-    for (const words of sorted) {
+    // Only names starting with this token's word can match here; among them, longest first as before.
+    for (const words of byFirst.get(lower[i]!) ?? []) {
       const end = i + words.length - 1;
       if (end >= tokens.length) continue;
       let match = true;
