@@ -7,7 +7,8 @@ import { frontmatter } from 'micromark-extension-frontmatter';
 import { visit } from 'unist-util-visit';
 import { parse as parseYaml } from 'yaml';
 import { detectLang } from '../../main/engine/text/lang.js';
-import type { ParsedChunk, ParsedNote } from '../../main/engine/types.js';
+import { parseNote as parseCurrent } from '../../main/engine/ingest/parse.js';
+import type { ParsedNote } from '../../main/engine/types.js';
 import { buildChunks, type Block } from '../../main/engine/ingest/chunk.js';
 import { LineIndex } from '../../main/engine/ingest/line-index.js';
 import { findHashtags, findWikilinks, localNoteTarget, replaceWikilinks } from '../../main/engine/ingest/links.js';
@@ -17,9 +18,9 @@ const MARKDOWN_EXT = /\.(md|markdown)$/i;
 const MICROMARK_EXTENSIONS = [frontmatter(['yaml'])];
 const MDAST_EXTENSIONS = [frontmatterFromMarkdown(['yaml'])];
 
-/** Parses one note. Never throws on odd content: a note that parses badly still yields its text. */
+/** Parses one note as before markdown-it; plain text never went through either Markdown parser, so it is the engine's. */
 export function parseNote(relPath: string, content: string): ParsedNote {
-  return MARKDOWN_EXT.test(relPath) ? parseMarkdown(relPath, content) : parsePlainText(relPath, content);
+  return MARKDOWN_EXT.test(relPath) ? parseMarkdown(relPath, content) : parseCurrent(relPath, content);
 }
 
 function fileTitle(relPath: string): string {
@@ -145,25 +146,4 @@ function collectTags(tree: Root, frontMatter: Record<string, unknown>): string[]
     for (const tag of findHashtags(node.value)) tags.add(tag);
   });
   return [...tags];
-}
-
-/** Plain text: paragraphs are the blocks, separated by blank lines; wikilinks and #tags still count. */
-function parsePlainText(relPath: string, content: string): ParsedNote {
-  const lines = new LineIndex(content);
-  const blocks: Block[] = [];
-  for (const m of content.matchAll(/[^\n]*\S[^\n]*(?:\n[^\n]*\S[^\n]*)*/g)) {
-    const start = m.index ?? 0;
-    blocks.push({ start, end: start + m[0].length, headingPath: [], section: 0, isCode: false, splittable: null });
-  }
-  const links = findWikilinks(content).map((l) => ({ target: l.target, line: lines.lineOf(l.index) }));
-  const chunks: ParsedChunk[] = buildChunks(content, lines, blocks);
-  return {
-    relPath,
-    title: fileTitle(relPath),
-    lang: detectLang(content),
-    frontMatter: {},
-    links,
-    tags: [...new Set(findHashtags(content))],
-    chunks,
-  };
 }
