@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bigramVector, cosine, withSameStory } from '../../main/engine/retrieve/same-story.js';
 import { bigramStats } from '../../main/engine/retrieve/han-bigrams.js';
 import { analyseQuery, bm25Ranking } from '../../main/engine/retrieve/query.js';
-import { createLociRetriever } from '../../main/engine/retrieve/loci.js';
-import { DEFAULT_FEEDBACK_PARAMS } from '../../main/engine/retrieve/feedback.js';
+import { createLociRetriever, lociRetriever } from '../../main/engine/retrieve/loci.js';
 import { indexNotes, type IndexedNotes } from '../support/indexed-notes.js';
 
 describe('the same-story lift for Chinese questions', () => {
@@ -42,12 +41,10 @@ describe('the same-story lift for Chinese questions', () => {
         ctx.cache.forgetQuestions();
         return (await r(ctx, q, 6)).contexts.map((c) => c.docTitle);
       };
-      // Feedback off in both: it too brings the second report up (feedback.test.ts).
-      const noFeedback = { feedback: { ...DEFAULT_FEEDBACK_PARAMS, weight: 0 } };
-      const without = await titles(createLociRetriever({ ...noFeedback, sameStory: 0 }));
+      const without = await titles(createLociRetriever({ sameStory: 0 }));
       expect(without[0]).toBe('报道一');
       expect(without.indexOf('科普')).toBeLessThan(without.indexOf('报道二'));
-      const withLift = await titles(createLociRetriever(noFeedback));
+      const withLift = await titles(lociRetriever);
       expect(withLift[0]).toBe('报道一');
       expect(withLift[1]).toBe('报道二');
     });

@@ -168,24 +168,16 @@ export function bigramRanking(ctx: RetrievalContext, qa: QueryAnalysis, candidat
   if (grams.length === 0 || candidates.length === 0) return [];
   const stats = indexBigramStats(ctx);
   const idf = new Map(grams.map((g) => [g, bigramIdf(stats, g)]));
-  // Kept per passage on the question's analysis: loci re-reads BM25's ranking and then the ranking
-  // widened by feedback (feedback.ts), which share most passages.
-  let known = qa.memo.get('bigram-scores') as Map<number, number> | undefined;
-  if (!known) qa.memo.set('bigram-scores', (known = new Map()));
   const out: Scored[] = [];
-  const missing = candidates.map((c) => c.id).filter((id) => !known.has(id));
-  for (const [id, text] of passageTexts(ctx, qa, missing)) {
+  for (const [id, text] of passageTexts(ctx, qa, candidates.map((c) => c.id))) {
     const bigrams = hanBigrams(text);
     const tf = new Map<number, number>();
     for (const g of bigrams) if (idf.has(g)) tf.set(g, (tf.get(g) ?? 0) + 1);
+    if (tf.size === 0) continue;
     const norm = K1 * (1 - B + (B * bigrams.length) / stats.avgLength);
     let score = 0;
     for (const [g, f] of tf) score += (idf.get(g)! * f * (K1 + 1)) / (f + norm);
-    known.set(id, score);
-  }
-  for (const { id } of candidates) {
-    const score = known.get(id);
-    if (score) out.push({ id, score });
+    out.push({ id, score });
   }
   return out.sort((a, b) => b.score - a.score || a.id - b.id);
 }

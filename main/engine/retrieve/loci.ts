@@ -14,7 +14,6 @@ import { chunkDocuments, denseAgreementWeight, firstStageNotes, notesOf } from '
 import { withBigrams } from './han-bigrams.js';
 import { embedderQuality } from './embedder-quality.js';
 import { withSameStory } from './same-story.js';
-import { DEFAULT_FEEDBACK_PARAMS, expandedRanking, type FeedbackParams } from './feedback.js';
 import { DEFAULT_PPR_PARAMS, entityGraph, pprRank, type PprParams } from './ppr.js';
 import { indexedTitles } from '../store/retrieval.js';
 import { bestChunks } from './hig/retriever.js';
@@ -38,8 +37,6 @@ export interface LociParams {
    * its similarity to that passage (same-story.ts), so other reports of the story asked about rise.
    */
   sameStory: number;
-  /** Pseudo-relevance feedback: the question expanded by the words of BM25's top passages (feedback.ts). */
-  feedback: FeedbackParams;
   /** Weight of the title ranking (title words found in the question, BM25-weighted). */
   wTitle: number;
   /** Bonus (in units of an RRF rank-1 score) for a document whose full title occurs in the question. */
@@ -97,7 +94,6 @@ export const DEFAULT_LOCI_PARAMS: LociParams = {
   // 0.25 / 0.5 / 1 gave 52.5/58.7/54.2, 53.0/60.2/54.9 and 52.2/60.5/56.1, and lending from the first
   // two or three passages did no better (1-doc 51.5–52.7).
   sameStory: 0.5,
-  feedback: DEFAULT_FEEDBACK_PARAMS,
   wTitle: 0,
   wTitleExact: 2,
   bridgeParents: 3,
@@ -221,7 +217,6 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
     ...overrides,
     ppr: { ...DEFAULT_LOCI_PARAMS.ppr, ...overrides.ppr },
     passages: { ...DEFAULT_LOCI_PARAMS.passages, ...overrides.passages },
-    feedback: { ...DEFAULT_LOCI_PARAMS.feedback, ...overrides.feedback },
   };
   return async (ctx: RetrievalContext, question: string, k: number): Promise<RetrievalResult> => {
     const qa = await analyseQuery(ctx, question);
@@ -247,17 +242,9 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
     const docOf = chunkDocuments(ctx);
     // Chinese questions: BM25's passages re-read by character bigrams (han-bigrams.ts), then lifted by
     // their likeness to the first (same-story.ts), before they become notes.
-    // Then the question is expanded by the words of that ranking's top passages (feedback.ts), the whole
-    // index searched again, and the expanded ranking re-read the same way.
-    if (p.wBm25 && (p.bigramShare > 0 || p.sameStory > 0 || p.feedback.weight > 0)) {
-      const reread = (ranked: Scored[]) => withSameStory(ctx, qa, p.bigramShare > 0 ? withBigrams(ctx, qa, ranked, p.bigramShare) : ranked, p.sameStory);
-      const words = bm25Ranking(ctx, qa, p.depth);
-      const firstReading = reread(words);
-      // Where notes name or link each other, the bridges and the walk bring in the related notes and
-      // feedback only drifted (HotpotQA dev 95 → 90 at full weight); it counts where the walk does not.
-      const feedback = { ...p.feedback, weight: p.feedback.weight * (1 - walkWeightOf(referencing, p)) };
-      const expanded = expandedRanking(ctx, qa, words, firstReading, p.depth, feedback);
-      lexical = notesOf(docOf, expanded === words ? firstReading : reread(expanded));
+    if (p.wBm25 && (p.bigramShare > 0 || p.sameStory > 0)) {
+      const reread = p.bigramShare > 0 ? withBigrams(ctx, qa, bm25Ranking(ctx, qa, p.depth), p.bigramShare) : bm25Ranking(ctx, qa, p.depth);
+      lexical = notesOf(docOf, withSameStory(ctx, qa, reread, p.sameStory));
     }
     const byTitle = p.wTitle ? titleRanking(titles, qa.terms).slice(0, p.depth) : [];
     const walkWeight = p.wPpr * walkWeightOf(referencing, p);

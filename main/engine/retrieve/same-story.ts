@@ -68,17 +68,9 @@ export function withSameStory(ctx: RetrievalContext, qa: QueryAnalysis, ranked: 
   if (topVector.keys.length === 0) return ranked;
   // The lender keeps its place: a passage lifted by its likeness to the first cannot pass it (the
   // second report of a story would otherwise overtake the report the question matched).
-  // Each passage's vector is kept on the question's analysis (loci re-reads two rankings that share most passages).
-  let vectors = qa.memo.get('bigram-vectors') as Map<number, BigramVector> | undefined;
-  if (!vectors) qa.memo.set('bigram-vectors', (vectors = new Map()));
-  const vectorOf = (id: number) => {
-    let v = vectors.get(id);
-    if (!v) vectors.set(id, (v = bigramVector(texts.get(id) ?? '')));
-    return v;
-  };
   const rest = ranked
     .slice(1)
-    .map((r) => ({ id: r.id, score: Math.min(top.score, r.score + weight * cosine(topVector, vectorOf(r.id)) * top.score) }))
+    .map((r) => ({ id: r.id, score: Math.min(top.score, r.score + weight * cosine(topVector, bigramVector(texts.get(r.id) ?? '')) * top.score) }))
     .sort((a, b) => b.score - a.score || a.id - b.id);
   return [top, ...rest];
 }

@@ -83,15 +83,3 @@ export function chunkTexts(db: Db, ids: number[]): { id: number; text: string }[
   if (ids.length === 0) return [];
   return db.prepare('SELECT id, text FROM chunks WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as { id: number; text: string }[];
 }
-
-/** Every chunk's words as the full-text index holds them (space-separated), one row at a time. */
-export function* eachChunkWords(db: Db): Generator<{ id: number; seg: string }> {
-  yield* db.prepare('SELECT rowid AS id, seg FROM chunks_fts').iterate() as IterableIterator<{ id: number; seg: string }>;
-}
-
-/** The indexed words (space-separated) of the given chunks. */
-export function chunkWords(db: Db, ids: number[]): { id: number; seg: string }[] {
-  if (ids.length === 0) return [];
-  return db.prepare('SELECT rowid AS id, seg FROM chunks_fts WHERE rowid IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as { id: number; seg: string }[];
-}
-
