@@ -1,16 +1,13 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb, type Db } from '../../main/engine/store/db.js';
 import type { Embedder } from '../../main/engine/embed/embedder.js';
 import { createEmbedder } from '../../main/engine/embed/registry.js';
 import { indexFolder } from '../../main/engine/indexer.js';
-import { IndexCache } from '../../main/engine/retrieve/index-cache.js';
-import type { RetrievalContext } from '../../main/engine/retrieve/retriever.js';
 import { BAG_OF_WORDS, embedderQuality, estimateEmbedderQuality, reversedWords } from '../../main/engine/retrieve/embedder-quality.js';
 import { createLociRetriever, lociRetriever, type LociExplanation } from '../../main/engine/retrieve/loci.js';
 import { findBenchModel } from '../support/bench-models.js';
+import { indexNotes, type IndexedNotes } from '../support/indexed-notes.js';
 import { graphAgreementWeight, graphSeededDocuments, SEED_DEPTH } from '../../main/engine/retrieve/graph-seeds.js';
 import { firstStageNotes, fusedDocuments } from '../../main/engine/retrieve/fusion.js';
 import { RRF_K } from '../../main/engine/retrieve/hybrid.js';
@@ -41,28 +38,8 @@ const CHINESE: Record<string, string> = {
   'f.md': '# 记录六\n\n老城区的几条小巷完成了路面翻修，沿街的店铺重新开门迎接游客。\n',
 };
 
-interface Indexed {
-  db: Db;
-  dir: string;
-  ctx: RetrievalContext;
-  close(): void;
-}
-
-async function indexWith(embedder: Embedder, notes: Record<string, string>): Promise<Indexed> {
-  const dir = mkdtempSync(join(tmpdir(), 'loci-quality-'));
-  for (const [name, text] of Object.entries(notes)) writeFileSync(join(dir, name), text);
-  const db = openDb(':memory:');
-  await indexFolder(db, embedder, dir);
-  return {
-    db,
-    dir,
-    ctx: { db, embedder, cache: new IndexCache(db, embedder) },
-    close() {
-      db.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
+type Indexed = IndexedNotes;
+const indexWith = (embedder: Embedder, notes: Record<string, string>) => indexNotes('loci-quality-', notes, embedder);
 
 const rankOf = (titles: (string | undefined)[], title: string) => {
   const i = titles.indexOf(title);

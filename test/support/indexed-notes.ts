@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDb, type Db } from '../../main/engine/store/db.js';
 import { createStaticEmbedder } from '../../main/engine/embed/static-embedder.js';
+import type { Embedder } from '../../main/engine/embed/embedder.js';
 import { indexFolder } from '../../main/engine/indexer.js';
 import { IndexCache } from '../../main/engine/retrieve/index-cache.js';
 import type { RetrievalContext } from '../../main/engine/retrieve/retriever.js';
@@ -14,12 +15,15 @@ export interface IndexedNotes {
   close(): void;
 }
 
-/** Writes the notes (file name → text) to a fresh temporary folder and indexes it, in fast mode, into an in-memory index. */
-export async function indexNotes(prefix: string, notes: Record<string, string>): Promise<IndexedNotes> {
+/**
+ * Writes the notes (file name → text) to a fresh temporary folder and indexes it, in fast mode, into an
+ * in-memory index, with the built-in embedder unless another is given.
+ */
+export async function indexNotes(prefix: string, notes: Record<string, string>, embedderArg?: Embedder): Promise<IndexedNotes> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   for (const [name, text] of Object.entries(notes)) writeFileSync(join(dir, name), text);
   const db = openDb(':memory:');
-  const embedder = await createStaticEmbedder();
+  const embedder = embedderArg ?? (await createStaticEmbedder());
   await indexFolder(db, embedder, dir);
   return {
     dir,
