@@ -7,7 +7,7 @@ import { frontmatter } from 'micromark-extension-frontmatter';
 import { visit } from 'unist-util-visit';
 import { parse as parseYaml } from 'yaml';
 import { detectLang } from '../../main/engine/text/lang.js';
-import { parseNote as parseCurrent } from '../../main/engine/ingest/parse.js';
+import { frontMatterTags, parseNote as parseCurrent } from '../../main/engine/ingest/parse.js';
 import type { ParsedNote } from '../../main/engine/types.js';
 import { buildChunks, type Block } from '../../main/engine/ingest/chunk.js';
 import { LineIndex } from '../../main/engine/ingest/line-index.js';
@@ -133,15 +133,7 @@ function collectLinks(tree: Root, content: string, lines: LineIndex, relPath: st
 }
 
 function collectTags(tree: Root, frontMatter: Record<string, unknown>): string[] {
-  const tags = new Set<string>();
-  const fmTags = frontMatter.tags ?? frontMatter.tag;
-  const list = Array.isArray(fmTags) ? fmTags : typeof fmTags === 'string' ? fmTags.split(/[,\s]+/) : [];
-  for (const t of list) {
-    if (typeof t === 'string' || typeof t === 'number') {
-      const tag = String(t).replace(/^#/, '').trim();
-      if (tag) tags.add(tag);
-    }
-  }
+  const tags = new Set(frontMatterTags(frontMatter));
   visit(tree, 'text', (node) => {
     for (const tag of findHashtags(node.value)) tags.add(tag);
   });

@@ -215,20 +215,26 @@ function countNewlines(text: string): number {
   return n;
 }
 
+/** The tags a note's front matter lists (`tags:` or `tag:`, a list or a comma- or space-separated string). */
+export function frontMatterTags(frontMatter: Record<string, unknown>): string[] {
+  const fmTags = frontMatter.tags ?? frontMatter.tag;
+  const list = Array.isArray(fmTags) ? fmTags : typeof fmTags === 'string' ? fmTags.split(/[,\s]+/) : [];
+  const tags: string[] = [];
+  for (const t of list) {
+    if (typeof t === 'string' || typeof t === 'number') {
+      const tag = String(t).replace(/^#/, '').trim();
+      if (tag) tags.push(tag);
+    }
+  }
+  return tags;
+}
+
 /**
  * Front-matter tags, then `#tags` of the text outside code. Text is read in runs as a reader sees it
  * between emphasis, links and code, so a tag glued to the end of a wikilink (`[[a]]#b`) is not one.
  */
 function collectTags(tokens: Token[], frontMatter: Record<string, unknown>): string[] {
-  const tags = new Set<string>();
-  const fmTags = frontMatter.tags ?? frontMatter.tag;
-  const list = Array.isArray(fmTags) ? fmTags : typeof fmTags === 'string' ? fmTags.split(/[,\s]+/) : [];
-  for (const t of list) {
-    if (typeof t === 'string' || typeof t === 'number') {
-      const tag = String(t).replace(/^#/, '').trim();
-      if (tag) tags.add(tag);
-    }
-  }
+  const tags = new Set(frontMatterTags(frontMatter));
   for (const block of tokens) {
     if (block.type !== 'inline' || !block.children) continue;
     let run = '';
