@@ -349,7 +349,8 @@ export function formatLociExplanation(x: LociExplanation): string {
   const w = x.weights;
   const out = [
     `loci (ranks: bm25 / dense / title / ppr, weighted ${w.bm25.toFixed(2)} / ${w.dense.toFixed(2)} / ${w.title.toFixed(2)} / ${w.ppr.toFixed(2)}; ` +
-      `BM25 re-read by character bigrams at ${w.bigramShare.toFixed(2)} and lifted by likeness to its first passage at ${x.params.sameStory.toFixed(2)} for Chinese questions; ` +
+      `BM25 re-read by character bigrams at ${w.bigramShare.toFixed(2)}, by the question words' proximity at ${x.params.proximity.minDistance.toFixed(2)} / ${x.params.proximity.window.toFixed(2)} ` +
+      `and lifted by likeness to its first passage at ${x.params.sameStory.toFixed(2)} for Chinese questions; ` +
       `${(100 * x.referencingShare).toFixed(0)}% of notes name or link another; TQ = title in the question)`,
   ];
   for (const d of x.documents) {
