@@ -1,0 +1,15 @@
+// Reads of passage choice (retrieve/passage-choice.ts): how many passages hold a term, and how many
+// passages there are, both from the chunk index BM25 itself searches.
+import type { Db } from './db.js';
+import { stmt } from './statements.js';
+
+/** Passages whose indexed text (title, heading path, text) holds the term, stemmed as BM25 stems it. */
+export function passagesWithTerm(db: Db, term: string): number {
+  const row = stmt(db, 'SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?').get(`"${term.replaceAll('"', '""')}"`) as { n: number };
+  return row.n;
+}
+
+/** How many passages and notes the index holds. */
+export function passageCounts(db: Db): { passages: number; notes: number } {
+  return stmt(db, 'SELECT (SELECT count(*) FROM chunks) AS passages, (SELECT count(*) FROM documents) AS notes').get() as { passages: number; notes: number };
+}
