@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { choosePassages, DEFAULT_PASSAGE_CHOICE } from '../../main/engine/retrieve/passage-choice.js';
+import { choosePassages, DEFAULT_PASSAGE_CHOICE, leadIns } from '../../main/engine/retrieve/passage-choice.js';
 import { analyseQuery, bm25Ranking } from '../../main/engine/retrieve/query.js';
 import { chunkDocuments } from '../../main/engine/retrieve/fusion.js';
 import { createLociRetriever, lociRetriever } from '../../main/engine/retrieve/loci.js';
@@ -21,7 +21,11 @@ const NOTES = {
     '',
     '## Ports',
     '',
-    'The server listens on port 4000 unless told otherwise.',
+    'Set another port in the settings file:',
+    '',
+    '```',
+    'port = 4100',
+    '```',
     '',
   ].join('\n'),
   'backups.md': ['# Backups', '', 'Copy the notes folder somewhere safe every night.', '', '## Restoring', '', 'Put the copy back and restart the server.', ''].join('\n'),
@@ -61,5 +65,15 @@ describe('passage choice in long notes', () => {
     expect(chosen.map((s) => s.id).sort((a, b) => a - b)).toEqual(bm25.map((s) => s.id).sort((a, b) => a - b));
     expect(chosen.map((s) => s.id)).not.toEqual(bm25.map((s) => s.id));
     expect(choosePassages(ctx, qa, bm25, docOf, { ...DEFAULT_PASSAGE_CHOICE, minPassagesPerNote: 100 })).toBe(bm25);
+  });
+
+  it('reads a short passage ending in a colon as the lead-in of the passage after it under the same heading', async () => {
+    const ctx = notes!.ctx;
+    const rows = ctx.db.prepare('SELECT id, text FROM chunks ORDER BY id').all() as { id: number; text: string }[];
+    const lead = rows.find((r) => r.text.trim().endsWith('settings file:'));
+    const code = rows.find((r) => r.text.includes('port = 4100'));
+    expect(lead && code).toBeTruthy();
+    const found = leadIns(ctx, rows.map((r) => r.id));
+    expect([...found]).toEqual([[lead!.id, code!.id]]);
   });
 });

@@ -10,7 +10,7 @@ import type { RetrievalContext, RetrievalResult, Retriever } from './retriever.j
 import { chunkContexts } from './contexts.js';
 import { analyseQuery, bm25Ranking } from './query.js';
 import { DEFAULT_PASSAGE_PARAMS, notePassages, type PassageParams } from './note-passages.js';
-import { choosePassages, DEFAULT_PASSAGE_CHOICE, type PassageChoiceParams } from './passage-choice.js';
+import { choosePassages, DEFAULT_PASSAGE_CHOICE, leadIns, type PassageChoiceParams } from './passage-choice.js';
 import { chunkDocuments, denseAgreementWeight, firstStageNotes, notesOf } from './fusion.js';
 import { withBigrams } from './han-bigrams.js';
 import { embedderQuality } from './embedder-quality.js';
@@ -335,7 +335,9 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
       const chunkId = chunkOf.get(d.docId);
       return chunkId === undefined ? [] : [{ docId: d.docId, score: d.score, chunkId }];
     });
-    const contexts: RetrievedContext[] = chunkContexts(ctx.db, notePassages(shown, passages, docOf, k, p.passages));
+    // Lead-ins are looked for only where passage choice is at work (notes of several passages).
+    const introduced = passages === bm25 ? undefined : leadIns(ctx, [...shown.map((n) => n.chunkId), ...passages.slice(0, p.passages.withinTop).map((s) => s.id)]);
+    const contexts: RetrievedContext[] = chunkContexts(ctx.db, notePassages(shown, passages, docOf, k, p.passages, introduced));
     const explanation: LociExplanation = { method: 'loci', params: p, weights, referencingShare: referencing, documents: ranked };
     return { contexts, explanation, query: qa };
   };
