@@ -13,6 +13,7 @@ import type { QueryAnalysis } from './query.js';
 import { chunkRows } from '../store/retrieval.js';
 import { passageCounts, passagesAndNext, passagesWithTerm } from '../store/passage-terms.js';
 import { segmentWords } from '../text/segment.js';
+import { hasHan } from '../text/lang.js';
 import stem from 'wink-eng-lite-web-model/dist/porter-stemmer.js';
 
 export interface PassageChoiceParams {
@@ -45,16 +46,20 @@ export interface PassageChoiceParams {
 //   80.6/85.0, 80.0/83.8; heading weight 0 / 0.5 / 1: 80.4/86.0, 79.9/86.0, 79.9/84.4.
 export const DEFAULT_PASSAGE_CHOICE: PassageChoiceParams = { k1: 1.2, b: 0, headingWeight: 0.3, minPassagesPerNote: 2, bm25OrderShare: 0.25 };
 
-/** Lowercase word stems as a passage is matched: words split where FTS5's tokenizer splits them. */
+const NOT_WORD = /[^\p{L}\p{N}]+/u;
+
+/**
+ * Lowercase word stems as a passage is matched: words split where FTS5's tokenizer splits them (text
+ * with Han characters is cut by the index's own segmenter first; other text needs no more than the split).
+ */
 function stems(text: string, memo: Map<string, string>): string[] {
+  const words = hasHan(text) ? segmentWords(text).flatMap((w) => w.split(NOT_WORD)) : text.normalize('NFKC').toLowerCase().split(NOT_WORD);
   const out: string[] = [];
-  for (const w of segmentWords(text)) {
-    for (const part of w.split(/[^\p{L}\p{N}]+/u)) {
-      if (!part) continue;
-      let s = memo.get(part);
-      if (s === undefined) memo.set(part, (s = stem(part)));
-      out.push(s);
-    }
+  for (const part of words) {
+    if (!part) continue;
+    let s = memo.get(part);
+    if (s === undefined) memo.set(part, (s = stem(part)));
+    out.push(s);
   }
   return out;
 }
