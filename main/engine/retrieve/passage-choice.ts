@@ -35,8 +35,9 @@ export interface PassageChoiceParams {
 }
 
 // On the documentation dev sets (52 and 51 questions; an offline replay over the kept indexes, every
-// combination tried on both sets at once), the share of the reference answer's words in loci's first 5
-// contexts, SilverBullet/Foam (BM25 77.6/83.2, loci before 75.9/83.4):
+// combination tried on both sets at once, before two reference answers were reworded), the share of the
+// reference answer's words in loci's first 5 contexts, SilverBullet/Foam (BM25 77.6/83.2, loci before
+// 75.9/83.4; with the reworded answers and lead-ins, bench: BM25 76.8/82.9, before 75.2/83.1, now 80.1/86.5):
 // - choosing each note's passage and its further passages this way, notes in BM25's order: 78.8/84.6;
 // - the notes also ranked by it: 80.7/86.0 (recall@5 94.2 → 96.2 / 100), but the extractive answer
 //   `ask` shows fell on SilverBullet (54.3 → 51.7); with a quarter of BM25's weight left to its own
