@@ -99,16 +99,19 @@ export const DEFAULT_LOCI_PARAMS: LociParams = {
   // 1/2/3-doc went from 52.5/57.6/53.6 to 53.0/60.0/55.0 (BM25 50.3/52.3/52.2). In an offline replay
   // 0.25 / 0.5 / 1 gave 52.5/58.7/54.2, 53.0/60.2/54.9 and 52.2/60.5/56.1, and lending from the first
   // two or three passages did no better (1-doc 51.5–52.7).
-  // With term proximity the lift counts more (0.5 → 0.75): the passage it lends from is more often the
+  // With term proximity the lift counts more (0.5 → 0.9): the passage it lends from is more often the
   // one the question is about. Offline replay of the 10k news pool, recall@5 1/2/3-doc: lift 0.5 alone
-  // 53.0/60.0/55.0, lift 0.75 alone 53.0/60.3/56.5; proximity with 0.5 53.2/59.7/56.1, with 0.75 53.9/60.2/57.8.
-  sameStory: 0.75,
-  // Tao & Zhai's MinDist and the best 60-character window: replayed on the same pool over a grid (MinDist
-  // 0.04/0.05/0.07, window 0.15/0.2/0.3, 40/60/90 characters, lift 0.6/0.75/0.9), every cell with the
-  // lift at 0.75 kept all three sets at or above the lift alone (1-doc 53.2–54.9, 2-doc 60.1–60.5,
-  // 3-doc 56.6–57.8); these are the middle of that grid. Query likelihood (Dirichlet), PL2, BM25's k1/b
-  // and weighting names, numbers and places by jieba's tags did not help (within ±0.5, or lower).
-  proximity: { minDistance: 0.05, window: 0.2, windowChars: 60 },
+  // 53.0/60.0/55.0, lift 0.75 alone 53.0/60.3/56.5; proximity (MinDist 0.05, 60 characters) with 0.5
+  // 53.2/59.7/56.1; the proximity below with 0.9, 55.2/60.2/57.4.
+  sameStory: 0.9,
+  // Tao & Zhai's MinDist and the best 40-character window, chosen in the middle of a plateau of an offline
+  // replay on the same pool: MinDist 0.07 / 0.1, window 30 / 40 / 50 characters, lift 0.9 / 1.0 gave
+  // 1-doc 53.8–55.2, 2-doc 59.9–60.6, 3-doc 57.0–58.2 (window weight 0.2; 0.15 and 0.3 alike; MinDist
+  // 0.14 less on 1-doc, 53.0–54.7).
+  // Smaller settings gained less on 1-doc (MinDist 0.04–0.05 with a 60-character window and the lift at
+  // 0.75: 53.2–54.2). Query likelihood (Dirichlet), PL2, BM25's k1/b, weighting names, numbers and
+  // places by jieba's tags, and the first sentence as a title did not help (within ±0.5, or lower).
+  proximity: { minDistance: 0.07, window: 0.2, windowChars: 40 },
   wTitle: 0,
   wTitleExact: 2,
   bridgeParents: 3,
