@@ -13,7 +13,7 @@ import { DEFAULT_PASSAGE_PARAMS, notePassages, type PassageParams } from './note
 import { choosePassages, DEFAULT_PASSAGE_CHOICE, leadIns, type PassageChoiceParams } from './passage-choice.js';
 import { chunkDocuments, denseAgreementWeight, firstStageNotes, notesOf } from './fusion.js';
 import { withBigrams } from './han-bigrams.js';
-import { embedderQuality } from './embedder-quality.js';
+import { embedderQuality, type EmbedderQuality } from './embedder-quality.js';
 import { withSameStory } from './same-story.js';
 import { withProximity, type ProximityParams } from './han-proximity.js';
 import { DEFAULT_PPR_PARAMS, entityGraph, pprRank, type PprParams } from './ppr.js';
@@ -166,6 +166,8 @@ export interface LociExplanation {
   weights: { bm25: number; bigramShare: number; dense: number; title: number; ppr: number };
   /** Share of the corpus's notes that name or link another note (the walk's weight follows it). */
   referencingShare: number;
+  /** How far the embedder is trusted beside BM25 on this corpus (embedder-quality.ts); null when not estimated. */
+  embedderTrust: EmbedderQuality | null;
   documents: LociDocument[];
 }
 
@@ -256,7 +258,8 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
     const rrf = (rank: number) => 1 / (p.rrfK + rank + 1);
 
     const first = firstStageNotes(ctx, qa, p.depth);
-    const wDense = p.adaptive && p.wDense ? p.wDense * (await embedderQuality(ctx)).weight * first.wDense : p.wDense;
+    const trust = p.adaptive && p.wDense ? await embedderQuality(ctx) : null;
+    const wDense = trust ? p.wDense * trust.weight * first.wDense : p.wDense;
     const dense = wDense ? first.dense : [];
     const docOf = chunkDocuments(ctx);
     // BM25's passages in passage-choice order (passage-choice.ts): which passage stands for a note, and
@@ -355,7 +358,7 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
     // Lead-ins are looked for only where passage choice is at work (notes of several passages).
     const introduced = passages === bm25 ? undefined : leadIns(ctx, [...shown.map((n) => n.chunkId), ...passages.slice(0, p.passages.withinTop).map((s) => s.id)]);
     const contexts: RetrievedContext[] = chunkContexts(ctx.db, notePassages(shown, passages, docOf, k, p.passages, introduced));
-    const explanation: LociExplanation = { method: 'loci', params: p, weights, referencingShare: referencing, documents: ranked };
+    const explanation: LociExplanation = { method: 'loci', params: p, weights, referencingShare: referencing, embedderTrust: trust, documents: ranked };
     return { contexts, explanation, query: qa };
   };
 }
@@ -371,6 +374,11 @@ export function formatLociExplanation(x: LociExplanation): string {
       `and lifted by likeness to its first passage at ${x.params.sameStory.toFixed(2)} for Chinese questions; ` +
       `${(100 * x.referencingShare).toFixed(0)}% of notes name or link another; TQ = title in the question)`,
   ];
+  const t = x.embedderTrust;
+  if (t) {
+    const coverage = t.coverage === null ? 'not measured (a bag of words)' : t.coverage.toFixed(2);
+    out.push(`embedder trusted at ${t.weight.toFixed(2)} on this corpus (word-order sensitivity ${t.orderSensitivity.toFixed(2)}, coverage ${coverage}, ${t.probes} probes)`);
+  }
   for (const d of x.documents) {
     const r = (n?: number) => (n === undefined ? '–' : String(n));
     const bridges = d.bridgedFrom.map((b) => `“${b.title}” mentions “${b.mention}”`).join('; ');
