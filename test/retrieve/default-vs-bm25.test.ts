@@ -15,7 +15,8 @@ import { DEFAULT_METHOD } from '../../main/engine/retrieve/index.js';
 // about a minute. On the Wikipedia sets the default leads BM25's recall@5 by 10–15 points (asserted: 5);
 // on the documentation sets recall@5 is at BM25's ceiling (97–100), so what is guarded there is the
 // share of the reference answer's words in the first 5 contexts, where one passage per note used to
-// trail BM25 (Foam 77.9 vs 83.9). The dev suite's Chinese news pool is too large to index here (10k
+// trail BM25 (Foam 77.9 vs 83.9); passage choice (passage-choice.ts) took it to 3.3 / 3.6 points above
+// BM25 on the 52 / 51 questions, and 2 of them are kept. The dev suite's Chinese news pool is too large to index here (10k
 // articles); the CRUD question files are guarded over a 1,000-article pool (every gold article plus
 // distractors, about 15 s to index), where the default is not below BM25 (62.8 / 72.0 / 70.1 against
 // 62.5 / 69.7 / 67.2 for 1/2/3-doc). Its signals are guarded by han-bigrams.test.ts and same-story.test.ts.
@@ -36,7 +37,7 @@ const cases: { name: string; file: string; load: () => BenchDataset; margin: Mar
   ...SETS.filter((s) => existsSync(join(DATA, s))).map((s) => ({ name: s, file: join(DATA, s), load: () => loadDataset(join(DATA, s)), margin: { recall: 5 } })),
   ...DOCS.map((d) => join(DEV_SETS_DIR, d))
     .filter((f) => existsSync(docsQaFolder(readDocsQa(f), { sharedData: DATA })))
-    .map((f) => ({ name: `docs-QA ${f.split('/').pop()}`, file: f, load: () => loadDocsQa(f, { sharedData: DATA }), margin: { recall: 0, answer: 0 } })),
+    .map((f) => ({ name: `docs-QA ${f.split('/').pop()}`, file: f, load: () => loadDocsQa(f, { sharedData: DATA }), margin: { recall: 0, answer: 2 } })),
 ];
 if (cases.length < SETS.length + DOCS.length) console.warn(`the default-vs-BM25 guard runs ${cases.length} of ${SETS.length + DOCS.length} dev sets: the others are not under ${DATA}`);
 
