@@ -4,8 +4,8 @@ import type { Citation } from '../api.js';
 import { dot } from '../embed/embedder.js';
 import { analyseQuery, type QueryAnalysis } from '../retrieve/query.js';
 import { factsOf, hasIndexedDocuments } from '../store/retrieval.js';
-import { normalizeName } from '../store/names.js';
-import { segmentWords } from '../text/segment.js';
+import { termMatcher } from './term-match.js';
+import { findBridge, type Bridge } from './bridge.js';
 
 export const EXTRACTIVE_NOTICE =
   'No language model is installed, so this answer is extractive: the facts in your notes that best match the question, each cited. A model would write a direct answer from them.';
@@ -19,8 +19,9 @@ export const EMPTY_INDEX = 'The index is empty: add a notes folder first (`loci 
  * contexts' order) and the facts' own vectors; it runs no search of its own.
  *
  * Bridges first: when the question names a note ("the founder of Kestrel Coffee Works") and another
- * retrieved note mentions that name ("Mara Lindqvist is the founder … of Kestrel Coffee Works"), the
- * facts of the second note that match the rest of the question ("born") are the answer, and lead.
+ * retrieved note is one hop from it — it mentions that name ("Mara Lindqvist is the founder … of Kestrel
+ * Coffee Works"), or the named note mentions it — the facts of the second note that match the rest of
+ * the question ("born") are the answer, and lead (see bridge.ts).
  */
 export async function extractiveAnswer(
   ctx: RetrievalContext,
@@ -40,10 +41,12 @@ export async function extractiveAnswer(
   const docOf = new Map(contexts.map((c) => [c.docId, c]));
   const facts = factsOf(ctx.db, [...docRank.keys()]);
   const fciVectors = ctx.cache.matrix('fci');
-  const factTerms = facts.map((f) => termsIn(f.text, terms));
+  const match = termMatcher(terms);
+  const factTerms = facts.map((f) => match.termsIn(f.text));
   const idf = localIdf(terms, factTerms);
   const totalIdf = [...idf.values()].reduce((a, b) => a + b, 0) || 1;
-  const bridge = bridgeTerms(qa, contexts, facts, factTerms);
+  const notes = [...docOf.values()].map((c) => ({ docId: c.docId, title: c.docTitle }));
+  const bridge = findBridge(question, terms, notes, facts, factTerms);
 
   type Candidate = Omit<Citation, 'n'> & { score: number; key: string; terms: Set<string> };
   const candidates: Candidate[] = [];
@@ -86,7 +89,7 @@ export async function extractiveAnswer(
       lineTo,
       factPath: c.factPath,
       text,
-      terms: termsIn(text, terms),
+      terms: match.termsIn(text),
     });
   });
 
@@ -133,42 +136,6 @@ const BRIDGE_BONUS = 1 + COVERAGE_BONUS + 0.5;
 function localIdf(terms: string[], factTerms: Set<string>[]): Map<string, number> {
   const n = factTerms.length;
   return new Map(terms.map((t) => [t, Math.log(1 + n / (1 + factTerms.filter((s) => s.has(t)).length))]));
-}
-
-function termsIn(text: string, terms: string[]): Set<string> {
-  const lower = text.toLowerCase();
-  return new Set(terms.filter((t) => lower.includes(t)));
-}
-
-interface Bridge {
-  /** Notes that mention a note the question names (not that note itself). */
-  bridgeDocs: Set<number>;
-  /** The question's terms outside the names it mentions, less those the bridging facts already hold. */
-  rest: Set<string>;
-}
-
-/**
- * Finds the question's names that are retrieved notes' titles, the other retrieved notes whose facts
- * mention them, and the question's remaining terms (what is asked about the bridged entity).
- */
-function bridgeTerms(qa: QueryAnalysis, contexts: RetrievedContext[], facts: { document_id: number; text: string }[], factTerms: Set<string>[]): Bridge {
-  const names = new Set(qa.names);
-  const named = new Map<number, string>();
-  for (const c of contexts) if (c.docTitle && names.has(normalizeName(c.docTitle))) named.set(c.docId, c.docTitle.toLowerCase());
-  const none = { bridgeDocs: new Set<number>(), rest: new Set<string>() };
-  if (named.size === 0) return none;
-  const nameWords = new Set([...named.values()].flatMap((t) => segmentWords(t)));
-  const rest = new Set(qa.terms.filter((t) => !nameWords.has(t)));
-  const bridgeDocs = new Set<number>();
-  facts.forEach((f, i) => {
-    if (named.has(f.document_id)) return;
-    const lower = f.text.toLowerCase();
-    if (![...named.values()].some((title) => lower.includes(title))) return;
-    bridgeDocs.add(f.document_id);
-    // The bridging fact answers "founder"; what is left ("born") is asked of the note it leads to.
-    for (const t of factTerms[i]!) rest.delete(t);
-  });
-  return bridgeDocs.size && rest.size ? { bridgeDocs, rest } : none;
 }
 
 function bridgeBonus(b: Bridge, docId: number, has: Set<string>, idf: Map<string, number>): number {

@@ -1,0 +1,85 @@
+// The bridge of a multi-hop question among the retrieved notes. The question names a note ("the founder
+// of Kestrel Coffee Works", "an English pop singer … on A Man Without Love"); another retrieved note is
+// one hop from it when either mentions the other by name ("Mara Lindqvist is the founder … of Kestrel
+// Coffee Works"; the album's note: "… recorded by Engelbert Humperdinck"). What the question asks of
+// that second note is what is left of it once the names and the bridging fact's words are taken out
+// ("born"; "sold records worldwide").
+import { hasHan } from '../text/lang.js';
+import { segmentWords } from '../text/segment.js';
+
+export interface BridgeNote {
+  docId: number;
+  title: string;
+}
+
+export interface BridgeFact {
+  document_id: number;
+  text: string;
+}
+
+export interface Bridge {
+  /** Notes the question names. */
+  namedDocs: Set<number>;
+  /** Notes one hop from a named note (not named themselves). */
+  bridgeDocs: Set<number>;
+  /** The question's terms outside the names it mentions, less those the bridging facts already hold. */
+  rest: Set<string>;
+}
+
+export const NO_BRIDGE: Bridge = { namedDocs: new Set(), bridgeDocs: new Set(), rest: new Set() };
+
+/** "The Prestige (film)" is written "The Prestige" in running text. */
+export function spokenTitle(title: string): string {
+  return title.replace(/\s*\([^)]*\)\s*$/, '').trim() || title;
+}
+
+/**
+ * Where a name occurs in a text as a name: at word boundaries (anywhere, for Chinese), and written with
+ * a capital, a digit or a non-Latin letter there. A note titled "task" or "journal" is a topic word of
+ * its notes folder, not a name a question hops through; "Vim", "Kestrel Coffee Works" and 鸠山由纪夫 are.
+ */
+export function mentionsName(text: string, name: string): boolean {
+  if (name.length < 2) return false;
+  if (hasHan(name)) return text.includes(name);
+  const lower = text.toLowerCase();
+  const key = name.toLowerCase();
+  for (let at = lower.indexOf(key); at >= 0; at = lower.indexOf(key, at + 1)) {
+    const before = text[at - 1];
+    const after = text[at + key.length];
+    if ((before && WORD_CHAR.test(before)) || (after && WORD_CHAR.test(after))) continue;
+    if (NAME_LIKE.test(text.slice(at, at + key.length))) return true;
+  }
+  return false;
+}
+
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+const NAME_LIKE = /[\p{Lu}\p{N}]|[^\p{Script=Latin}\P{L}]/u;
+
+/**
+ * Finds the named notes among the retrieved ones, the notes one hop from them (either direction), and
+ * the rest of the question. No bridge (empty sets) when the question names no retrieved note, none is
+ * one hop away, or nothing is left to ask.
+ */
+export function findBridge(question: string, terms: string[], notes: BridgeNote[], facts: BridgeFact[], factTerms: Set<string>[]): Bridge {
+  const spoken = new Map(notes.map((n) => [n.docId, spokenTitle(n.title)]));
+  const named = new Map([...spoken].filter(([, title]) => mentionsName(question, title)));
+  if (named.size === 0) return NO_BRIDGE;
+  const nameWords = new Set([...named.values()].flatMap((t) => segmentWords(t)));
+  const rest = new Set(terms.filter((t) => !nameWords.has(t)));
+  const bridgeDocs = new Set<number>();
+  facts.forEach((f, i) => {
+    const hops: number[] = [];
+    if (named.has(f.document_id)) {
+      // Forward: the named note mentions another retrieved note ("… stars Palash Sen").
+      for (const [docId, title] of spoken) if (!named.has(docId) && mentionsName(f.text, title)) hops.push(docId);
+    } else if ([...named.values()].some((title) => mentionsName(f.text, title))) {
+      // Backward: another note mentions the named one ("… the founder of Kestrel Coffee Works").
+      hops.push(f.document_id);
+    }
+    if (hops.length === 0) return;
+    for (const d of hops) bridgeDocs.add(d);
+    // The bridging fact answers "founder"; what is left ("born") is asked of the note it leads to.
+    for (const t of factTerms[i]!) rest.delete(t);
+  });
+  return bridgeDocs.size && rest.size ? { namedDocs: new Set(named.keys()), bridgeDocs, rest } : NO_BRIDGE;
+}
