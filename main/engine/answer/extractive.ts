@@ -99,11 +99,16 @@ export async function extractiveAnswer(
   const covered = new Set<string>();
   const perDoc = new Map<number | string, number>();
   const pool = candidates.filter((c) => c.docPath);
+  const ctxCount = new Map<number, number>();
+  for (const c of contexts) ctxCount.set(c.docId, (ctxCount.get(c.docId) ?? 0) + 1);
+  // Two facts a note, so a multi-hop answer reaches the second note, or as many as the passages the
+  // retriever returned of it: a guide whose page it returns three times answers from that page.
+  const capOf = (d: number | undefined) => Math.max(MIN_PER_NOTE, d === undefined ? 0 : (ctxCount.get(d) ?? 0));
   while (chosen.length < maxFacts) {
     let best: Candidate | null = null;
     let bestScore = -Infinity;
     for (const c of pool) {
-      if ((perDoc.get(c.docId ?? c.docPath) ?? 0) >= 2 || chosen.some((x) => x.key === c.key || x.text === c.text)) continue;
+      if ((perDoc.get(c.docId ?? c.docPath) ?? 0) >= capOf(c.docId) || chosen.some((x) => x.key === c.key || x.text === c.text)) continue;
       const fresh = [...c.terms].reduce((sum, t) => sum + (covered.has(t) ? 0 : (idf.get(t) ?? 0)), 0);
       const score = c.score + (COVERAGE_BONUS * fresh) / totalIdf;
       if (score > bestScore) [best, bestScore] = [c, score];
@@ -122,6 +127,9 @@ export async function extractiveAnswer(
   return { text: `${EXTRACTIVE_NOTICE}\n\n${bullets.join('\n')}`, citations };
 }
 
+
+/** Facts a note may give the answer whatever the retriever returned of it. */
+const MIN_PER_NOTE = 2;
 
 /** What covering all of the question's (IDF-weighted) terms is worth, next to similarity (0–1) and lexical match (0–1). */
 const COVERAGE_BONUS = 1;
