@@ -19,7 +19,6 @@ export interface TermMatcher {
 
 export function termMatcher(terms: string[]): TermMatcher {
   const han = terms.filter((t) => HAN.test(t));
-  // One pass of one expression per fact: every non-Han term's prefix, longest first, at a word start.
   const prefixOf = new Map<string, string[]>();
   for (const t of terms) {
     if (HAN.test(t)) continue;
@@ -27,19 +26,30 @@ export function termMatcher(terms: string[]): TermMatcher {
     const prefix = s.length >= MIN_STEM && t.startsWith(s) ? s : t;
     prefixOf.set(prefix, [...(prefixOf.get(prefix) ?? []), t]);
   }
-  const prefixes = [...prefixOf.keys()].sort((a, b) => b.length - a.length);
-  const re = prefixes.length ? new RegExp(`(?<![\\p{L}\\p{N}])(?:${prefixes.map(escape).join('|')})`, 'gu') : null;
   return {
     termsIn(text) {
       const lower = text.toLowerCase();
       const found = new Set<string>();
       for (const t of han) if (lower.includes(t)) found.add(t);
-      if (re) for (const m of lower.matchAll(re)) for (const t of prefixOf.get(m[0]) ?? []) found.add(t);
+      // A native substring search first (most terms are absent from most facts), then the word start.
+      for (const [prefix, ts] of prefixOf) {
+        for (let at = lower.indexOf(prefix); at >= 0; at = lower.indexOf(prefix, at + 1)) {
+          if (at > 0 && isWordChar(lower, at - 1)) continue;
+          for (const t of ts) found.add(t);
+          break;
+        }
+      }
       return found;
     },
   };
 }
 
-function escape(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+function isWordChar(s: string, i: number): boolean {
+  const c = s.charCodeAt(i);
+  if (c < 0x80) return (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
+  // A low surrogate is the second half of a letter outside the BMP; ask about the whole code point.
+  const start = c >= 0xdc00 && c <= 0xdfff && i > 0 ? i - 1 : i;
+  return WORD_CHAR.test(String.fromCodePoint(s.codePointAt(start)!));
 }
