@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { retrieve } from '../../main/engine/retrieve/index.js';
-import { extractiveAnswer } from '../../main/engine/answer/extractive.js';
+import { extractiveAnswer, withoutRepeats } from '../../main/engine/answer/extractive.js';
 import { mentionsName } from '../../main/engine/answer/bridge.js';
 import { termMatcher } from '../../main/engine/answer/term-match.js';
 import { indexNotes, type IndexedNotes } from '../support/indexed-notes.js';
@@ -94,5 +94,32 @@ describe('matching the question in a fact', () => {
     expect(mentionsName('Which character may not appear in a custom task state?', 'task')).toBe(false);
     expect(mentionsName('Which shortcut opens the Taskbar?', 'task')).toBe(false);
     expect(mentionsName('谁出席了中日和平友好条约缔结45周年纪念集会？', '中日和平友好条约')).toBe(true);
+  });
+});
+
+describe('the path a fact is shown under', () => {
+  it('says the sentence that labels its paragraph once, not as the paragraph node and again as the fact', async () => {
+    const notes = await indexNotes('loci-x1-path-', {
+      'Ada Brook.md': '# Ada Brook\n\n## Background\n\nAda Brook was born in Bergen, Norway, in 1979. She studied botany at the University of\nOslo and worked for five years in a seed bank, testing how long seeds keep when they\nare dried.\n\nShe moved to Trondheim in 2003 and began blending teas in her kitchen.\n\n## Work\n\nAda Brook founded the Larch Tea Company in 2004. It sells smoked black teas.\n',
+    });
+    try {
+      const question = 'Where was Ada Brook born?';
+      const { contexts } = await retrieve(notes.ctx, question, 'loci', 8);
+      const a = await extractiveAnswer(notes.ctx, question, contexts);
+      const born = a.citations.find((c) => /born in Bergen/.test(c.text));
+      expect(born?.factPath).toBe('Ada Brook › Background › Ada Brook was born in Bergen, Norway, in 1979.');
+      expect(a.text.split('born in Bergen').length - 1).toBe(1);
+    } finally {
+      notes.close();
+    }
+  });
+
+  it('drops a shortened paragraph label the fact itself spells out, and keeps other steps', () => {
+    expect(withoutRepeats('Tag › Every Object has a main tag, which signifies the type of… › Every Object has a main tag, which signifies the type of object being described.')).toBe(
+      'Tag › Every Object has a main tag, which signifies the type of object being described.',
+    );
+    expect(withoutRepeats('Binary › SilverBullet is distributed as a single server binary… › Linux (x86_64 and arm64)')).toBe(
+      'Binary › SilverBullet is distributed as a single server binary… › Linux (x86_64 and arm64)',
+    );
   });
 });

@@ -4,6 +4,7 @@ import type { Citation } from '../api.js';
 import { dot } from '../embed/embedder.js';
 import { analyseQuery, type QueryAnalysis } from '../retrieve/query.js';
 import { factsOf, hasIndexedDocuments } from '../store/retrieval.js';
+import { PATH_SEPARATOR } from '../store/documents.js';
 import { termMatcher } from './term-match.js';
 import { findBridge, type Bridge } from './bridge.js';
 
@@ -66,7 +67,7 @@ export async function extractiveAnswer(
       docTitle: ctxOf.docTitle,
       lineFrom: f.line_from,
       lineTo: f.line_to,
-      factPath: f.path_text,
+      factPath: f.path_text && withoutRepeats(f.path_text),
       text: f.text,
     });
   });
@@ -87,7 +88,7 @@ export async function extractiveAnswer(
       docTitle: c.docTitle,
       lineFrom,
       lineTo,
-      factPath: c.factPath,
+      factPath: c.factPath && withoutRepeats(c.factPath),
       text,
       terms: match.termsIn(text),
     });
@@ -127,6 +128,21 @@ export async function extractiveAnswer(
   return { text: `${EXTRACTIVE_NOTICE}\n\n${bullets.join('\n')}`, citations };
 }
 
+
+/**
+ * A fact's mind-map path as shown: a paragraph node is labelled by the paragraph's first sentence
+ * (shortened with "…"), so when the fact is that sentence the path said it twice
+ * ("Background › Mara … born in Tromsø, Norway, in 1986. › Mara … born in Tromsø, Norway, in 1986.").
+ */
+export function withoutRepeats(path: string): string {
+  const segments = path.split(PATH_SEPARATOR);
+  const kept = segments.filter((s, i) => {
+    const next = segments[i + 1];
+    if (next === undefined) return true;
+    return !(next === s || (s.endsWith('…') && next.startsWith(s.slice(0, -1).trimEnd())));
+  });
+  return kept.join(PATH_SEPARATOR);
+}
 
 /** Facts a note may give the answer whatever the retriever returned of it. */
 const MIN_PER_NOTE = 2;
