@@ -37,6 +37,28 @@ describe('the bridge, from the named note to the note it mentions', () => {
   });
 });
 
+describe('the rest of a bridged question', () => {
+  let notes: IndexedNotes;
+  beforeAll(async () => {
+    // "born" is asked of the producer, though the film's name holds it too; other notes name the film.
+    notes = await indexNotes('loci-x1-rest-', {
+      'Born Free (soundtrack).md':
+        '# Born Free (soundtrack)\n\nBorn Free is the soundtrack to the film Born Free, produced by Tessa Marlow in London.\n\nThe soundtrack was reissued on vinyl the year before the film turned fifty.\n',
+      'Tessa Marlow.md': '# Tessa Marlow\n\nTessa Marlow (born 1962) is an English record producer and composer.\n\nShe produced many film soundtracks in London.\n',
+      'Lion Club.md': '# Lion Club\n\nThe Lion Club showed the film Born Free in the year it was founded.\n\nThe club was founded in a year of drought.\n',
+      'Free Range.md': '# Free Range\n\nFree Range is a film about a man born on a farm, a play on the title of Born Free.\n',
+    });
+  });
+  afterAll(() => notes.close());
+
+  it('keeps a word the question asks outside a name it also appears in', async () => {
+    const question = 'The soundtrack of the film Born Free was produced by a woman born in what year?';
+    const { contexts } = await retrieve(notes.ctx, question, 'loci', 8);
+    const a = await extractiveAnswer(notes.ctx, question, contexts);
+    expect(a.citations[0]?.text, JSON.stringify(a.citations.map((c) => [c.docPath, c.text]), null, 1)).toMatch(/born 1962/);
+  });
+});
+
 describe('a note the retriever returns several passages of', () => {
   let notes: IndexedNotes;
   const filler = (topic: string) =>

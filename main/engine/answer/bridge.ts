@@ -5,7 +5,6 @@
 // that second note is what is left of it once the names and the bridging fact's words are taken out
 // ("born"; "sold records worldwide").
 import { hasHan } from '../text/lang.js';
-import { segmentWords } from '../text/segment.js';
 
 export interface BridgeNote {
   docId: number;
@@ -20,13 +19,14 @@ export interface BridgeFact {
 export interface Bridge {
   /** Notes the question names. */
   namedDocs: Set<number>;
-  /** Notes one hop from a named note (not named themselves). */
-  bridgeDocs: Set<number>;
-  /** The question's terms outside the names it mentions, less those the bridging facts already hold. */
-  rest: Set<string>;
+  /**
+   * Each note one hop from a named note (not named itself), with what the question still asks of it:
+   * the question's terms outside the names it mentions, less those its bridging facts already hold.
+   */
+  rest: Map<number, Set<string>>;
 }
 
-export const NO_BRIDGE: Bridge = { namedDocs: new Set(), bridgeDocs: new Set(), rest: new Set() };
+export const NO_BRIDGE: Bridge = { namedDocs: new Set(), rest: new Map() };
 
 /** "The Prestige (film)" is written "The Prestige" in running text. */
 export function spokenTitle(title: string): string {
@@ -60,14 +60,14 @@ const NAME_LIKE = /[\p{Lu}\p{N}]|[^\p{Script=Latin}\P{L}]/u;
  * the rest of the question. No bridge (empty sets) when the question names no retrieved note, none is
  * one hop away, or nothing is left to ask.
  */
-export function findBridge(question: string, terms: string[], notes: BridgeNote[], facts: BridgeFact[], factTerms: Set<string>[]): Bridge {
+export function findBridge(question: string, notes: BridgeNote[], facts: BridgeFact[], termsIn: (text: string) => Set<string>): Bridge {
   const spoken = new Map(notes.map((n) => [n.docId, spokenTitle(n.title)]));
   const named = new Map([...spoken].filter(([, title]) => mentionsName(question, title)));
   if (named.size === 0) return NO_BRIDGE;
-  const nameWords = new Set([...named.values()].flatMap((t) => segmentWords(t)));
-  const rest = new Set(terms.filter((t) => !nameWords.has(t)));
-  const bridgeDocs = new Set<number>();
-  facts.forEach((f, i) => {
+  // What is asked outside the names: "born" in "… Natural Born Killers was produced by a man born in …".
+  const asked = termsIn(withoutNames(question, [...named.values()]));
+  const rest = new Map<number, Set<string>>();
+  for (const f of facts) {
     const hops: number[] = [];
     if (named.has(f.document_id)) {
       // Forward: the named note mentions another retrieved note ("… stars Palash Sen").
@@ -76,10 +76,33 @@ export function findBridge(question: string, terms: string[], notes: BridgeNote[
       // Backward: another note mentions the named one ("… the founder of Kestrel Coffee Works").
       hops.push(f.document_id);
     }
-    if (hops.length === 0) return;
-    for (const d of hops) bridgeDocs.add(d);
-    // The bridging fact answers "founder"; what is left ("born") is asked of the note it leads to.
-    for (const t of factTerms[i]!) rest.delete(t);
-  });
-  return bridgeDocs.size && rest.size ? { namedDocs: new Set(named.keys()), bridgeDocs, rest } : NO_BRIDGE;
+    // The bridging fact answers "founder"; what is left ("born") is asked of the note it leads to. Its
+    // names are not what it answers ("Natural Born Killers" does not answer "born"), and it answers
+    // only for the note it leads to: a third note naming the film answers nothing about the producer.
+    for (const d of hops) {
+      const left = rest.get(d) ?? new Set(asked);
+      for (const t of termsIn(withoutNames(f.text, [...named.values(), spoken.get(d)!]))) left.delete(t);
+      rest.set(d, left);
+    }
+  }
+  for (const [d, left] of rest) if (left.size === 0) rest.delete(d);
+  return rest.size ? { namedDocs: new Set(named.keys()), rest } : NO_BRIDGE;
+}
+
+/** The text with every mention of the names blanked out. */
+function withoutNames(text: string, names: string[]): string {
+  let out = text;
+  for (const name of names) {
+    if (name.length < 2) continue;
+    const lower = out.toLowerCase();
+    const key = name.toLowerCase();
+    let rebuilt = '';
+    let from = 0;
+    for (let at = lower.indexOf(key); at >= 0; at = lower.indexOf(key, at + key.length)) {
+      rebuilt += `${out.slice(from, at)} `;
+      from = at + key.length;
+    }
+    out = rebuilt + out.slice(from);
+  }
+  return out;
 }

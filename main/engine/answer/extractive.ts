@@ -45,9 +45,10 @@ export async function extractiveAnswer(
   const match = termMatcher(terms);
   const factTerms = facts.map((f) => match.termsIn(f.text));
   const idf = localIdf(terms, factTerms);
+  const held = new Set(factTerms.flatMap((s) => [...s]));
   const totalIdf = [...idf.values()].reduce((a, b) => a + b, 0) || 1;
   const notes = [...docOf.values()].map((c) => ({ docId: c.docId, title: c.docTitle }));
-  const bridge = findBridge(question, terms, notes, facts, factTerms);
+  const bridge = findBridge(question, notes, facts, (text) => match.termsIn(text));
 
   type Candidate = Omit<Citation, 'n'> & { score: number; key: string; terms: Set<string> };
   const candidates: Candidate[] = [];
@@ -61,7 +62,7 @@ export async function extractiveAnswer(
     candidates.push({
       key: `fci:${f.id}`,
       docId: f.document_id,
-      score: (v ? dot(q, v) : 0) + lexical + prior + bridgeBonus(bridge, f.document_id, has, idf),
+      score: (v ? dot(q, v) : 0) + lexical + prior + bridgeBonus(bridge, f.document_id, has, idf, held),
       terms: has,
       docPath: ctxOf.docPath,
       docTitle: ctxOf.docTitle,
@@ -162,11 +163,17 @@ function localIdf(terms: string[], factTerms: Set<string>[]): Map<string, number
   return new Map(terms.map((t) => [t, Math.log(1 + n / (1 + factTerms.filter((s) => s.has(t)).length))]));
 }
 
-function bridgeBonus(b: Bridge, docId: number, has: Set<string>, idf: Map<string, number>): number {
-  if (!b.bridgeDocs.has(docId)) return 0;
+/**
+ * The share of what is left to ask of a bridged note that the fact holds. A term no retrieved fact holds
+ * ("a woman born in …": no note says "woman") cannot tell facts apart, so it is not part of the share.
+ */
+function bridgeBonus(b: Bridge, docId: number, has: Set<string>, idf: Map<string, number>, held: Set<string>): number {
+  const rest = b.rest.get(docId);
+  if (!rest) return 0;
   let got = 0;
   let all = 0;
-  for (const t of b.rest) {
+  for (const t of rest) {
+    if (!held.has(t)) continue;
     const w = idf.get(t) ?? 0;
     all += w;
     if (has.has(t)) got += w;
