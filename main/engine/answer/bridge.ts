@@ -17,8 +17,6 @@ export interface BridgeFact {
 }
 
 export interface Bridge {
-  /** Notes the question names. */
-  namedDocs: Set<number>;
   /**
    * Each note one hop from a named note (not named itself), with what the question still asks of it:
    * the question's terms outside the names it mentions, less those its bridging facts already hold.
@@ -26,7 +24,7 @@ export interface Bridge {
   rest: Map<number, Set<string>>;
 }
 
-export const NO_BRIDGE: Bridge = { namedDocs: new Set(), rest: new Map() };
+export const NO_BRIDGE: Bridge = { rest: new Map() };
 
 /** "The Prestige (film)" is written "The Prestige" in running text. */
 export function spokenTitle(title: string): string {
@@ -57,7 +55,7 @@ const NAME_LIKE = /[\p{Lu}\p{N}]|[^\p{Script=Latin}\P{L}]/u;
 
 /**
  * Finds the named notes among the retrieved ones, the notes one hop from them (either direction), and
- * the rest of the question. No bridge (empty sets) when the question names no retrieved note, none is
+ * what the question still asks of each. No bridge (an empty map) when the question names no retrieved note, none is
  * one hop away, or nothing is left to ask.
  */
 export function findBridge(question: string, notes: BridgeNote[], facts: BridgeFact[], termsIn: (text: string) => Set<string>): Bridge {
@@ -86,7 +84,7 @@ export function findBridge(question: string, notes: BridgeNote[], facts: BridgeF
     }
   }
   for (const [d, left] of rest) if (left.size === 0) rest.delete(d);
-  return rest.size ? { namedDocs: new Set(named.keys()), rest } : NO_BRIDGE;
+  return rest.size ? { rest } : NO_BRIDGE;
 }
 
 /** The text with every mention of the names blanked out. */
