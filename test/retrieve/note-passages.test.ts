@@ -30,4 +30,12 @@ describe('a note ranking shown by passages', () => {
     expect(new Set(out.map((s) => docOf.get(s.id)))).toEqual(new Set([10, 20]));
     expect(notePassages(notes, bm25, docOf, 4, { withinTop: 0 }).map((s) => s.id)).toEqual([1, 4, 5, 6]);
   });
+
+  it('shows the passage a lead-in introduces right after it, in a further passage’s place', () => {
+    const withFollower = new Map([...docOf, [7, 20]]);
+    const leadIns = new Map([[4, 7]]);
+    expect(notePassages(notes, bm25, withFollower, 10, { withinTop: 0 }, leadIns).map((s) => s.id)).toEqual([1, 4, 7, 5, 6]);
+    // At k = 4 the follower takes one of the two spare places; the first two notes are still shown.
+    expect(notePassages(notes, bm25, withFollower, 4, { withinTop: 2 }, leadIns).map((s) => s.id)).toEqual([1, 2, 4, 7]);
+  });
 });

@@ -10,6 +10,7 @@ import type { RetrievalContext, RetrievalResult, Retriever } from './retriever.j
 import { chunkContexts } from './contexts.js';
 import { analyseQuery, bm25Ranking } from './query.js';
 import { DEFAULT_PASSAGE_PARAMS, notePassages, type PassageParams } from './note-passages.js';
+import { choosePassages, DEFAULT_PASSAGE_CHOICE, leadIns, type PassageChoiceParams } from './passage-choice.js';
 import { chunkDocuments, denseAgreementWeight, firstStageNotes, notesOf } from './fusion.js';
 import { withBigrams } from './han-bigrams.js';
 import { embedderQuality } from './embedder-quality.js';
@@ -68,6 +69,8 @@ export interface LociParams {
   fullReferencing: number;
   /** Which further passages of a ranked note are shown beside its best one (note-passages.ts). */
   passages: PassageParams;
+  /** How BM25's passages are ordered before they stand for notes (passage-choice.ts); null: BM25's own order. */
+  passageChoice: PassageChoiceParams | null;
 }
 
 export const DEFAULT_LOCI_PARAMS: LociParams = {
@@ -112,6 +115,7 @@ export const DEFAULT_LOCI_PARAMS: LociParams = {
   // set low so a notes folder where one note in ten links another keeps the walk in full.
   fullReferencing: 0.1,
   passages: DEFAULT_PASSAGE_PARAMS,
+  passageChoice: DEFAULT_PASSAGE_CHOICE,
 };
 
 /**
@@ -237,13 +241,20 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
 
     const first = firstStageNotes(ctx, qa, p.depth);
     const wDense = p.adaptive && p.wDense ? p.wDense * (await embedderQuality(ctx)).weight * first.wDense : p.wDense;
-    let lexical = p.wBm25 ? first.lexical : [];
     const dense = wDense ? first.dense : [];
     const docOf = chunkDocuments(ctx);
+    // BM25's passages in passage-choice order (passage-choice.ts): which passage stands for a note, and
+    // so where the note ranks by BM25 (BM25's own order where no note has two passages).
+    const bm25 = bm25Ranking(ctx, qa, p.depth);
+    const passages = p.passageChoice ? choosePassages(ctx, qa, bm25, docOf, p.passageChoice) : bm25;
+    // Where passage choice reordered them, BM25's own note order keeps a share of BM25's weight.
+    const ownOrder = p.passageChoice && passages !== bm25 ? notesOf(docOf, bm25) : [];
+    const ownShare = ownOrder.length ? p.passageChoice!.bm25OrderShare : 0;
+    let lexical = p.wBm25 ? notesOf(docOf, passages) : [];
     // Chinese questions: BM25's passages re-read by character bigrams (han-bigrams.ts), then lifted by
     // their likeness to the first (same-story.ts), before they become notes.
     if (p.wBm25 && (p.bigramShare > 0 || p.sameStory > 0)) {
-      const reread = p.bigramShare > 0 ? withBigrams(ctx, qa, bm25Ranking(ctx, qa, p.depth), p.bigramShare) : bm25Ranking(ctx, qa, p.depth);
+      const reread = p.bigramShare > 0 ? withBigrams(ctx, qa, passages, p.bigramShare) : passages;
       lexical = notesOf(docOf, withSameStory(ctx, qa, reread, p.sameStory));
     }
     const byTitle = p.wTitle ? titleRanking(titles, qa.terms).slice(0, p.depth) : [];
@@ -266,9 +277,10 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
     lexical.forEach(({ docId, chunkId }, r) => {
       const d = entry(docId);
       d.ranks.bm25 = r + 1;
-      d.score += weights.bm25 * rrf(r);
+      d.score += weights.bm25 * (1 - ownShare) * rrf(r);
       shownChunk.set(docId, chunkId);
     });
+    ownOrder.forEach(({ docId }, r) => (entry(docId).score += weights.bm25 * ownShare * rrf(r)));
     dense.forEach(({ docId, chunkId }, r) => {
       const d = entry(docId);
       d.ranks.dense = r + 1;
@@ -323,7 +335,9 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
       const chunkId = chunkOf.get(d.docId);
       return chunkId === undefined ? [] : [{ docId: d.docId, score: d.score, chunkId }];
     });
-    const contexts: RetrievedContext[] = chunkContexts(ctx.db, notePassages(shown, bm25Ranking(ctx, qa, p.depth), docOf, k, p.passages));
+    // Lead-ins are looked for only where passage choice is at work (notes of several passages).
+    const introduced = passages === bm25 ? undefined : leadIns(ctx, [...shown.map((n) => n.chunkId), ...passages.slice(0, p.passages.withinTop).map((s) => s.id)]);
+    const contexts: RetrievedContext[] = chunkContexts(ctx.db, notePassages(shown, passages, docOf, k, p.passages, introduced));
     const explanation: LociExplanation = { method: 'loci', params: p, weights, referencingShare: referencing, documents: ranked };
     return { contexts, explanation, query: qa };
   };

@@ -27,7 +27,15 @@ export interface RankedNote {
  * p.withinTop. Further passages take at most ⌊k/2⌋ of the k places, so the first ⌈k/2⌉ notes of the
  * ranking are always shown and recall over distinct notes at k/2 is the ranking's own.
  */
-export function notePassages(notes: RankedNote[], bm25Chunks: Scored[], docOf: Map<number, number>, k: number, p: PassageParams): Scored[] {
+export function notePassages(
+  notes: RankedNote[],
+  bm25Chunks: Scored[],
+  docOf: Map<number, number>,
+  k: number,
+  p: PassageParams,
+  /** Lead-in passage → the passage it introduces, shown after it in a further passage's place (passage-choice.ts). */
+  leadIns: Map<number, number> = new Map(),
+): Scored[] {
   const further = new Map<number, number[]>();
   for (const c of bm25Chunks.slice(0, p.withinTop)) {
     const d = docOf.get(c.id);
@@ -38,14 +46,25 @@ export function notePassages(notes: RankedNote[], bm25Chunks: Scored[], docOf: M
   }
   let spare = Math.floor(k / 2);
   const out: Scored[] = [];
+  const shown = new Set<number>();
+  const show = (id: number, score: number) => {
+    out.push({ id, score });
+    shown.add(id);
+    const introduced = leadIns.get(id);
+    if (introduced !== undefined && spare > 0 && out.length < k && !shown.has(introduced)) {
+      out.push({ id: introduced, score });
+      shown.add(introduced);
+      spare--;
+    }
+  };
   for (const n of notes) {
     if (out.length >= k) break;
-    out.push({ id: n.chunkId, score: n.score });
+    if (!shown.has(n.chunkId)) show(n.chunkId, n.score);
     for (const id of further.get(n.docId) ?? []) {
       if (spare === 0 || out.length >= k) break;
-      if (id === n.chunkId) continue;
-      out.push({ id, score: n.score });
+      if (shown.has(id)) continue;
       spare--;
+      show(id, n.score);
     }
   }
   return out;

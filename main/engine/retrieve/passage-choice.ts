@@ -1,0 +1,165 @@
+// Which of a note's passages loci shows, and which of BM25's passages count as "near the top" for the
+// further passages (note-passages.ts). BM25 finds the notes well, but inside a long guide its length
+// normalisation and its single field favour the wrong passage: a one-line code block or a heading-only
+// chunk whose heading repeats the question's words ("TLS (https) › Cloud VM with Caddy": a reverse-proxy
+// line) outranks the paragraph under it that explains. So BM25's candidate passages are scored again,
+// BM25F-style, with the heading path (and title) as a field of its own at a lower weight than the text,
+// and with no length normalisation: a passage counts by the distinct question words its text holds and
+// how often, not by how short it is. The passages stay BM25's own (the same chunks, the same set); only
+// their order changes, and with it which passage stands for each note.
+import type { Scored } from '../embed/vector-matrix.js';
+import type { RetrievalContext } from './retriever.js';
+import type { QueryAnalysis } from './query.js';
+import { chunkRows } from '../store/retrieval.js';
+import { passageCounts, passagesAndNext, passagesWithTerm } from '../store/passage-terms.js';
+import { segmentWords } from '../text/segment.js';
+import { hasHan } from '../text/lang.js';
+import stem from 'wink-eng-lite-web-model/dist/porter-stemmer.js';
+
+export interface PassageChoiceParams {
+  /** BM25's saturation of a term's count in a passage. */
+  k1: number;
+  /** Length normalisation (BM25's b); 0: none. */
+  b: number;
+  /** A question word only in the heading path or title counts this share of one found once in the text. */
+  headingWeight: number;
+  /**
+   * Passage choice orders BM25's passages only in a corpus whose notes hold at least this many passages
+   * on average. Where a note is one passage (Wikipedia paragraphs, news articles: 1.0–1.04 on the dev
+   * sets) BM25's length normalisation is the note's own and passage and note rankings are one; in long
+   * guides (SilverBullet 8.1, Foam 10.7) a passage's length says little of the note's.
+   */
+  minPassagesPerNote: number;
+  /** Share of BM25's weight in loci's note ranking left to BM25's own note order (loci.ts). */
+  bm25OrderShare: number;
+}
+
+// On the documentation dev sets (52 and 51 questions; an offline replay over the kept indexes, every
+// combination tried on both sets at once, before two reference answers were reworded), the share of the
+// reference answer's words in loci's first 5 contexts, SilverBullet/Foam (BM25 77.6/83.2, loci before
+// 75.9/83.4; with the reworded answers and lead-ins, bench: BM25 76.8/82.9, before 75.2/83.1, now 80.1/86.5):
+// - choosing each note's passage and its further passages this way, notes in BM25's order: 78.8/84.6;
+// - the notes also ranked by it: 80.7/86.0 (recall@5 94.2 → 96.2 / 100), but the extractive answer
+//   `ask` shows fell on SilverBullet (54.3 → 51.7); with a quarter of BM25's weight left to its own
+//   note order 80.8/85.6 and the answer 54.2/62.3 (before 54.3/61.3); 0.1 / 0.4 / 0.5 / 0.75 of it:
+//   80.3/86.0, 79.5/84.9, 79.5/84.9, 78.8/84.9;
+// - with the notes ranked by it alone: b 0.2 / 0.3: 78.6/83.3, 77.8/83.2 (BM25's own 0.75: 76.8/82.0); k1 0.6 / 2 / 3: 80.3/85.2,
+//   80.6/85.0, 80.0/83.8; heading weight 0 / 0.5 / 1: 80.4/86.0, 79.9/86.0, 79.9/84.4.
+export const DEFAULT_PASSAGE_CHOICE: PassageChoiceParams = { k1: 1.2, b: 0, headingWeight: 0.3, minPassagesPerNote: 2, bm25OrderShare: 0.25 };
+
+const NOT_WORD = /[^\p{L}\p{N}]+/u;
+
+/**
+ * Lowercase word stems as a passage is matched: words split where FTS5's tokenizer splits them (text
+ * with Han characters is cut by the index's own segmenter first; other text needs no more than the split).
+ */
+function stems(text: string, memo: Map<string, string>): string[] {
+  const words = hasHan(text) ? segmentWords(text).flatMap((w) => w.split(NOT_WORD)) : text.normalize('NFKC').toLowerCase().split(NOT_WORD);
+  const out: string[] = [];
+  for (const part of words) {
+    if (!part) continue;
+    let s = memo.get(part);
+    if (s === undefined) memo.set(part, (s = stem(part)));
+    out.push(s);
+  }
+  return out;
+}
+
+interface PassageTerms {
+  /** Stem → count in the passage's text. */
+  tf: Map<string, number>;
+  /** Stems of the note's title and the passage's heading path. */
+  heading: Set<string>;
+  length: number;
+}
+
+/** What passage choice reads of the index, built lazily and kept per index generation. */
+interface ChoiceCache {
+  passages: number;
+  notes: number;
+  idf: Map<string, number>;
+  terms: Map<number, PassageTerms>;
+  stems: Map<string, string>;
+}
+
+function choiceCache(ctx: RetrievalContext): ChoiceCache {
+  return ctx.cache.derived('passage-choice', () => ({ ...passageCounts(ctx.db), idf: new Map(), terms: new Map(), stems: new Map() }));
+}
+
+/** Inverse passage frequency of a term, from the chunk index BM25 searches. */
+function idfOf(ctx: RetrievalContext, cache: ChoiceCache, term: string): number {
+  let v = cache.idf.get(term);
+  if (v === undefined) {
+    const df = passagesWithTerm(ctx.db, term);
+    v = df ? Math.log(1 + (cache.passages - df + 0.5) / (df + 0.5)) : 0;
+    cache.idf.set(term, v);
+  }
+  return v;
+}
+
+const MAX_CACHED_PASSAGES = 5000;
+
+function passageTerms(ctx: RetrievalContext, cache: ChoiceCache, ids: number[]): Map<number, PassageTerms> {
+  // Kept for passages seen again by later questions, within a bound (a few thousand small maps).
+  if (cache.terms.size > MAX_CACHED_PASSAGES) cache.terms.clear();
+  const missing = ids.filter((id) => !cache.terms.has(id));
+  for (const r of missing.length ? chunkRows(ctx.db, missing) : []) {
+    const words = stems(r.text, cache.stems);
+    const tf = new Map<string, number>();
+    for (const w of words) tf.set(w, (tf.get(w) ?? 0) + 1);
+    cache.terms.set(r.id, { tf, heading: new Set(stems([r.title, ...(JSON.parse(r.heading_path) as string[])].join(' '), cache.stems)), length: words.length });
+  }
+  return cache.terms;
+}
+
+/**
+ * BM25's passages in the order passage choice gives them (scores are the new ones). When no note has
+ * two of them, no note has a choice to make and the ranking is returned as it is (news, Wikipedia
+ * paragraphs: one passage per note).
+ */
+export function choosePassages(ctx: RetrievalContext, qa: QueryAnalysis, ranking: Scored[], docOf: Map<number, number>, p: PassageChoiceParams = DEFAULT_PASSAGE_CHOICE): Scored[] {
+  const cache = choiceCache(ctx);
+  if (cache.passages < p.minPassagesPerNote * cache.notes) return ranking;
+  const notes = new Set(ranking.map((s) => docOf.get(s.id)));
+  if (notes.size === ranking.length) return ranking;
+  const terms = [...new Set(qa.terms.flatMap((t) => stems(t, cache.stems)))];
+  const idf = new Map(terms.map((t) => [t, idfOf(ctx, cache, t)]));
+  const all = passageTerms(ctx, cache, ranking.map((s) => s.id));
+  const passages = ranking.flatMap((s) => {
+    const x = all.get(s.id);
+    return x ? [{ id: s.id, ...x }] : [];
+  });
+  const avgLength = passages.reduce((a, x) => a + x.length, 0) / Math.max(1, passages.length) || 1;
+  const headingOnly = (p.headingWeight * (p.k1 + 1)) / (1 + p.k1);
+  const scored = passages.map((x) => {
+    let score = 0;
+    for (const t of terms) {
+      const n = x.tf.get(t) ?? 0;
+      const inText = n ? (n * (p.k1 + 1)) / (n + p.k1 * (1 - p.b + (p.b * x.length) / avgLength)) : 0;
+      score += idf.get(t)! * Math.max(inText, x.heading.has(t) ? headingOnly : 0);
+    }
+    return { id: x.id, score };
+  });
+  const bm25Rank = new Map(ranking.map((s, i) => [s.id, i]));
+  return scored.sort((a, b2) => b2.score - a.score || bm25Rank.get(a.id)! - bm25Rank.get(b2.id)!);
+}
+
+/** Longest passage, in words, read as a lead-in when it ends with a colon. */
+const MAX_LEAD_IN_WORDS = 15;
+
+/**
+ * Lead-ins among the passages (→ the passage each introduces): a short passage ending in a colon
+ * ("Configure it in your settings:") says that the answer follows, and what follows under the same
+ * heading is a separate chunk (a code block, a list). Shown alone, the lead-in holds the question's
+ * words and none of the answer's. On Foam, showing what it introduces beside it (in a further
+ * passage's place) took the answer share in the first 5 from 85.6 to 86.7; SilverBullet unchanged
+ * (up to 8 or 15 words the same; any short passage, colon or not, up to 30 words: SilverBullet 80.5).
+ */
+export function leadIns(ctx: RetrievalContext, ids: number[]): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const r of passagesAndNext(ctx.db, ids)) {
+    const text = r.text.trim();
+    if (r.next !== null && text.endsWith(':') && text.split(/\s+/).length <= MAX_LEAD_IN_WORDS) out.set(r.id, r.next);
+  }
+  return out;
+}
