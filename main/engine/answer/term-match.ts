@@ -2,11 +2,9 @@
 // "records" where it asks "record": a term matches a word of the fact that begins with the term's
 // Porter stem, at a word start (so "man" no longer matches "Beatlemania" or "female"). Chinese has no
 // word boundaries and no inflection: a Han term matches as a substring, as before.
-import { createRequire } from 'node:module';
-
-// wink's English model (already a dependency, for the fast extractor) ships the Porter 2 stemmer as a
-// plain CommonJS module with no typings of its own.
-const stem = createRequire(import.meta.url)('wink-eng-lite-web-model/dist/porter-stemmer.js') as (word: string) => string;
+//
+// The Porter stemmer of wink's English model (a dependency already; typed in text/porter-stemmer.d.ts).
+import stem from 'wink-eng-lite-web-model/dist/porter-stemmer.js';
 
 const HAN = /\p{Script=Han}/u;
 /** A stem shorter than this matches too much by prefix ("be", "us"): the whole term is matched instead. */
