@@ -204,4 +204,12 @@ describe('loci explanation', () => {
     expect([...new Set(contexts.map((c) => c.docTitle))].slice(0, 2)).toEqual(['Ada Lovelace', 'Charles Babbage']);
     expect(formatLociExplanation(x)).toMatch(/Charles Babbage {2}\[.*\] {2}bridge: “Ada Lovelace” mentions “charles babbage”/);
   });
+
+  it('says how far the embedder is trusted: the built-in bag of words gets none, so dense carries no weight', async () => {
+    const x = (await lociRetriever(ctx, 'Where was the man who worked with Ada Lovelace born?', 5)).explanation as LociExplanation;
+    expect(x.embedderTrust).not.toBeNull();
+    expect(x.embedderTrust!.weight).toBe(0);
+    expect(x.weights.dense).toBe(0);
+    expect(formatLociExplanation(x)).toMatch(/embedder trusted at 0\.00 on this corpus \(word-order sensitivity 0\.00, coverage not measured/);
+  });
 });

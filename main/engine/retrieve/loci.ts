@@ -13,8 +13,9 @@ import { DEFAULT_PASSAGE_PARAMS, notePassages, type PassageParams } from './note
 import { choosePassages, DEFAULT_PASSAGE_CHOICE, leadIns, type PassageChoiceParams } from './passage-choice.js';
 import { chunkDocuments, denseAgreementWeight, firstStageNotes, notesOf } from './fusion.js';
 import { withBigrams } from './han-bigrams.js';
-import { embedderQuality } from './embedder-quality.js';
+import { embedderQuality, type EmbedderQuality } from './embedder-quality.js';
 import { withSameStory } from './same-story.js';
+import { withProximity, type ProximityParams } from './han-proximity.js';
 import { DEFAULT_PPR_PARAMS, entityGraph, pprRank, type PprParams } from './ppr.js';
 import { indexedTitles } from '../store/retrieval.js';
 import { bestChunks } from './hig/retriever.js';
@@ -38,6 +39,8 @@ export interface LociParams {
    * its similarity to that passage (same-story.ts), so other reports of the story asked about rise.
    */
   sameStory: number;
+  /** Chinese questions: how BM25's passages gain from the question's words standing close (han-proximity.ts). */
+  proximity: ProximityParams;
   /** Weight of the title ranking (title words found in the question, BM25-weighted). */
   wTitle: number;
   /** Bonus (in units of an RRF rank-1 score) for a document whose full title occurs in the question. */
@@ -96,7 +99,19 @@ export const DEFAULT_LOCI_PARAMS: LociParams = {
   // 1/2/3-doc went from 52.5/57.6/53.6 to 53.0/60.0/55.0 (BM25 50.3/52.3/52.2). In an offline replay
   // 0.25 / 0.5 / 1 gave 52.5/58.7/54.2, 53.0/60.2/54.9 and 52.2/60.5/56.1, and lending from the first
   // two or three passages did no better (1-doc 51.5–52.7).
-  sameStory: 0.5,
+  // With term proximity the lift counts more (0.5 → 0.9): the passage it lends from is more often the
+  // one the question is about. Offline replay of the 10k news pool, recall@5 1/2/3-doc: lift 0.5 alone
+  // 53.0/60.0/55.0, lift 0.75 alone 53.0/60.3/56.5; proximity (MinDist 0.05, 60 characters) with 0.5
+  // 53.2/59.7/56.1; the proximity below with 0.9, 55.2/60.2/57.4.
+  sameStory: 0.9,
+  // Tao & Zhai's MinDist and the best 40-character window, chosen in the middle of a plateau of an offline
+  // replay on the same pool: MinDist 0.07 / 0.1, window 30 / 40 / 50 characters, lift 0.9 / 1.0 gave
+  // 1-doc 53.8–55.2, 2-doc 59.9–60.6, 3-doc 57.0–58.2 (window weight 0.2; 0.15 and 0.3 alike; MinDist
+  // 0.14 less on 1-doc, 53.0–54.7).
+  // Smaller settings gained less on 1-doc (MinDist 0.04–0.05 with a 60-character window and the lift at
+  // 0.75: 53.2–54.2). Query likelihood (Dirichlet), PL2, BM25's k1/b, weighting names, numbers and
+  // places by jieba's tags, and the first sentence as a title did not help (within ±0.5, or lower).
+  proximity: { minDistance: 0.07, window: 0.2, windowChars: 40 },
   wTitle: 0,
   wTitleExact: 2,
   bridgeParents: 3,
@@ -151,6 +166,8 @@ export interface LociExplanation {
   weights: { bm25: number; bigramShare: number; dense: number; title: number; ppr: number };
   /** Share of the corpus's notes that name or link another note (the walk's weight follows it). */
   referencingShare: number;
+  /** How far the embedder is trusted beside BM25 on this corpus (embedder-quality.ts); null when not estimated. */
+  embedderTrust: EmbedderQuality | null;
   documents: LociDocument[];
 }
 
@@ -220,6 +237,7 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
     ...DEFAULT_LOCI_PARAMS,
     ...overrides,
     ppr: { ...DEFAULT_LOCI_PARAMS.ppr, ...overrides.ppr },
+    proximity: { ...DEFAULT_LOCI_PARAMS.proximity, ...overrides.proximity },
     passages: { ...DEFAULT_LOCI_PARAMS.passages, ...overrides.passages },
   };
   return async (ctx: RetrievalContext, question: string, k: number): Promise<RetrievalResult> => {
@@ -240,7 +258,8 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
     const rrf = (rank: number) => 1 / (p.rrfK + rank + 1);
 
     const first = firstStageNotes(ctx, qa, p.depth);
-    const wDense = p.adaptive && p.wDense ? p.wDense * (await embedderQuality(ctx)).weight * first.wDense : p.wDense;
+    const trust = p.adaptive && p.wDense ? await embedderQuality(ctx) : null;
+    const wDense = trust ? p.wDense * trust.weight * first.wDense : p.wDense;
     const dense = wDense ? first.dense : [];
     const docOf = chunkDocuments(ctx);
     // BM25's passages in passage-choice order (passage-choice.ts): which passage stands for a note, and
@@ -251,11 +270,12 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
     const ownOrder = p.passageChoice && passages !== bm25 ? notesOf(docOf, bm25) : [];
     const ownShare = ownOrder.length ? p.passageChoice!.bm25OrderShare : 0;
     let lexical = p.wBm25 ? notesOf(docOf, passages) : [];
-    // Chinese questions: BM25's passages re-read by character bigrams (han-bigrams.ts), then lifted by
-    // their likeness to the first (same-story.ts), before they become notes.
+    // Chinese questions: BM25's passages re-read by character bigrams (han-bigrams.ts), raised where the
+    // question's words stand close (han-proximity.ts), then lifted by their likeness to the first
+    // (same-story.ts), before they become notes.
     if (p.wBm25 && (p.bigramShare > 0 || p.sameStory > 0)) {
       const reread = p.bigramShare > 0 ? withBigrams(ctx, qa, passages, p.bigramShare) : passages;
-      lexical = notesOf(docOf, withSameStory(ctx, qa, reread, p.sameStory));
+      lexical = notesOf(docOf, withSameStory(ctx, qa, withProximity(ctx, qa, reread, p.proximity), p.sameStory));
     }
     const byTitle = p.wTitle ? titleRanking(titles, qa.terms).slice(0, p.depth) : [];
     const walkWeight = p.wPpr * walkWeightOf(referencing, p);
@@ -338,7 +358,7 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
     // Lead-ins are looked for only where passage choice is at work (notes of several passages).
     const introduced = passages === bm25 ? undefined : leadIns(ctx, [...shown.map((n) => n.chunkId), ...passages.slice(0, p.passages.withinTop).map((s) => s.id)]);
     const contexts: RetrievedContext[] = chunkContexts(ctx.db, notePassages(shown, passages, docOf, k, p.passages, introduced));
-    const explanation: LociExplanation = { method: 'loci', params: p, weights, referencingShare: referencing, documents: ranked };
+    const explanation: LociExplanation = { method: 'loci', params: p, weights, referencingShare: referencing, embedderTrust: trust, documents: ranked };
     return { contexts, explanation, query: qa };
   };
 }
@@ -350,9 +370,15 @@ export function formatLociExplanation(x: LociExplanation): string {
   const w = x.weights;
   const out = [
     `loci (ranks: bm25 / dense / title / ppr, weighted ${w.bm25.toFixed(2)} / ${w.dense.toFixed(2)} / ${w.title.toFixed(2)} / ${w.ppr.toFixed(2)}; ` +
-      `BM25 re-read by character bigrams at ${w.bigramShare.toFixed(2)} and lifted by likeness to its first passage at ${x.params.sameStory.toFixed(2)} for Chinese questions; ` +
+      `BM25 re-read by character bigrams at ${w.bigramShare.toFixed(2)}, by the question words' proximity at ${x.params.proximity.minDistance.toFixed(2)} / ${x.params.proximity.window.toFixed(2)} ` +
+      `and lifted by likeness to its first passage at ${x.params.sameStory.toFixed(2)} for Chinese questions; ` +
       `${(100 * x.referencingShare).toFixed(0)}% of notes name or link another; TQ = title in the question)`,
   ];
+  const t = x.embedderTrust;
+  if (t) {
+    const coverage = t.coverage === null ? 'not measured (a bag of words)' : t.coverage.toFixed(2);
+    out.push(`embedder trusted at ${t.weight.toFixed(2)} on this corpus (word-order sensitivity ${t.orderSensitivity.toFixed(2)}, coverage ${coverage}, ${t.probes} probes)`);
+  }
   for (const d of x.documents) {
     const r = (n?: number) => (n === undefined ? '–' : String(n));
     const bridges = d.bridgedFrom.map((b) => `“${b.title}” mentions “${b.mention}”`).join('; ');

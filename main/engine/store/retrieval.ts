@@ -83,3 +83,9 @@ export function chunkTexts(db: Db, ids: number[]): { id: number; text: string }[
   if (ids.length === 0) return [];
   return db.prepare('SELECT id, text FROM chunks WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as { id: number; text: string }[];
 }
+
+/** How many chunks hold each term (an FTS5 phrase query per term; 0 for a term nothing holds). */
+export function chunkDocumentFrequencies(db: Db, terms: string[]): number[] {
+  const count = db.prepare('SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?');
+  return terms.map((t) => (t.trim() ? (count.get(`"${t.replaceAll('"', '""')}"`) as { n: number }).n : 0));
+}
