@@ -4,8 +4,9 @@ import type { Citation } from '../api.js';
 import { dot } from '../embed/embedder.js';
 import { analyseQuery, type QueryAnalysis } from '../retrieve/query.js';
 import { factsOf, hasIndexedDocuments } from '../store/retrieval.js';
-import { normalizeName } from '../store/names.js';
-import { segmentWords } from '../text/segment.js';
+import { PATH_SEPARATOR } from '../store/documents.js';
+import { termMatcher } from './term-match.js';
+import { findBridge, type Bridge } from './bridge.js';
 
 export const EXTRACTIVE_NOTICE =
   'No language model is installed, so this answer is extractive: the facts in your notes that best match the question, each cited. A model would write a direct answer from them.';
@@ -19,8 +20,9 @@ export const EMPTY_INDEX = 'The index is empty: add a notes folder first (`loci 
  * contexts' order) and the facts' own vectors; it runs no search of its own.
  *
  * Bridges first: when the question names a note ("the founder of Kestrel Coffee Works") and another
- * retrieved note mentions that name ("Mara Lindqvist is the founder … of Kestrel Coffee Works"), the
- * facts of the second note that match the rest of the question ("born") are the answer, and lead.
+ * retrieved note is one hop from it — it mentions that name ("Mara Lindqvist is the founder … of Kestrel
+ * Coffee Works"), or the named note mentions it — the facts of the second note that match the rest of
+ * the question ("born") are the answer, and lead (see bridge.ts).
  */
 export async function extractiveAnswer(
   ctx: RetrievalContext,
@@ -40,10 +42,13 @@ export async function extractiveAnswer(
   const docOf = new Map(contexts.map((c) => [c.docId, c]));
   const facts = factsOf(ctx.db, [...docRank.keys()]);
   const fciVectors = ctx.cache.matrix('fci');
-  const factTerms = facts.map((f) => termsIn(f.text, terms));
+  const match = termMatcher(terms);
+  const factTerms = facts.map((f) => match.termsIn(f.text));
   const idf = localIdf(terms, factTerms);
+  const held = new Set(factTerms.flatMap((s) => [...s]));
   const totalIdf = [...idf.values()].reduce((a, b) => a + b, 0) || 1;
-  const bridge = bridgeTerms(qa, contexts, facts, factTerms);
+  const notes = [...docOf.values()].map((c) => ({ docId: c.docId, title: c.docTitle }));
+  const bridge = findBridge(question, notes, facts, (text) => match.termsIn(text));
 
   type Candidate = Omit<Citation, 'n'> & { score: number; key: string; terms: Set<string> };
   const candidates: Candidate[] = [];
@@ -57,13 +62,13 @@ export async function extractiveAnswer(
     candidates.push({
       key: `fci:${f.id}`,
       docId: f.document_id,
-      score: (v ? dot(q, v) : 0) + lexical + prior + bridgeBonus(bridge, f.document_id, has, idf),
+      score: (v ? dot(q, v) : 0) + lexical + prior + bridgeBonus(bridge, f.document_id, has, idf, held),
       terms: has,
       docPath: ctxOf.docPath,
       docTitle: ctxOf.docTitle,
       lineFrom: f.line_from,
       lineTo: f.line_to,
-      factPath: f.path_text,
+      factPath: f.path_text && withoutRepeats(f.path_text),
       text: f.text,
     });
   });
@@ -84,9 +89,9 @@ export async function extractiveAnswer(
       docTitle: c.docTitle,
       lineFrom,
       lineTo,
-      factPath: c.factPath,
+      factPath: c.factPath && withoutRepeats(c.factPath),
       text,
-      terms: termsIn(text, terms),
+      terms: match.termsIn(text),
     });
   });
 
@@ -96,11 +101,16 @@ export async function extractiveAnswer(
   const covered = new Set<string>();
   const perDoc = new Map<number | string, number>();
   const pool = candidates.filter((c) => c.docPath);
+  const ctxCount = new Map<number, number>();
+  for (const c of contexts) ctxCount.set(c.docId, (ctxCount.get(c.docId) ?? 0) + 1);
+  // Two facts a note, so a multi-hop answer reaches the second note, or as many as the passages the
+  // retriever returned of it: a guide whose page it returns three times answers from that page.
+  const capOf = (d: number | undefined) => Math.max(MIN_PER_NOTE, d === undefined ? 0 : (ctxCount.get(d) ?? 0));
   while (chosen.length < maxFacts) {
     let best: Candidate | null = null;
     let bestScore = -Infinity;
     for (const c of pool) {
-      if ((perDoc.get(c.docId ?? c.docPath) ?? 0) >= 2 || chosen.some((x) => x.key === c.key || x.text === c.text)) continue;
+      if ((perDoc.get(c.docId ?? c.docPath) ?? 0) >= capOf(c.docId) || chosen.some((x) => x.key === c.key || x.text === c.text)) continue;
       const fresh = [...c.terms].reduce((sum, t) => sum + (covered.has(t) ? 0 : (idf.get(t) ?? 0)), 0);
       const score = c.score + (COVERAGE_BONUS * fresh) / totalIdf;
       if (score > bestScore) [best, bestScore] = [c, score];
@@ -120,6 +130,24 @@ export async function extractiveAnswer(
 }
 
 
+/**
+ * A fact's mind-map path as shown: a paragraph node is labelled by the paragraph's first sentence
+ * (shortened with "…"), so when the fact is that sentence the path said it twice
+ * ("Background › Mara … born in Tromsø, Norway, in 1986. › Mara … born in Tromsø, Norway, in 1986.").
+ */
+export function withoutRepeats(path: string): string {
+  const segments = path.split(PATH_SEPARATOR);
+  const kept = segments.filter((s, i) => {
+    const next = segments[i + 1];
+    if (next === undefined) return true;
+    return !(next === s || (s.endsWith('…') && next.startsWith(s.slice(0, -1).trimEnd())));
+  });
+  return kept.join(PATH_SEPARATOR);
+}
+
+/** Facts a note may give the answer whatever the retriever returned of it. */
+const MIN_PER_NOTE = 2;
+
 /** What covering all of the question's (IDF-weighted) terms is worth, next to similarity (0–1) and lexical match (0–1). */
 const COVERAGE_BONUS = 1;
 
@@ -135,47 +163,17 @@ function localIdf(terms: string[], factTerms: Set<string>[]): Map<string, number
   return new Map(terms.map((t) => [t, Math.log(1 + n / (1 + factTerms.filter((s) => s.has(t)).length))]));
 }
 
-function termsIn(text: string, terms: string[]): Set<string> {
-  const lower = text.toLowerCase();
-  return new Set(terms.filter((t) => lower.includes(t)));
-}
-
-interface Bridge {
-  /** Notes that mention a note the question names (not that note itself). */
-  bridgeDocs: Set<number>;
-  /** The question's terms outside the names it mentions, less those the bridging facts already hold. */
-  rest: Set<string>;
-}
-
 /**
- * Finds the question's names that are retrieved notes' titles, the other retrieved notes whose facts
- * mention them, and the question's remaining terms (what is asked about the bridged entity).
+ * The share of what is left to ask of a bridged note that the fact holds. A term no retrieved fact holds
+ * ("a woman born in …": no note says "woman") cannot tell facts apart, so it is not part of the share.
  */
-function bridgeTerms(qa: QueryAnalysis, contexts: RetrievedContext[], facts: { document_id: number; text: string }[], factTerms: Set<string>[]): Bridge {
-  const names = new Set(qa.names);
-  const named = new Map<number, string>();
-  for (const c of contexts) if (c.docTitle && names.has(normalizeName(c.docTitle))) named.set(c.docId, c.docTitle.toLowerCase());
-  const none = { bridgeDocs: new Set<number>(), rest: new Set<string>() };
-  if (named.size === 0) return none;
-  const nameWords = new Set([...named.values()].flatMap((t) => segmentWords(t)));
-  const rest = new Set(qa.terms.filter((t) => !nameWords.has(t)));
-  const bridgeDocs = new Set<number>();
-  facts.forEach((f, i) => {
-    if (named.has(f.document_id)) return;
-    const lower = f.text.toLowerCase();
-    if (![...named.values()].some((title) => lower.includes(title))) return;
-    bridgeDocs.add(f.document_id);
-    // The bridging fact answers "founder"; what is left ("born") is asked of the note it leads to.
-    for (const t of factTerms[i]!) rest.delete(t);
-  });
-  return bridgeDocs.size && rest.size ? { bridgeDocs, rest } : none;
-}
-
-function bridgeBonus(b: Bridge, docId: number, has: Set<string>, idf: Map<string, number>): number {
-  if (!b.bridgeDocs.has(docId)) return 0;
+function bridgeBonus(b: Bridge, docId: number, has: Set<string>, idf: Map<string, number>, held: Set<string>): number {
+  const rest = b.rest.get(docId);
+  if (!rest) return 0;
   let got = 0;
   let all = 0;
-  for (const t of b.rest) {
+  for (const t of rest) {
+    if (!held.has(t)) continue;
     const w = idf.get(t) ?? 0;
     all += w;
     if (has.has(t)) got += w;
