@@ -10,8 +10,8 @@
 import type { Scored } from '../embed/vector-matrix.js';
 import type { RetrievalContext } from './retriever.js';
 import type { QueryAnalysis } from './query.js';
-import { chunkRows } from '../store/retrieval.js';
-import { passageCounts, passagesAndNext, passagesWithTerm } from '../store/passage-terms.js';
+import { chunkDocumentFrequencies, chunkRows } from '../store/retrieval.js';
+import { passageCounts, passagesAndNext } from '../store/passage-terms.js';
 import { segmentWords } from '../text/segment.js';
 import { hasHan } from '../text/lang.js';
 import stem from 'wink-eng-lite-web-model/dist/porter-stemmer.js';
@@ -90,7 +90,7 @@ function choiceCache(ctx: RetrievalContext): ChoiceCache {
 function idfOf(ctx: RetrievalContext, cache: ChoiceCache, term: string): number {
   let v = cache.idf.get(term);
   if (v === undefined) {
-    const df = passagesWithTerm(ctx.db, term);
+    const df = chunkDocumentFrequencies(ctx.db, [term])[0]!;
     v = df ? Math.log(1 + (cache.passages - df + 0.5) / (df + 0.5)) : 0;
     cache.idf.set(term, v);
   }

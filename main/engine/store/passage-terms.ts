@@ -1,13 +1,7 @@
-// Reads of passage choice (retrieve/passage-choice.ts): how many passages hold a term, and how many
-// passages there are, both from the chunk index BM25 itself searches; which passage follows a lead-in.
+// Reads of passage choice (retrieve/passage-choice.ts): how many passages and notes there are, and which
+// passage follows a lead-in. How many passages hold a term is retrieval.ts's chunkDocumentFrequencies.
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
-
-/** Passages whose indexed text (title, heading path, text) holds the term, stemmed as BM25 stems it. */
-export function passagesWithTerm(db: Db, term: string): number {
-  const row = stmt(db, 'SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?').get(`"${term.replaceAll('"', '""')}"`) as { n: number };
-  return row.n;
-}
 
 /** How many passages and notes the index holds. */
 export function passageCounts(db: Db): { passages: number; notes: number } {

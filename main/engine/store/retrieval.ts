@@ -1,6 +1,7 @@
 // Reads the retrievers make at query time (BM25 over chunks, chunk rows for contexts, titles, facts of
 // the retrieved notes). Kept here so retrieve/** holds no SQL.
 import type { Db } from './db.js';
+import { stmt } from './statements.js';
 
 /** BM25 over chunks for an FTS5 MATCH expression; higher score is better. */
 export function bm25ChunkScores(db: Db, match: string, k: number): { id: number; score: number }[] {
@@ -84,8 +85,11 @@ export function chunkTexts(db: Db, ids: number[]): { id: number; text: string }[
   return db.prepare('SELECT id, text FROM chunks WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as { id: number; text: string }[];
 }
 
-/** How many chunks hold each term (an FTS5 phrase query per term; 0 for a term nothing holds). */
+/**
+ * How many chunks hold each term in their indexed text (title, heading path, text), stemmed as BM25 stems
+ * it: an FTS5 phrase query per term; 0 for a term nothing holds.
+ */
 export function chunkDocumentFrequencies(db: Db, terms: string[]): number[] {
-  const count = db.prepare('SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?');
+  const count = stmt(db, 'SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?');
   return terms.map((t) => (t.trim() ? (count.get(`"${t.replaceAll('"', '""')}"`) as { n: number }).n : 0));
 }
