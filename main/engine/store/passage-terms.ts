@@ -2,10 +2,11 @@
 // passage follows a lead-in. How many passages hold a term is retrieval.ts's chunkDocumentFrequencies.
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
+import { indexedDocumentCount } from './graph-queries.js';
 
-/** How many passages and notes the index holds. */
+/** How many passages and indexed notes the index holds (two whole-table counts, once per index generation). */
 export function passageCounts(db: Db): { passages: number; notes: number } {
-  return stmt(db, 'SELECT (SELECT count(*) FROM chunks) AS passages, (SELECT count(*) FROM documents) AS notes').get() as { passages: number; notes: number };
+  return { passages: stmt(db, 'SELECT count(*) FROM chunks').pluck().get() as number, notes: indexedDocumentCount(db) };
 }
 
 /** Each passage's text and the passage after it under the same heading of the same note (null: none). */
