@@ -3,7 +3,6 @@ import { retrieve } from '../../main/engine/retrieve/index.js';
 import { extractiveAnswer, withoutRepeats } from '../../main/engine/answer/extractive.js';
 import { mentionsName } from '../../main/engine/answer/bridge.js';
 import { termMatcher } from '../../main/engine/answer/term-match.js';
-import { factBudgets } from '../../main/engine/answer/note-budget.js';
 import { indexNotes, type IndexedNotes } from '../support/indexed-notes.js';
 
 // What `loci ask` shows with no model, over a real index of real files (fast mode, built-in embedder).
@@ -95,75 +94,6 @@ describe('a note the retriever returns several passages of', () => {
     expect(fromSync.length).toBeGreaterThan(2);
     expect(fromSync.length).toBeLessThanOrEqual(passagesOfSync);
     expect(a.citations.length).toBeLessThanOrEqual(5);
-  });
-});
-
-describe('a note the ranking clearly puts first', () => {
-  let notes: IndexedNotes;
-  const filler = (topic: string) =>
-    Array.from({ length: 9 }, (_, i) => `Paragraph ${i + 1} describes ${topic} for a reader who has just opened the app for the first time today.`).join('\n\n');
-  beforeAll(async () => {
-    // The journal note answers the question and ranks far first, but it is short, so retrieval returns two of
-    // its passages; the long getting-started guide only touches on journals and is returned three times.
-    notes = await indexNotes('loci-x2-budget-', {
-      'Journal.md': [
-        '# Journal',
-        'Each day you get a fresh journal page by running the Journal: Today command.',
-        '## Journal pages',
-        'Press Ctrl-j to open the journal page of today.',
-        'The journal page of today is called Journal/YYYY-MM-DD after the date.',
-        'A journal page starts with an empty bullet list.',
-      ].join('\n\n'),
-      'Getting Started.md': [
-        '# Getting Started',
-        '## Pages',
-        'A page is a Markdown file in your space, and a journal is one way to use pages.',
-        filler('pages'),
-        '## Today',
-        'Keep one page open through the day and use it as your journal outline.',
-        filler('a day of notes'),
-        '## Navigating',
-        'On a journal page you can run Journal: Previous Day and Journal: Next Day.',
-        filler('navigation'),
-      ].join('\n\n'),
-      'Shortcuts.md': '# Shortcuts\n\nEvery command can be given a keyboard shortcut in the settings.\n',
-      'Templates.md': '# Templates\n\nA page template fills a new page with text.\n\nThe daily template fills each journal page.\n',
-    });
-  });
-  afterAll(() => notes.close());
-
-  it('gives it as many facts as a note it clearly outranks, and no note more than it', async () => {
-    const question = 'Which shortcut opens the journal page of today, and what is that page called?';
-    const { contexts } = await retrieve(notes.ctx, question, 'loci', 8);
-    const shown = JSON.stringify(contexts.map((c) => [c.docPath, c.score]));
-    const first = contexts[0]!;
-    const passages = (path: string) => contexts.filter((c) => c.docPath === path).length;
-    const guide = contexts.find((c) => c.docPath === 'Getting Started.md');
-    // The shape this is about: the first note returned twice, a note it clearly outranks three times.
-    expect(first.docPath, shown).toBe('Journal.md');
-    expect(passages('Journal.md'), shown).toBe(2);
-    expect(passages('Getting Started.md'), shown).toBe(3);
-    expect(guide!.score * 1.1, shown).toBeLessThanOrEqual(first.score);
-
-    const budgets = factBudgets(contexts);
-    expect(budgets.get(first.docId)).toBe(3);
-    for (const b of budgets.values()) expect(b).toBeLessThanOrEqual(3);
-
-    const a = await extractiveAnswer(notes.ctx, question, contexts);
-    const cited = JSON.stringify(a.citations.map((c) => [c.docPath, c.text]), null, 1);
-    expect(a.citations.length).toBeLessThanOrEqual(5);
-    expect(a.citations.filter((c) => c.docPath === 'Journal.md').length, cited).toBe(3);
-    expect(a.citations.some((c) => /Ctrl-j/.test(c.text)), cited).toBe(true);
-    expect(a.citations.some((c) => /Journal\/YYYY-MM-DD/.test(c.text)), cited).toBe(true);
-  });
-
-  it('moves nothing between notes in a near tie', async () => {
-    const { contexts } = await retrieve(notes.ctx, 'Which shortcut opens the journal page of today, and what is that page called?', 'loci', 8);
-    // The same contexts with the guide scored level with the journal note: no lead, so each keeps its own passages.
-    const top = contexts[0]!.score;
-    const level = contexts.map((c) => (c.docPath === 'Getting Started.md' ? { ...c, score: top / 1.05 } : c));
-    const budgets = factBudgets(level);
-    expect(budgets.get(contexts[0]!.docId)).toBe(2);
   });
 });
 

@@ -7,7 +7,6 @@ import { factsOf, hasIndexedDocuments } from '../store/retrieval.js';
 import { PATH_SEPARATOR } from '../store/documents.js';
 import { termMatcher } from './term-match.js';
 import { findBridge, type Bridge } from './bridge.js';
-import { factBudgets, MIN_PER_NOTE } from './note-budget.js';
 
 export const EXTRACTIVE_NOTICE =
   'No language model is installed, so this answer is extractive: the facts in your notes that best match the question, each cited. A model would write a direct answer from them.';
@@ -102,9 +101,11 @@ export async function extractiveAnswer(
   const covered = new Set<string>();
   const perDoc = new Map<number | string, number>();
   const pool = candidates.filter((c) => c.docPath);
-  // As many facts a note as the passages the retriever returned of it, moved by how sure the ranking is of it.
-  const budgets = factBudgets(contexts);
-  const capOf = (d: number | undefined) => (d === undefined ? MIN_PER_NOTE : (budgets.get(d) ?? MIN_PER_NOTE));
+  const ctxCount = new Map<number, number>();
+  for (const c of contexts) ctxCount.set(c.docId, (ctxCount.get(c.docId) ?? 0) + 1);
+  // Two facts a note, so a multi-hop answer reaches the second note, or as many as the passages the
+  // retriever returned of it: a guide whose page it returns three times answers from that page.
+  const capOf = (d: number | undefined) => Math.max(MIN_PER_NOTE, d === undefined ? 0 : (ctxCount.get(d) ?? 0));
   while (chosen.length < maxFacts) {
     let best: Candidate | null = null;
     let bestScore = -Infinity;
@@ -143,6 +144,9 @@ export function withoutRepeats(path: string): string {
   });
   return kept.join(PATH_SEPARATOR);
 }
+
+/** Facts a note may give the answer whatever the retriever returned of it. */
+const MIN_PER_NOTE = 2;
 
 /** What covering all of the question's (IDF-weighted) terms is worth, next to similarity (0–1) and lexical match (0–1). */
 const COVERAGE_BONUS = 1;
