@@ -389,3 +389,18 @@ describe('parse + extract on odd notes', () => {
     expect(x).toMatchObject({ fcis: [], entities: [], triples: [], mindMap: { kind: 'topic', text: 'Nothing Else', children: [] } });
   });
 });
+
+describe('sentences and names', () => {
+  it('keeps a title or an initial with the name it stands before, and still splits where a sentence ends', () => {
+    const content = '# Guests\n\nOur guide was Dr. Amundsen, who walked us to St. Olaf church with J. R. Hartley. He left at noon.\nThe ferry left from Washington, D.C. It was late by more than an hour.\n';
+    const note = parseNote('guests.md', content);
+    const x = extractFast(note);
+    expect(x.fcis.map((f) => f.text)).toEqual([
+      'Our guide was Dr. Amundsen, who walked us to St. Olaf church with J. R. Hartley.',
+      'He left at noon.',
+      'The ferry left from Washington, D.C.',
+      'It was late by more than an hour.',
+    ]);
+    expectFcisInTheirLines({ note, lines: content.split('\n'), x });
+  });
+});

@@ -47,7 +47,7 @@ export function splitSentences(chunks: ParsedChunk[]): SentenceSplit {
     for (const passage of passagesOf(chunk)) {
       const passageIndex = passages.length;
       passages.push({ chunkOrd: chunk.ord, text: passage.text, itemIndent: passage.itemIndent });
-      for (const seg of sentenceSegmenter.segment(passage.text)) {
+      for (const seg of sentencesOf(passage.text)) {
         const text = seg.segment.trim();
         if (!isFactLike(text)) continue;
         const start = seg.index + (seg.segment.length - seg.segment.trimStart().length);
@@ -66,6 +66,34 @@ export function splitSentences(chunks: ParsedChunk[]): SentenceSplit {
     }
   }
   return { fcis, passages, passageOf };
+}
+
+/**
+ * A title or an initial before a name ("Mr.", "St.", "Gen.", "J." in "J. R. R. Tolkien"): ICU breaks a
+ * sentence after it when a capital follows (Node's ICU ignores the locale's abbreviation suppressions),
+ * which cut a fact in two mid-name. Words that may also end a sentence ("Jr.", "U.S.", "No.") are not here.
+ */
+const NAME_PREFIX = /(?:^|[\s(“"'])(?:Mr|Mrs|Ms|Mx|Dr|Prof|St|Mt|Ft|Gen|Col|Maj|Lt|Sgt|Capt|Cmdr|Adm|Rev|Gov|Sen|Rep|Fr|Sr|Messrs|\p{Lu})\.$/u;
+
+interface Sentence {
+  segment: string;
+  /** Where it starts in the text. */
+  index: number;
+}
+
+/** ICU's sentences of the text, with a break after a title or an initial before a name undone. */
+export function* sentencesOf(text: string): Generator<Sentence> {
+  let pending: Sentence | null = null;
+  for (const seg of sentenceSegmenter.segment(text)) {
+    const current: Sentence = pending ? { segment: pending.segment + seg.segment, index: pending.index } : { segment: seg.segment, index: seg.index };
+    if (NAME_PREFIX.test(current.segment.trimEnd())) {
+      pending = current;
+      continue;
+    }
+    pending = null;
+    yield current;
+  }
+  if (pending) yield pending;
 }
 
 /** Splits a chunk at blank lines, list items, table rows and headings: sentences never cross those. */
