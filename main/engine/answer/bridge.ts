@@ -5,6 +5,7 @@
 // that second note is what is left of it once the names and the bridging fact's words are taken out
 // ("born"; "sold records worldwide").
 import { hasHan } from '../text/lang.js';
+import { isWordChar } from './term-match.js';
 
 export interface BridgeNote {
   docId: number;
@@ -42,15 +43,13 @@ export function mentionsName(text: string, name: string): boolean {
   const lower = text.toLowerCase();
   const key = name.toLowerCase();
   for (let at = lower.indexOf(key); at >= 0; at = lower.indexOf(key, at + 1)) {
-    const before = text[at - 1];
-    const after = text[at + key.length];
-    if ((before && WORD_CHAR.test(before)) || (after && WORD_CHAR.test(after))) continue;
+    const end = at + key.length;
+    if ((at > 0 && isWordChar(text, at - 1)) || (end < text.length && isWordChar(text, end))) continue;
     if (NAME_LIKE.test(text.slice(at, at + key.length))) return true;
   }
   return false;
 }
 
-const WORD_CHAR = /[\p{L}\p{N}]/u;
 const NAME_LIKE = /[\p{Lu}\p{N}]|[^\p{Script=Latin}\P{L}]/u;
 
 /**

@@ -5,8 +5,8 @@
 //
 // The Porter stemmer of wink's English model (a dependency already; typed in text/porter-stemmer.d.ts).
 import stem from 'wink-eng-lite-web-model/dist/porter-stemmer.js';
+import { hasHan } from '../text/lang.js';
 
-const HAN = /\p{Script=Han}/u;
 /** A stem shorter than this matches too much by prefix ("be", "us"): the whole term is matched instead. */
 const MIN_STEM = 4;
 
@@ -16,10 +16,10 @@ export interface TermMatcher {
 }
 
 export function termMatcher(terms: string[]): TermMatcher {
-  const han = terms.filter((t) => HAN.test(t));
+  const han = terms.filter(hasHan);
   const prefixOf = new Map<string, string[]>();
   for (const t of terms) {
-    if (HAN.test(t)) continue;
+    if (hasHan(t)) continue;
     const s = stem(t);
     const prefix = s.length >= MIN_STEM && t.startsWith(s) ? s : t;
     prefixOf.set(prefix, [...(prefixOf.get(prefix) ?? []), t]);
@@ -44,7 +44,8 @@ export function termMatcher(terms: string[]): TermMatcher {
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
 
-function isWordChar(s: string, i: number): boolean {
+/** Whether the character at `i` is a letter or a digit (the whole code point, outside the BMP too). */
+export function isWordChar(s: string, i: number): boolean {
   const c = s.charCodeAt(i);
   if (c < 0x80) return (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
   // A low surrogate is the second half of a letter outside the BMP; ask about the whole code point.

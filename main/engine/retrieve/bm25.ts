@@ -8,6 +8,14 @@ export function ftsQuery(question: string): string | null {
   return ftsMatchOf(queryTerms(question));
 }
 
+/**
+ * BM25's inverse document frequency (Lucene's, never negative) of a term found in `df` of `n` documents:
+ * the one weight the word, bigram, title, proximity and passage-choice scorers share.
+ */
+export function bm25Idf(n: number, df: number): number {
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+
 /** BM25 over chunks (title, heading path and text, pre-segmented). Higher score is better. */
 export const bm25Retriever: Retriever = async (ctx, question, k) => {
   const qa = await analyseQuery(ctx, question);

@@ -10,6 +10,7 @@ import type { RetrievalContext } from './retriever.js';
 import type { QueryAnalysis } from './query.js';
 import { chunkTexts, eachChunkText } from '../store/retrieval.js';
 import { isStopWord } from '../text/stopwords.js';
+import { bm25Idf } from './bm25.js';
 
 const isHan = (c: number) => (c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf) || (c >= 0xf900 && c <= 0xfaff);
 
@@ -156,7 +157,7 @@ export function indexBigramStats(ctx: RetrievalContext): BigramStats {
 /** BM25's inverse document frequency of a bigram over the index's chunks. */
 export function bigramIdf(s: BigramStats, key: number): number {
   const df = dfOf(s, key);
-  return Math.log(1 + (s.chunks - df + 0.5) / (df + 0.5));
+  return bm25Idf(s.chunks, df);
 }
 
 const K1 = 1.2;

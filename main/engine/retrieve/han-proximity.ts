@@ -16,6 +16,7 @@ import type { RetrievalContext } from './retriever.js';
 import type { QueryAnalysis } from './query.js';
 import { indexBigramStats, passageTexts, questionBigrams } from './han-bigrams.js';
 import { chunkDocumentFrequencies } from '../store/retrieval.js';
+import { bm25Idf } from './bm25.js';
 
 export interface ProximityParams {
   /** Weight of the MinDist bonus, added to the re-read score (whose best passage scores 1). */
@@ -93,7 +94,7 @@ function termIdf(ctx: RetrievalContext, qa: QueryAnalysis): number[] {
   let idf = qa.memo.get('term-idf') as number[] | undefined;
   if (!idf) {
     const chunks = indexBigramStats(ctx).chunks;
-    idf = chunkDocumentFrequencies(ctx.db, qa.terms).map((df) => Math.log(1 + (chunks - df + 0.5) / (df + 0.5)));
+    idf = chunkDocumentFrequencies(ctx.db, qa.terms).map((df) => bm25Idf(chunks, df));
     qa.memo.set('term-idf', idf);
   }
   return idf;

@@ -9,6 +9,7 @@ import type { Scored } from '../embed/vector-matrix.js';
 import type { RetrievalContext, RetrievalResult, Retriever } from './retriever.js';
 import { chunkContexts } from './contexts.js';
 import { analyseQuery, bm25Ranking } from './query.js';
+import { bm25Idf } from './bm25.js';
 import { DEFAULT_PASSAGE_PARAMS, notePassages, type PassageParams } from './note-passages.js';
 import { choosePassages, DEFAULT_PASSAGE_CHOICE, leadIns, type PassageChoiceParams } from './passage-choice.js';
 import { chunkDocuments, denseAgreementWeight, firstStageNotes, notesOf } from './fusion.js';
@@ -211,7 +212,7 @@ function titleRanking(t: TitleIndex, terms: string[]): Scored[] {
   for (const w of terms) {
     const docs = t.postings.get(w);
     if (!docs) continue;
-    const idf = Math.log(1 + (t.docs - docs.length + 0.5) / (docs.length + 0.5));
+    const idf = bm25Idf(t.docs, docs.length);
     for (const d of docs) {
       const len = t.titleWords.get(d) ?? 1;
       const tf = (1 * (k1 + 1)) / (1 + k1 * (1 - b + (b * len) / t.avgTitleWords));

@@ -14,6 +14,7 @@ import { chunkDocumentFrequencies, chunkRows } from '../store/retrieval.js';
 import { passageCounts, passagesAndNext } from '../store/passage-terms.js';
 import { segmentWords } from '../text/segment.js';
 import { hasHan } from '../text/lang.js';
+import { bm25Idf } from './bm25.js';
 import stem from 'wink-eng-lite-web-model/dist/porter-stemmer.js';
 
 export interface PassageChoiceParams {
@@ -91,7 +92,7 @@ function idfOf(ctx: RetrievalContext, cache: ChoiceCache, term: string): number 
   let v = cache.idf.get(term);
   if (v === undefined) {
     const df = chunkDocumentFrequencies(ctx.db, [term])[0]!;
-    v = df ? Math.log(1 + (cache.passages - df + 0.5) / (df + 0.5)) : 0;
+    v = df ? bm25Idf(cache.passages, df) : 0;
     cache.idf.set(term, v);
   }
   return v;
