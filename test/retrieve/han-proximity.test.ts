@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bestWindowShare, distanceBonus, minPairDistance, termOffsets, withProximity } from '../../main/engine/retrieve/han-proximity.js';
 import { analyseQuery, bm25Ranking } from '../../main/engine/retrieve/query.js';
 import { createLociRetriever, lociRetriever } from '../../main/engine/retrieve/loci.js';
-import { indexNotes, type IndexedNotes } from '../support/indexed-notes.js';
+import { coldTitles, indexNotes, type IndexedNotes } from '../support/indexed-notes.js';
+import type { Retriever } from '../../main/engine/retrieve/retriever.js';
 
 describe('term proximity for Chinese questions', () => {
   it('measures how close the question words stand, by character offsets', () => {
@@ -45,10 +46,7 @@ describe('term proximity for Chinese questions', () => {
 
     it('ranks the report where the question words stand together above one that scatters them', async () => {
       const ctx = notes!.ctx;
-      const titles = async (r: ReturnType<typeof createLociRetriever>) => {
-        ctx.cache.forgetQuestions();
-        return (await r(ctx, question, 6)).contexts.map((c) => c.docTitle);
-      };
+      const titles = (r: Retriever) => coldTitles(ctx, r, question, 6);
       const without = await titles(createLociRetriever({ proximity: { minDistance: 0, window: 0, windowChars: 60 } }));
       expect(without.indexOf('综述')).toBeLessThan(without.indexOf('报道一'));
       const closeFirst = await titles(lociRetriever);

@@ -3,7 +3,8 @@ import { bigramVector, cosine, withSameStory } from '../../main/engine/retrieve/
 import { bigramStats } from '../../main/engine/retrieve/han-bigrams.js';
 import { analyseQuery, bm25Ranking } from '../../main/engine/retrieve/query.js';
 import { createLociRetriever, lociRetriever } from '../../main/engine/retrieve/loci.js';
-import { indexNotes, type IndexedNotes } from '../support/indexed-notes.js';
+import { coldTitles, indexNotes, type IndexedNotes } from '../support/indexed-notes.js';
+import type { Retriever } from '../../main/engine/retrieve/retriever.js';
 
 describe('the same-story lift for Chinese questions', () => {
   it('compares passages by the cosine of their Han-bigram vectors, with or without idf', () => {
@@ -37,10 +38,7 @@ describe('the same-story lift for Chinese questions', () => {
     it('ranks the second report of the story above a note that only repeats a question word', async () => {
       const ctx = notes!.ctx;
       const q = '台风杜苏芮在哪里登陆？';
-      const titles = async (r: ReturnType<typeof createLociRetriever>) => {
-        ctx.cache.forgetQuestions();
-        return (await r(ctx, q, 6)).contexts.map((c) => c.docTitle);
-      };
+      const titles = (r: Retriever) => coldTitles(ctx, r, q, 6);
       const without = await titles(createLociRetriever({ sameStory: 0 }));
       expect(without[0]).toBe('报道一');
       expect(without.indexOf('科普')).toBeLessThan(without.indexOf('报道二'));

@@ -6,7 +6,7 @@ import { createStaticEmbedder } from '../../main/engine/embed/static-embedder.js
 import type { Embedder } from '../../main/engine/embed/embedder.js';
 import { indexFolder } from '../../main/engine/indexer.js';
 import { IndexCache } from '../../main/engine/retrieve/index-cache.js';
-import type { RetrievalContext } from '../../main/engine/retrieve/retriever.js';
+import type { RetrievalContext, Retriever } from '../../main/engine/retrieve/retriever.js';
 
 export interface IndexedNotes {
   dir: string;
@@ -34,4 +34,10 @@ export async function indexNotes(prefix: string, notes: Record<string, string>, 
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The note titles of the contexts a retriever returns for the question, asked cold (no analysis kept from an earlier question). */
+export async function coldTitles(ctx: RetrievalContext, retriever: Retriever, question: string, k: number): Promise<string[]> {
+  ctx.cache.forgetQuestions();
+  return (await retriever(ctx, question, k)).contexts.map((c) => c.docTitle);
 }
