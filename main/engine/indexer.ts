@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import type { Db } from './store/db.js';
 import type { Embedder } from './embed/embedder.js';
 import type { IndexOptions, IndexReport } from './api.js';
-import type { SkippedFile } from './types.js';
+import { FAST_PIPELINE_VERSION, type SkippedFile } from './types.js';
 import { prepareNotes, startReading, type NoteInput, type PreparedNote, type PrepareResult, type PrepareTask } from './index-worker/prepare-note.js';
 import type { ReadResult } from './ingest/read.js';
 import { STATIC_EMBEDDER_ID } from './embed/static-embedder.js';
@@ -36,6 +36,8 @@ import { docMatrix, updateDocEdges } from './graph/doc-edges.js';
 import { DEFAULT_FUSION, updateFusion, type FusionThresholds } from './graph/fusion.js';
 import { phaseProgress } from './jobs/progress.js';
 import { createHash, randomUUID } from 'node:crypto';
+import { forgetFastExtractions } from './store/library.js';
+import { getLogger } from './log.js';
 
 export interface IndexerOptions extends IndexOptions {
   /** Files larger than this are skipped (reason 'too-large'). */
@@ -52,6 +54,23 @@ export interface IndexerOptions extends IndexOptions {
 const GRAPH_MODEL = 'graph_model';
 /** Settings key: a random stamp written by each graph step (see updateFusion's kept nodes). */
 const FUSION_STAMP = 'fusion_stamp';
+
+/** Settings key: the FAST_PIPELINE_VERSION that wrote the index's fast-mode rows. */
+const FAST_PIPELINE = 'fast_pipeline';
+
+/**
+ * A note's rows are only rewritten when its bytes change, so an improvement to fast-mode extraction
+ * would never reach an index built before it: the first run after an upgrade extracts those notes again.
+ */
+function refreshOutdatedExtraction(db: Db): void {
+  if (getSetting<number>(db, FAST_PIPELINE, 0) === FAST_PIPELINE_VERSION) return;
+  const notes = db.transaction(() => {
+    const n = forgetFastExtractions(db);
+    setSetting(db, FAST_PIPELINE, FAST_PIPELINE_VERSION);
+    return n;
+  })();
+  if (notes > 0) getLogger('engine').info({ notes, version: FAST_PIPELINE_VERSION }, 'fast-mode extraction changed: notes are extracted again');
+}
 
 /** True when the index holds documents whose vectors (and graph) were made by another embedder. */
 export function needsReembedding(db: Db, embedder: Embedder): boolean {
@@ -71,6 +90,7 @@ export async function indexFolder(db: Db, embedder: Embedder, rootArg: string, o
   const times = opts.phaseTimes ?? {};
   const root = resolve(rootArg);
   await assertFolder(root);
+  refreshOutdatedExtraction(db);
   const scan = phaseProgress('scan', 1, opts.onProgress);
   const { files, skipped: scanSkipped } = await scanFolder(root, { maxBytes: opts.maxBytes, signal: opts.signal, excluded: opts.excluded });
   scan.finish();
@@ -139,6 +159,7 @@ export async function indexTexts(db: Db, embedder: Embedder, root: string, docs:
   const started = performance.now();
   const times = opts.phaseTimes ?? {};
   const progress = phaseProgress('extract', docs.length, opts.onProgress);
+  refreshOutdatedExtraction(db);
   let unchanged = 0;
   const todo: { d: TextDocument; hash: string; isNew: boolean }[] = [];
   for (const d of docs) {

@@ -7,6 +7,12 @@ import type * as shape from './shapes/domain.js';
 /** Who produced a derived row: the fast path, or a model id + prompt version (e.g. `llm:stories260K@p1`). */
 export type Extractor = string;
 export const FAST_EXTRACTOR: Extractor = 'fast';
+/**
+ * Bump whenever the parser or the fast extractor writes different rows for the same note: an index built
+ * by an older version then has its fast-mode notes extracted again on the next run (indexer.ts).
+ * 2: sentences no longer end after a title or an initial ("Dr. Amundsen").
+ */
+export const FAST_PIPELINE_VERSION = 2;
 
 export type Lang = 'en' | 'zh' | 'other';
 

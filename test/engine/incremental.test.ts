@@ -134,3 +134,24 @@ describe('one changed note', () => {
     for (const table of Object.keys(rebuilt)) expect(incremental[table], table).toEqual(rebuilt[table]);
   }, 300_000);
 });
+
+describe('an index built by an older fast pipeline', () => {
+  it('has its fast-mode notes extracted again by the next run, and then equals a full rebuild', async () => {
+    const notes = join(dir, 'notes');
+    const db = openDb(join(dir, 'upgraded.db'));
+    await indexFolder(db, embedder, notes);
+    const fresh = content(db);
+    // What an index of the previous release looks like: no pipeline version, and facts that an older
+    // extractor cut differently (the notes on disk are unchanged, so only the version can tell).
+    db.prepare("DELETE FROM settings WHERE key = 'fast_pipeline'").run();
+    db.prepare("UPDATE fcis SET text = text || ' (older cut)'").run();
+    const upgraded = await indexFolder(db, embedder, notes);
+    expect(upgraded.changed).toBe(fresh.documents!.length);
+    const after = content(db);
+    for (const table of Object.keys(fresh)) expect(after[table], table).toEqual(fresh[table]);
+    // Once is enough: the next run finds every note unchanged.
+    const again = await indexFolder(db, embedder, notes);
+    expect([again.changed, again.unchanged]).toEqual([0, fresh.documents!.length]);
+    db.close();
+  }, 300_000);
+});

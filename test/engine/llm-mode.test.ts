@@ -50,6 +50,12 @@ describe('the engine with a local model', () => {
     const again = await engine.refine();
     expect(again?.refined).toBe(0);
     expect(again?.calls).toBe(0);
+    // After an upgrade of fast mode (the index carries no pipeline version), notes the model extracted
+    // keep the model's rows: only fast-mode notes are extracted again, and here there are none.
+    db.prepare("DELETE FROM settings WHERE key = 'fast_pipeline'").run();
+    const upgraded = await engine.startJob(join(dir, 'notes')).done;
+    expect([upgraded.changed, upgraded.unchanged]).toEqual([0, 12]);
+    expect(engine.stats().extractors.map((e) => e.extractor)).toEqual([report!.extractor]);
   }, 600_000);
 
   it('streams a generated answer whose citations all resolve to given sources', async () => {

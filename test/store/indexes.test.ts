@@ -28,6 +28,7 @@ const WHOLE_TABLE_READS: [RegExp, string][] = [
   [/^DELETE FROM entities WHERE NOT EXISTS/, 'orphan-entity sweep, once per run'],
   [/^SELECT \* FROM \(SELECT id, \w+ FROM \w+\) src WHERE NOT EXISTS \(SELECT 1 FROM embeddings/, 'embed what lacks a vector, once per run'],
   [/^DELETE FROM super_nodes$/, 'super-nodes rebuilt each run'],
+  [/^UPDATE documents SET content_hash = NULL, mtime = NULL WHERE status = 'indexed' AND NOT EXISTS/, 'fast-mode notes re-extracted once, after an upgrade'],
 ];
 const deliberate = (sql: string) => isSingleTableLoad(sql) || WHOLE_TABLE_READS.some(([re]) => re.test(sql));
 

@@ -107,6 +107,20 @@ export function removeDocumentsUnder(db: Db, root: string): number {
   return ids.length;
 }
 
+/**
+ * Makes the next run extract again every indexed note whose rows the fast pipeline wrote; a note a model
+ * extracted keeps its rows (the model pass is the user's to run again). Returns how many notes that is.
+ */
+export function forgetFastExtractions(db: Db): number {
+  return stmt(
+    db,
+    `UPDATE documents SET content_hash = NULL, mtime = NULL
+      WHERE status = 'indexed'
+        AND NOT EXISTS (SELECT 1 FROM mm_nodes m WHERE m.document_id = documents.id AND m.extractor <> @fast)
+        AND NOT EXISTS (SELECT 1 FROM fcis f WHERE f.document_id = documents.id AND f.extractor <> @fast)`,
+  ).run({ fast: FAST_EXTRACTOR }).changes;
+}
+
 /** Makes the next run re-extract a folder's notes (or one note) although they did not change on disk. */
 export function forgetContentHashes(db: Db, root: string, docId?: number): void {
   if (docId === undefined) stmt(db, 'UPDATE documents SET content_hash = NULL, mtime = NULL WHERE root = ?').run(root);
