@@ -16,6 +16,7 @@ import { chunkDocuments, denseAgreementWeight, firstStageNotes, notesOf } from '
 import { withBigrams } from './han-bigrams.js';
 import { embedderQuality, type EmbedderQuality } from './embedder-quality.js';
 import { withSameStory } from './same-story.js';
+import { withJoinedHanWords } from './han-recut.js';
 import { withProximity, type ProximityParams } from './han-proximity.js';
 import { DEFAULT_PPR_PARAMS, entityGraph, pprRank, type PprParams } from './ppr.js';
 import { indexedTitles } from '../store/retrieval.js';
@@ -242,7 +243,8 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
     passages: { ...DEFAULT_LOCI_PARAMS.passages, ...overrides.passages },
   };
   return async (ctx: RetrievalContext, question: string, k: number): Promise<RetrievalResult> => {
-    const qa = await analyseQuery(ctx, question);
+    // Chinese questions: words the question's cut split and the notes keep whole are searched whole (han-recut.ts).
+    const qa = withJoinedHanWords(ctx, await analyseQuery(ctx, question));
     const titles = titleIndex(ctx);
     // Built once per index generation: which notes mention which titles, and how specific each title is.
     const mentions = (await entityGraph(ctx)).titleMentions;
