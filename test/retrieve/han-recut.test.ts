@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { joinedCandidates, withJoinedHanWords } from '../../main/engine/retrieve/han-recut.js';
 import { analyseQuery } from '../../main/engine/retrieve/query.js';
-import { lociRetriever } from '../../main/engine/retrieve/loci.js';
+import { createLociRetriever, lociRetriever } from '../../main/engine/retrieve/loci.js';
 import { segmentWords } from '../../main/engine/text/segment.js';
 import { coldTitles, indexNotes, type IndexedNotes } from '../support/indexed-notes.js';
 
@@ -39,6 +39,8 @@ describe('Han words the question cut split and the notes keep whole', () => {
       expect(withJoinedHanWords(ctx, qa).terms).toContain('他信');
       const titles = await coldTitles(ctx, lociRetriever, question, 5);
       expect(titles[0]).toBe('机场');
+      // The bigram re-reading alone cannot: the note is not among BM25's candidates.
+      expect(await coldTitles(ctx, createLociRetriever({ joinHanWords: false }), question, 5)).not.toContain('机场');
     });
 
     it('changes nothing for a question with no Han text, nor for joined words the index lacks', async () => {
