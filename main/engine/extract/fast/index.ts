@@ -20,7 +20,7 @@ export function extractFast(note: ParsedNote): Extraction {
   const mindMap = buildMindMap(note, split);
   const out = new ExtractionCollector(note);
   addChineseKeywords(note, out);
-  addSentenceFacts(note, fcis, out);
+  addSentenceFacts(note, split.sentences, out);
   addStructure(note, out);
   return { extractor: FAST_EXTRACTOR, fcis, mindMap, entities: out.entities, triples: out.triples };
 }

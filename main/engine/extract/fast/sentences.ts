@@ -32,6 +32,11 @@ export interface SentenceSplit {
   passages: SentencePassage[];
   /** passageOf[i] is the index in `passages` of fcis[i]. */
   passageOf: number[];
+  /**
+   * The sentences alone, as entities and triples are read from: a list fact stands here as its lead-in
+   * sentence (or not at all when that is no fact alone), since "A; B; C" is no sentence to parse.
+   */
+  sentences: ExtractedFci[];
 }
 
 /** Fast-mode FCIs: the sentences of a note's prose chunks, cleaned of Markdown, with their source lines. */
@@ -44,6 +49,7 @@ export function splitSentences(chunks: ParsedChunk[]): SentenceSplit {
   const fcis: ExtractedFci[] = [];
   const passages: SentencePassage[] = [];
   const passageOf: number[] = [];
+  const sentenceFcis: ExtractedFci[] = [];
   for (const chunk of chunks) {
     if (chunk.isCode) continue;
     const chunkPassages = passagesOf(chunk);
@@ -56,14 +62,16 @@ export function splitSentences(chunks: ParsedChunk[]): SentenceSplit {
         const text = seg.segment.trim();
         const start = seg.index + (seg.segment.length - seg.segment.trimStart().length);
         const leadsList = list !== null && s === sentences.length - 1 && LEAD_IN.test(text);
-        const fci = leadsList ? listFact(chunk.ord, passage, start, text, list) : sentenceFact(chunk.ord, passage, start, text);
+        const alone = sentenceFact(chunk.ord, passage, start, text);
+        if (alone) sentenceFcis.push(alone);
+        const fci = leadsList ? listFact(chunk.ord, passage, start, text, list) : alone;
         if (!fci) return;
         fcis.push(fci);
         passageOf.push(passageIndex);
       });
     });
   }
-  return { fcis, passages, passageOf };
+  return { fcis, passages, passageOf, sentences: sentenceFcis };
 }
 
 /** A sentence of a passage as an FCI, or null when it is no statement. */
