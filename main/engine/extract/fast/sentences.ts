@@ -39,7 +39,10 @@ export interface SentenceSplit {
   sentences: ExtractedFci[];
 }
 
-/** Fast-mode FCIs: the sentences of a note's prose chunks, cleaned of Markdown, with their source lines. */
+/**
+ * Fast-mode FCIs: the sentences of a note's prose chunks, cleaned of Markdown, with their source lines;
+ * a sentence leading in a list of short items ("Loci runs on:" + "- Linux", "- macOS") is one fact with them.
+ */
 export function extractSentenceFcis(chunks: ParsedChunk[]): ExtractedFci[] {
   return splitSentences(chunks).fcis;
 }
@@ -98,7 +101,8 @@ const MAX_LIST_FACT_CHARS = 320;
 /**
  * The list a lead-in paragraph introduces, when some of its items are too short to be facts on their
  * own ("- Linux", "- Windows (64-bit)"): its top-level items, in order, up to the next paragraph. Null
- * when there is no such list, or it is all links (navigation) or code.
+ * when there is no such list, or it is all links (navigation); whether it reads as code is judged on the
+ * whole fact (listFact).
  */
 function shortListAfter(passages: Passage[], leadIn: number): Passage[] | null {
   const first = passages[leadIn + 1];
