@@ -178,6 +178,8 @@ export interface LociExplanation {
   referencingShare: number;
   /** How far the embedder is trusted beside BM25 on this corpus (embedder-quality.ts); null when not estimated. */
   embedderTrust: EmbedderQuality | null;
+  /** Chinese questions: words the question's cut split that were searched whole (han-recut.ts). */
+  joinedWords: string[];
   documents: LociDocument[];
 }
 
@@ -370,7 +372,7 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
     // Lead-ins are looked for only where passage choice is at work (notes of several passages).
     const introduced = passages === bm25 ? undefined : leadIns(ctx, [...shown.map((n) => n.chunkId), ...passages.slice(0, p.passages.withinTop).map((s) => s.id)]);
     const contexts: RetrievedContext[] = chunkContexts(ctx.db, notePassages(shown, passages, docOf, k, p.passages, introduced));
-    const explanation: LociExplanation = { method: 'loci', params: p, weights, referencingShare: referencing, embedderTrust: trust, documents: ranked };
+    const explanation: LociExplanation = { method: 'loci', params: p, weights, referencingShare: referencing, embedderTrust: trust, joinedWords: qa.terms.filter((t) => !analysed.terms.includes(t)), documents: ranked };
     return { contexts, explanation, query: qa };
   };
 }
@@ -391,6 +393,7 @@ export function formatLociExplanation(x: LociExplanation): string {
     const coverage = t.coverage === null ? 'not measured (a bag of words)' : t.coverage.toFixed(2);
     out.push(`embedder trusted at ${t.weight.toFixed(2)} on this corpus (word-order sensitivity ${t.orderSensitivity.toFixed(2)}, coverage ${coverage}, ${t.probes} probes)`);
   }
+  if (x.joinedWords.length) out.push(`searched whole, though the question's cut split them: ${x.joinedWords.join(', ')}`);
   for (const d of x.documents) {
     const r = (n?: number) => (n === undefined ? '–' : String(n));
     const bridges = d.bridgedFrom.map((b) => `“${b.title}” mentions “${b.mention}”`).join('; ');
