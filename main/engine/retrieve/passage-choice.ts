@@ -50,12 +50,29 @@ export const DEFAULT_PASSAGE_CHOICE: PassageChoiceParams = { k1: 1.2, b: 0, head
 
 const NOT_WORD = /[^\p{L}\p{N}]+/u;
 
+/** A word boundary inside an identifier: lower → upper ("linkReference"), or an acronym's end ("HTMLParser"). */
+const CASE_CHANGE = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
+
+/**
+ * A word as matched, lowercased: itself, and where it is a camelCase identifier, also its parts. Notes
+ * about software name settings, commands and functions in camelCase (`foam.edit.linkReferenceDefinitions`,
+ * `withExtensions`, `index.contentPages()`), while a question asks in words ("link reference definitions
+ * that include file extensions"); the parts are those words. A word with no case change inside (prose,
+ * Wikipedia, news) is left as it is. The whole identifier stays, so a question that writes it matches it.
+ */
+export function identifierWords(word: string): string[] {
+  const lower = word.toLowerCase();
+  const parts = word.split(CASE_CHANGE);
+  return parts.length > 1 ? [lower, ...parts.map((x) => x.toLowerCase())] : [lower];
+}
+
 /**
  * Lowercase word stems as a passage is matched: words split where FTS5's tokenizer splits them (text
- * with Han characters is cut by the index's own segmenter first; other text needs no more than the split).
+ * with Han characters is cut by the index's own segmenter first), and camelCase identifiers also into
+ * their words (identifierWords).
  */
 function stems(text: string, memo: Map<string, string>): string[] {
-  const words = hasHan(text) ? segmentWords(text).flatMap((w) => w.split(NOT_WORD)) : text.normalize('NFKC').toLowerCase().split(NOT_WORD);
+  const words = hasHan(text) ? segmentWords(text).flatMap((w) => w.split(NOT_WORD)) : text.normalize('NFKC').split(NOT_WORD).flatMap(identifierWords);
   const out: string[] = [];
   for (const part of words) {
     if (!part) continue;
