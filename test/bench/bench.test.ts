@@ -47,6 +47,18 @@ describe.skipIf(!have)('loci bench', () => {
     expect(report.paragraphs).toBe(40);
     expect(report.results.map((r) => r.method)).toEqual(['bm25', 'minisearch']);
     expect(Object.keys(report.results[0]!.recall)).toEqual(['2', '5', '10']);
+    // Each question's scores, in the set's order, averaging to the table's figures.
+    const ids = loadDataset(join(DATA, 'musique/dev_answerable_10.jsonl'), { limit: 2 }).questions.map((q) => q.id);
+    for (const r of report.results) {
+      expect(r.perQuestion.map((q) => q.id)).toEqual(ids);
+      for (const k of [2, 5, 10]) {
+        expect(r.perQuestion.reduce((a, q) => a + q.recall[k]!, 0) / ids.length).toBeCloseTo(r.recall[k]!, 9);
+        const found = r.perQuestion.flatMap((q) => (q.answer[k] === null ? [] : [q.answer[k]!]));
+        expect(found.length).toBe(r.answerQuestions);
+      }
+    }
+    expect(report.results[0]!.perQuestion.every((q) => q.shown !== null)).toBe(true);
+    expect(report.results[1]!.perQuestion.every((q) => q.shown === null)).toBe(true);
   }, 120_000);
 
   // The target, measured: on the pooled HotpotQA train 100, loci beats bm25 and both peers on recall@5.

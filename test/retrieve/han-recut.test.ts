@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { joinedCandidates, withJoinedHanWords } from '../../main/engine/retrieve/han-recut.js';
 import { analyseQuery } from '../../main/engine/retrieve/query.js';
 import { createLociRetriever, lociRetriever } from '../../main/engine/retrieve/loci.js';
+import { formatExplanation } from '../../main/engine/retrieve/explain.js';
 import { segmentWords } from '../../main/engine/text/segment.js';
 import { coldTitles, indexNotes, type IndexedNotes } from '../support/indexed-notes.js';
 
@@ -39,6 +40,9 @@ describe('Han words the question cut split and the notes keep whole', () => {
       expect(withJoinedHanWords(ctx, qa).terms).toContain('他信');
       const titles = await coldTitles(ctx, lociRetriever, question, 5);
       expect(titles[0]).toBe('机场');
+      // --explain says which words were searched whole.
+      const explained = await lociRetriever(ctx, question, 5);
+      expect(formatExplanation(explained.explanation)).toContain('searched whole, though the question\'s cut split them: 他信');
       // The bigram re-reading alone cannot: the note is not among BM25's candidates.
       expect(await coldTitles(ctx, createLociRetriever({ joinHanWords: false }), question, 5)).not.toContain('机场');
     });

@@ -17,6 +17,17 @@ import { wordShare } from './docs-qa.js';
 import { PEER_NAMES, buildPeer, type PeerIndex, type PeerName } from './peers.js';
 import { answerFound, mean, percentile, rankedDocuments, recallAtK } from './metrics.js';
 
+/** One question's scores, so two methods (or two versions of one) can be compared question by question. */
+export interface QuestionScore {
+  id: string;
+  /** Supporting-document recall per k. */
+  recall: Record<number, number>;
+  /** The answer score in the first k contexts, per k (null: the question has no scorable answer). */
+  answer: Record<number, number | null>;
+  /** The answer score of the extractive answer shown (null: none, or a peer library). */
+  shown: number | null;
+}
+
 export interface MethodResult {
   method: string;
   /** Mean supporting-document recall@k, per k. */
@@ -41,6 +52,8 @@ export interface MethodResult {
   /** Highest resident set size seen while this method was built and run. */
   peakRssMb: number;
   errors: number;
+  /** Each question's scores, in the set's order (`--json`). */
+  perQuestion: QuestionScore[];
 }
 
 export interface BenchReport {
@@ -133,8 +146,11 @@ async function evaluate(
   const recall: Record<number, number[]> = Object.fromEntries(ks.map((k) => [k, []]));
   const answers: Record<number, number[]> = Object.fromEntries(ks.map((k) => [k, []]));
   const extractive: number[] = [];
+  const perQuestion: QuestionScore[] = [];
   let errors = 0;
   for (const q of ds.questions) {
+    const scores: QuestionScore = { id: q.id, recall: {}, answer: {}, shown: null };
+    perQuestion.push(scores);
     const started = performance.now();
     let ranked: Ranked;
     try {
@@ -146,16 +162,16 @@ async function evaluate(
     latencies.push(performance.now() - started);
     const docs = rankedDocuments(ranked.docs);
     for (const k of ks) {
-      recall[k]!.push(recallAtK(docs, q.gold, k));
+      recall[k]!.push((scores.recall[k] = recallAtK(docs, q.gold, k)));
       const text = ranked.texts.slice(0, k).join('\n');
-      const found = scoreAnswer(metric, text, q.answers);
+      const found = (scores.answer[k] = scoreAnswer(metric, text, q.answers));
       if (found !== null) answers[k]!.push(found);
     }
     if (ask) {
       try {
         const a = await ask(q.question);
         askLatencies.push(a.ms);
-        const found = scoreAnswer(metric, a.text, q.answers);
+        const found = (scores.shown = scoreAnswer(metric, a.text, q.answers));
         if (found !== null) extractive.push(found);
       } catch {
         errors++;
@@ -176,6 +192,7 @@ async function evaluate(
     indexSeconds,
     peakRssMb: peak,
     errors,
+    perQuestion,
   };
 }
 

@@ -11,7 +11,7 @@ import { chunkContexts } from './contexts.js';
 import { analyseQuery, bm25Ranking } from './query.js';
 import { bm25Idf } from './bm25.js';
 import { DEFAULT_PASSAGE_PARAMS, notePassages, type PassageParams } from './note-passages.js';
-import { choosePassages, DEFAULT_PASSAGE_CHOICE, leadIns, type PassageChoiceParams } from './passage-choice.js';
+import { choosePassages, DEFAULT_PASSAGE_CHOICE, leadIns, noteRankingPassages, shownByChosen, type PassageChoiceParams } from './passage-choice.js';
 import { chunkDocuments, denseAgreementWeight, firstStageNotes, notesOf } from './fusion.js';
 import { withBigrams } from './han-bigrams.js';
 import { embedderQuality, type EmbedderQuality } from './embedder-quality.js';
@@ -178,6 +178,8 @@ export interface LociExplanation {
   referencingShare: number;
   /** How far the embedder is trusted beside BM25 on this corpus (embedder-quality.ts); null when not estimated. */
   embedderTrust: EmbedderQuality | null;
+  /** Chinese questions: words the question's cut split that were searched whole (han-recut.ts). */
+  joinedWords: string[];
   documents: LociDocument[];
 }
 
@@ -278,17 +280,20 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
     // so where the note ranks by BM25 (BM25's own order where no note has two passages).
     const bm25 = bm25Ranking(ctx, qa, p.depth);
     const passages = p.passageChoice ? choosePassages(ctx, qa, bm25, docOf, p.passageChoice) : bm25;
+    // Which notes rank reads code blocks at a lower weight than which passage shows a note does (passage-choice.ts).
+    const noteOrder = p.passageChoice && passages !== bm25 ? noteRankingPassages(ctx, qa, bm25, docOf, p.passageChoice) : passages;
     // Where passage choice reordered them, BM25's own note order keeps a share of BM25's weight.
     const ownOrder = p.passageChoice && passages !== bm25 ? notesOf(docOf, bm25) : [];
     const ownShare = ownOrder.length ? p.passageChoice!.bm25OrderShare : 0;
-    let lexical = p.wBm25 ? notesOf(docOf, passages) : [];
+    let lexical = p.wBm25 ? notesOf(docOf, noteOrder) : [];
     // Chinese questions: BM25's passages re-read by character bigrams (han-bigrams.ts), raised where the
     // question's words stand close (han-proximity.ts), then lifted by their likeness to the first
     // (same-story.ts), before they become notes.
     if (p.wBm25 && (p.bigramShare > 0 || p.sameStory > 0)) {
-      const reread = p.bigramShare > 0 ? withBigrams(ctx, qa, passages, p.bigramShare) : passages;
+      const reread = p.bigramShare > 0 ? withBigrams(ctx, qa, noteOrder, p.bigramShare) : noteOrder;
       lexical = notesOf(docOf, withSameStory(ctx, qa, withProximity(ctx, qa, reread, p.proximity), p.sameStory));
     }
+    if (noteOrder !== passages) lexical = shownByChosen(lexical, notesOf(docOf, passages));
     const byTitle = p.wTitle ? titleRanking(titles, qa.terms).slice(0, p.depth) : [];
     const walkWeight = p.wPpr * walkWeightOf(referencing, p);
     const walk = walkWeight >= MIN_WALK_WEIGHT ? (await pprRank(ctx, qa, p.ppr)).documents.slice(0, p.depth) : [];
@@ -370,7 +375,7 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
     // Lead-ins are looked for only where passage choice is at work (notes of several passages).
     const introduced = passages === bm25 ? undefined : leadIns(ctx, [...shown.map((n) => n.chunkId), ...passages.slice(0, p.passages.withinTop).map((s) => s.id)]);
     const contexts: RetrievedContext[] = chunkContexts(ctx.db, notePassages(shown, passages, docOf, k, p.passages, introduced));
-    const explanation: LociExplanation = { method: 'loci', params: p, weights, referencingShare: referencing, embedderTrust: trust, documents: ranked };
+    const explanation: LociExplanation = { method: 'loci', params: p, weights, referencingShare: referencing, embedderTrust: trust, joinedWords: qa.terms.filter((t) => !analysed.terms.includes(t)), documents: ranked };
     return { contexts, explanation, query: qa };
   };
 }
@@ -391,6 +396,7 @@ export function formatLociExplanation(x: LociExplanation): string {
     const coverage = t.coverage === null ? 'not measured (a bag of words)' : t.coverage.toFixed(2);
     out.push(`embedder trusted at ${t.weight.toFixed(2)} on this corpus (word-order sensitivity ${t.orderSensitivity.toFixed(2)}, coverage ${coverage}, ${t.probes} probes)`);
   }
+  if (x.joinedWords.length) out.push(`searched whole, though the question's cut split them: ${x.joinedWords.join(', ')}`);
   for (const d of x.documents) {
     const r = (n?: number) => (n === undefined ? '–' : String(n));
     const bridges = d.bridgedFrom.map((b) => `“${b.title}” mentions “${b.mention}”`).join('; ');

@@ -11,7 +11,7 @@ import type { Scored } from '../embed/vector-matrix.js';
 import type { RetrievalContext } from './retriever.js';
 import type { QueryAnalysis } from './query.js';
 import { chunkDocumentFrequencies, chunkRows } from '../store/retrieval.js';
-import { passageCounts, passagesAndNext } from '../store/passage-terms.js';
+import { codePassageIds, passageCounts, passagesAndNext } from '../store/passage-terms.js';
 import { segmentWords } from '../text/segment.js';
 import { hasHan } from '../text/lang.js';
 import { bm25Idf } from './bm25.js';
@@ -33,6 +33,11 @@ export interface PassageChoiceParams {
   minPassagesPerNote: number;
   /** Share of BM25's weight in loci's note ranking left to BM25's own note order (loci.ts). */
   bm25OrderShare: number;
+  /**
+   * For which notes rank (not which of a note's passages is shown): a question word found in a code
+   * block counts this share of one found in prose (noteRankingPassages).
+   */
+  codeWeight: number;
 }
 
 // On the documentation dev sets (52 and 51 questions; an offline replay over the kept indexes, every
@@ -46,16 +51,53 @@ export interface PassageChoiceParams {
 //   80.3/86.0, 79.5/84.9, 79.5/84.9, 78.8/84.9;
 // - with the notes ranked by it alone: b 0.2 / 0.3: 78.6/83.3, 77.8/83.2 (BM25's own 0.75: 76.8/82.0); k1 0.6 / 2 / 3: 80.3/85.2,
 //   80.6/85.0, 80.0/83.8; heading weight 0 / 0.5 / 1: 80.4/86.0, 79.9/86.0, 79.9/84.4.
-export const DEFAULT_PASSAGE_CHOICE: PassageChoiceParams = { k1: 1.2, b: 0, headingWeight: 0.3, minPassagesPerNote: 2, bm25OrderShare: 0.25 };
+// Tried on top of this (session 7, both docs sets, loci's ans@5 / shown answer, SilverBullet | Foam, from
+// 80.1 / 54.7 | 86.5 / 65.7) and dropped:
+// - Tao & Zhai's MinDist over word positions (α 0.3) added to the score: weight 1 → 79.4 | 85.7, 2 → 78.4 | 85.7;
+//   the idf-weighted share of the question in the best 8–20-word window (0.1–0.3 × the question's idf):
+//   78.5–80.2 | 85.5–86.1;
+// - question words found in a code block counted like heading words for which passage is shown too (any
+//   weight 0–0.5; or only in blocks of 4+ / 6+ / 10+ lines): up to 80.7 / 55.3 | 87.7, but Foam's shown
+//   answer fell to 64.8–65.1 (the top note's extra passage gives it an extra fact, which pushes out the
+//   one that answers). For which notes rank only it is kept (codeWeight, noteRankingPassages);
+// - the title's words at full weight for the note ranking only (0.6–1): no change; 1.5: Foam shown 65.6;
+// - further passages from BM25's own top 8 as well: 78.3 / 57.7 | 84.2 / 64.4;
+// - a note's further passage shown after the next note's best unless it outranks it: 80.3 | 85.8.
+// What is left (session 7): on SilverBullet, 4.2 of the 4.5 points between loci and the best single
+// passage of the answering note are four questions whose note is not among the first 5 contexts — two
+// asked in other words than the note's (needs a real embedder), two where long code listings of
+// another note match the question's words as identifiers; on Foam, 2.0 points are passages within the
+// answering note that are asked in other words than they are written.
+// codeWeight: the heading's weight, read as a field of its own as the heading path is; in the note ranking
+// (after camelCase identifiers) SilverBullet 80.3 / 54.9 → 80.7 / 55.3 and Foam 86.5 / 66.0 → 86.7 / 66.0,
+// the same at 0, 0.3 and 0.5.
+export const DEFAULT_PASSAGE_CHOICE: PassageChoiceParams = { k1: 1.2, b: 0, headingWeight: 0.3, minPassagesPerNote: 2, bm25OrderShare: 0.25, codeWeight: 0.3 };
 
 const NOT_WORD = /[^\p{L}\p{N}]+/u;
 
+/** A word boundary inside an identifier: lower → upper ("linkReference"), or an acronym's end ("HTMLParser"). */
+const CASE_CHANGE = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
+
+/**
+ * A word as matched, lowercased: itself, and where it is a camelCase identifier, also its parts. Notes
+ * about software name settings, commands and functions in camelCase (`foam.edit.linkReferenceDefinitions`,
+ * `withExtensions`, `index.contentPages()`), while a question asks in words ("link reference definitions
+ * that include file extensions"); the parts are those words. A word with no case change inside (prose,
+ * Wikipedia, news) is left as it is. The whole identifier stays, so a question that writes it matches it.
+ */
+export function identifierWords(word: string): string[] {
+  const lower = word.toLowerCase();
+  const parts = word.split(CASE_CHANGE);
+  return parts.length > 1 ? [lower, ...parts.map((x) => x.toLowerCase())] : [lower];
+}
+
 /**
  * Lowercase word stems as a passage is matched: words split where FTS5's tokenizer splits them (text
- * with Han characters is cut by the index's own segmenter first; other text needs no more than the split).
+ * with Han characters is cut by the index's own segmenter first), and camelCase identifiers also into
+ * their words (identifierWords).
  */
 function stems(text: string, memo: Map<string, string>): string[] {
-  const words = hasHan(text) ? segmentWords(text).flatMap((w) => w.split(NOT_WORD)) : text.normalize('NFKC').toLowerCase().split(NOT_WORD);
+  const words = hasHan(text) ? segmentWords(text).flatMap((w) => w.split(NOT_WORD)) : text.normalize('NFKC').split(NOT_WORD).flatMap(identifierWords);
   const out: string[] = [];
   for (const part of words) {
     if (!part) continue;
@@ -72,6 +114,8 @@ interface PassageTerms {
   /** Stems of the note's title and the passage's heading path. */
   heading: Set<string>;
   length: number;
+  /** A code block (the chunker's mark). */
+  code: boolean;
 }
 
 /** What passage choice reads of the index, built lazily and kept per index generation. */
@@ -104,11 +148,12 @@ function passageTerms(ctx: RetrievalContext, cache: ChoiceCache, ids: number[]):
   // Kept for passages seen again by later questions, within a bound (a few thousand small maps).
   if (cache.terms.size > MAX_CACHED_PASSAGES) cache.terms.clear();
   const missing = ids.filter((id) => !cache.terms.has(id));
+  const code = missing.length ? codePassageIds(ctx.db, missing) : new Set<number>();
   for (const r of missing.length ? chunkRows(ctx.db, missing) : []) {
     const words = stems(r.text, cache.stems);
     const tf = new Map<string, number>();
     for (const w of words) tf.set(w, (tf.get(w) ?? 0) + 1);
-    cache.terms.set(r.id, { tf, heading: new Set(stems([r.title, ...(JSON.parse(r.heading_path) as string[])].join(' '), cache.stems)), length: words.length });
+    cache.terms.set(r.id, { tf, heading: new Set(stems([r.title, ...(JSON.parse(r.heading_path) as string[])].join(' '), cache.stems)), length: words.length, code: code.has(r.id) });
   }
   return cache.terms;
 }
@@ -119,6 +164,30 @@ function passageTerms(ctx: RetrievalContext, cache: ChoiceCache, ids: number[]):
  * paragraphs: one passage per note).
  */
 export function choosePassages(ctx: RetrievalContext, qa: QueryAnalysis, ranking: Scored[], docOf: Map<number, number>, p: PassageChoiceParams = DEFAULT_PASSAGE_CHOICE): Scored[] {
+  return scoredPassages(ctx, qa, ranking, docOf, p, 1);
+}
+
+/**
+ * BM25's passages in the order that decides which notes rank (loci.ts): as choosePassages, but a question
+ * word found in a code block counts p.codeWeight of one in prose, as words only in the heading count less.
+ * A long code listing (a plug's implementation, a script) holds the question's everyday words as
+ * identifiers — `run`, `id`, `group`, `path`, `sub` — and outranked the note whose prose answers: on the
+ * SilverBullet set a Mermaid renderer's source for "run as a particular user and group id", a Lua script's
+ * `string.sub(child, …)` for "serve under a sub-path". Which of a note's passages is shown is not changed:
+ * there a code block is often the answer (the setting's JSON line), and lowering it there cost Foam's
+ * shown answer (65.7 → 65.1). Returns the ranking itself where choosePassages does.
+ */
+export function noteRankingPassages(ctx: RetrievalContext, qa: QueryAnalysis, ranking: Scored[], docOf: Map<number, number>, p: PassageChoiceParams = DEFAULT_PASSAGE_CHOICE): Scored[] {
+  return scoredPassages(ctx, qa, ranking, docOf, p, p.codeWeight);
+}
+
+/** The notes as ranked, each shown by its passage in `chosen` (the note's first there), else as it was. */
+export function shownByChosen<T extends { docId: number; chunkId: number }>(ranked: T[], chosen: { docId: number; chunkId: number }[]): T[] {
+  const shownBy = new Map(chosen.map((n) => [n.docId, n.chunkId]));
+  return ranked.map((n) => ({ ...n, chunkId: shownBy.get(n.docId) ?? n.chunkId }));
+}
+
+function scoredPassages(ctx: RetrievalContext, qa: QueryAnalysis, ranking: Scored[], docOf: Map<number, number>, p: PassageChoiceParams, codeWeight: number): Scored[] {
   const cache = choiceCache(ctx);
   if (cache.passages < p.minPassagesPerNote * cache.notes) return ranking;
   const notes = new Set(ranking.map((s) => docOf.get(s.id)));
@@ -137,7 +206,7 @@ export function choosePassages(ctx: RetrievalContext, qa: QueryAnalysis, ranking
     for (const t of terms) {
       const n = x.tf.get(t) ?? 0;
       const inText = n ? (n * (p.k1 + 1)) / (n + p.k1 * (1 - p.b + (p.b * x.length) / avgLength)) : 0;
-      score += idf.get(t)! * Math.max(inText, x.heading.has(t) ? headingOnly : 0);
+      score += idf.get(t)! * Math.max(x.code ? codeWeight * inText : inText, x.heading.has(t) ? headingOnly : 0);
     }
     return { id: x.id, score };
   });
