@@ -11,8 +11,9 @@ export const FAST_EXTRACTOR: Extractor = 'fast';
  * Bump whenever the parser or the fast extractor writes different rows for the same note: an index built
  * by an older version then has its fast-mode notes extracted again on the next run (indexer.ts).
  * 2: sentences no longer end after a title or an initial ("Dr. Amundsen").
+ * 3: a lead-in ("Loci runs on:") and its short list items become one fact.
  */
-export const FAST_PIPELINE_VERSION = 2;
+export const FAST_PIPELINE_VERSION = 3;
 
 export type Lang = 'en' | 'zh' | 'other';
 

@@ -8,7 +8,7 @@ import { buildMindMap } from './mindmap.js';
 import { splitSentences } from './sentences.js';
 
 /**
- * Fast mode, no model: sentences become FCIs, the note's outline (headings, paragraphs, list nesting)
+ * Fast mode, no model: sentences become FCIs (a lead-in with its list of short items is one), the note's outline (headings, paragraphs, list nesting)
  * becomes the mind map, wink-nlp
  * (English) or jieba keywords (Chinese) give entities and triples, and the note's own structure gives
  * triples that are certainly true (title links to X, title has section Y). Everything carries the chunk
@@ -20,7 +20,7 @@ export function extractFast(note: ParsedNote): Extraction {
   const mindMap = buildMindMap(note, split);
   const out = new ExtractionCollector(note);
   addChineseKeywords(note, out);
-  addSentenceFacts(note, fcis, out);
+  addSentenceFacts(note, split.sentences, out);
   addStructure(note, out);
   return { extractor: FAST_EXTRACTOR, fcis, mindMap, entities: out.entities, triples: out.triples };
 }

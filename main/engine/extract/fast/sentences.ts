@@ -15,6 +15,8 @@ interface Passage {
   lineStarts: { offset: number; line: number }[];
   /** Indentation of the list marker when the passage is a list item, else null (paragraph, row, heading). */
   itemIndent: number | null;
+  /** A list item whose whole text is one link ("- [[Journal]]"): navigation, not a statement. */
+  linkOnly: boolean;
 }
 
 /** A paragraph or list item of a prose chunk: the structure fast-mode mind maps group sentences by. */
@@ -30,9 +32,17 @@ export interface SentenceSplit {
   passages: SentencePassage[];
   /** passageOf[i] is the index in `passages` of fcis[i]. */
   passageOf: number[];
+  /**
+   * The sentences alone, as entities and triples are read from: a list fact stands here as its lead-in
+   * sentence (or not at all when that is no fact alone), since "A; B; C" is no sentence to parse.
+   */
+  sentences: ExtractedFci[];
 }
 
-/** Fast-mode FCIs: the sentences of a note's prose chunks, cleaned of Markdown, with their source lines. */
+/**
+ * Fast-mode FCIs: the sentences of a note's prose chunks, cleaned of Markdown, with their source lines;
+ * a sentence leading in a list of short items ("Loci runs on:" + "- Linux", "- macOS") is one fact with them.
+ */
 export function extractSentenceFcis(chunks: ParsedChunk[]): ExtractedFci[] {
   return splitSentences(chunks).fcis;
 }
@@ -42,30 +52,97 @@ export function splitSentences(chunks: ParsedChunk[]): SentenceSplit {
   const fcis: ExtractedFci[] = [];
   const passages: SentencePassage[] = [];
   const passageOf: number[] = [];
+  const sentenceFcis: ExtractedFci[] = [];
   for (const chunk of chunks) {
     if (chunk.isCode) continue;
-    for (const passage of passagesOf(chunk)) {
+    const chunkPassages = passagesOf(chunk);
+    chunkPassages.forEach((passage, p) => {
       const passageIndex = passages.length;
       passages.push({ chunkOrd: chunk.ord, text: passage.text, itemIndent: passage.itemIndent });
-      for (const seg of sentencesOf(passage.text)) {
+      const sentences = [...sentencesOf(passage.text)];
+      const list = passage.itemIndent === null ? shortListAfter(chunkPassages, p) : null;
+      sentences.forEach((seg, s) => {
         const text = seg.segment.trim();
-        if (!isFactLike(text)) continue;
         const start = seg.index + (seg.segment.length - seg.segment.trimStart().length);
-        // Cite the lines of the words, not of stray punctuation that ICU glued on at either end.
-        const firstWord = text.search(WORD_CHAR);
-        let lastWord = text.length - 1;
-        while (lastWord > firstWord && !WORD_CHAR.test(text[lastWord]!)) lastWord--;
-        fcis.push({
-          chunkOrd: chunk.ord,
-          text,
-          lineFrom: lineAt(passage, start + firstWord),
-          lineTo: lineAt(passage, start + lastWord),
-        });
+        const leadsList = list !== null && s === sentences.length - 1 && LEAD_IN.test(text);
+        const alone = sentenceFact(chunk.ord, passage, start, text);
+        if (alone) sentenceFcis.push(alone);
+        const fci = leadsList ? listFact(chunk.ord, passage, start, text, list) : alone;
+        if (!fci) return;
+        fcis.push(fci);
         passageOf.push(passageIndex);
-      }
-    }
+      });
+    });
   }
-  return { fcis, passages, passageOf };
+  return { fcis, passages, passageOf, sentences: sentenceFcis };
+}
+
+/** A sentence of a passage as an FCI, or null when it is no statement. */
+function sentenceFact(chunkOrd: number, passage: Passage, start: number, text: string): ExtractedFci | null {
+  if (!isFactLike(text)) return null;
+  // Cite the lines of the words, not of stray punctuation that ICU glued on at either end.
+  const firstWord = text.search(WORD_CHAR);
+  return { chunkOrd, text, lineFrom: lineAt(passage, start + firstWord), lineTo: lineAt(passage, start + lastWordAt(text)) };
+}
+
+/** Where the text's last letter or digit is (0 when it has none). */
+function lastWordAt(text: string): number {
+  let at = text.length - 1;
+  while (at > 0 && !WORD_CHAR.test(text[at]!)) at--;
+  return at;
+}
+
+/** A sentence that introduces what follows it ("Loci runs on:"). */
+const LEAD_IN = /[:：]$/;
+
+/** A list fact (lead-in and items) stays a sentence's length, so it neither floods an answer nor blurs its vector. */
+const MAX_LIST_FACT_CHARS = 320;
+
+/**
+ * The list a lead-in paragraph introduces, when some of its items are too short to be facts on their
+ * own ("- Linux", "- Windows (64-bit)"): its top-level items, in order, up to the next paragraph. Null
+ * when there is no such list, or it is all links (navigation); whether it reads as code is judged on the
+ * whole fact (listFact).
+ */
+function shortListAfter(passages: Passage[], leadIn: number): Passage[] | null {
+  const first = passages[leadIn + 1];
+  if (!first || first.itemIndent === null) return null;
+  const items: Passage[] = [];
+  for (let p = leadIn + 1; p < passages.length; p++) {
+    const item = passages[p]!;
+    if (item.itemIndent === null || item.itemIndent < first.itemIndent) break;
+    // A nested list is an outline, not a list of values: flattened it would read wrong and cite a
+    // span of unrelated lines. Neither is an item that leads in a list of its own.
+    if (item.itemIndent > first.itemIndent || LEAD_IN.test(item.text)) return null;
+    items.push(item);
+  }
+  if (items.length < 2 || items.some((i) => !WORD_CHAR.test(i.text))) return null;
+  if (items.every((i) => i.linkOnly) || items.every((i) => isFactLike(i.text))) return null;
+  return items;
+}
+
+/**
+ * The lead-in sentence and the items of its list as one fact ("Loci runs on: Linux; macOS; Windows"),
+ * citing the lines from the lead-in's first word to the last item. Without the list it is the sentence
+ * alone, as any other.
+ */
+function listFact(chunkOrd: number, leadIn: Passage, start: number, text: string, items: Passage[]): ExtractedFci | null {
+  const itemTexts = items.map((i) => i.text.replace(/[\s.,;，；。]+$/u, ''));
+  const joined = `${text} ${itemTexts.join('; ')}`;
+  const last = items[items.length - 1]!;
+  const lead = sentenceFact(chunkOrd, leadIn, start, text);
+  // Judged on the note's own characters (the "; " between items is ours), and a short item's qualifier
+  // in parentheses ("Windows (64-bit)") is prose, not code.
+  const own = `${text} ${itemTexts.join(' ')}`;
+  if (joined.length > MAX_LIST_FACT_CHARS || !isFactLike(own.replace(/[()]/g, ' '))) return lead;
+  const firstWord = text.search(WORD_CHAR);
+  if (firstWord < 0) return lead;
+  return {
+    chunkOrd,
+    text: joined,
+    lineFrom: lineAt(leadIn, start + firstWord),
+    lineTo: lineAt(last, lastWordAt(last.text)),
+  };
 }
 
 /**
@@ -109,7 +186,8 @@ function passagesOf(chunk: ParsedChunk): Passage[] {
       continue;
     }
     if (kind === 'start' || current === null) {
-      current = { text: '', lineStarts: [], itemIndent: kind === 'start' ? listIndent(raw) : null };
+      const itemIndent = kind === 'start' ? listIndent(raw) : null;
+      current = { text: '', lineStarts: [], itemIndent, linkOnly: itemIndent !== null && LINK_ONLY_ITEM.test(raw) };
       passages.push(current);
     } else {
       current.text += ' ';
@@ -139,6 +217,13 @@ function isFactLike(text: string): boolean {
   if (han >= 4) return true;
   const words = text.split(/\s+/).filter((w) => /\p{L}/u.test(w)).length;
   if (letters < 12 || words < 3) return false;
-  const codeChars = text.match(CODE_CHARS)?.length ?? 0;
-  return codeChars / text.length < 0.05;
+  return !looksLikeCode(text);
 }
+
+function looksLikeCode(text: string): boolean {
+  const codeChars = text.match(CODE_CHARS)?.length ?? 0;
+  return codeChars / Math.max(1, text.length) >= 0.05;
+}
+
+/** A list item that is nothing but one wikilink or Markdown link. */
+const LINK_ONLY_ITEM = /^\s*(?:>\s?)*(?:[-*+]|\d{1,9}[.)])\s+(?:\[\[[^\]]*\]\]|!?\[[^\]]*\]\([^)]*\)|<[^>\s]+>)\s*$/;
