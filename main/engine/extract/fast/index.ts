@@ -8,9 +8,9 @@ import { buildMindMap } from './mindmap.js';
 import { splitSentences } from './sentences.js';
 
 /**
- * Fast mode, no model: sentences become FCIs (a lead-in with its list of short items is one), the note's outline (headings, paragraphs, list nesting)
- * becomes the mind map, wink-nlp
- * (English) or jieba keywords (Chinese) give entities and triples, and the note's own structure gives
+ * Fast mode, no model: sentences become FCIs (a lead-in with its list of short items is one), the
+ * note's outline (headings, paragraphs, list nesting) becomes the mind map, wink-nlp (English) or jieba
+ * keywords (Chinese) give entities and triples, and the note's own structure gives
  * triples that are certainly true (title links to X, title has section Y). Everything carries the chunk
  * and lines it came from.
  */
