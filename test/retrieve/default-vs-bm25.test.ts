@@ -15,11 +15,12 @@ import { DEFAULT_METHOD } from '../../main/engine/retrieve/index.js';
 // about a minute. On the Wikipedia sets the default leads BM25's recall@5 by 10–15 points (asserted: 5);
 // on the documentation sets recall@5 is at BM25's ceiling (97–100), so what is guarded there is the
 // share of the reference answer's words in the first 5 contexts, where one passage per note used to
-// trail BM25 (Foam 77.9 vs 83.9); passage choice (passage-choice.ts) took it to 3.3 / 3.6 points above
-// BM25 on the 52 / 51 questions, and 2 of them are kept. The dev suite's Chinese news pool is too large to index here (10k
+// trail BM25 (Foam 77.9 vs 83.9); passage choice (passage-choice.ts, with code blocks a weaker field for
+// note ranking) took it to 3.9 / 3.8 points above BM25 on the 52 / 51 questions, and 2 of them are kept. The dev suite's Chinese news pool is too large to index here (10k
 // articles); the CRUD question files are guarded over a 1,000-article pool (every gold article plus
 // distractors, about 15 s to index), where the default is not below BM25 (63.3 / 71.9 / 70.1 against
-// 62.5 / 69.7 / 67.2 for 1/2/3-doc, with term proximity). Its signals are guarded by han-bigrams.test.ts, han-proximity.test.ts and same-story.test.ts.
+// 62.5 / 69.7 / 67.2 for 1/2/3-doc, with term proximity). Its signals are guarded by han-bigrams.test.ts,
+// han-proximity.test.ts, han-recut.test.ts and same-story.test.ts.
 const DATA = join(import.meta.dirname, '../../../shared/data');
 const SETS = ['hotpotqa/dev_distractor_10.jsonl', '2wiki/dev_10.jsonl', 'musique/dev_answerable_10.jsonl'];
 const DOCS = ['foam.json', 'silverbullet.json'];
