@@ -38,6 +38,11 @@ export interface ParsedChunk {
   ord: number;
   /** Headings from the top of the note down to this chunk (not including the note title). */
   headingPath: string[];
+  /**
+   * The line of the last heading in headingPath (outside the chunk: a heading is its path, not its text),
+   * so a fact that reads the heading can cite it. Absent or null when there is no heading.
+   */
+  headingLine?: number | null;
   text: string;
   lineFrom: number;
   lineTo: number;

@@ -169,14 +169,15 @@ function opensItsSection(chunk: ParsedChunk, previous: ParsedChunk | null): bool
  * A list of short items right under a heading, with no sentence to lead it in ("## Requirements",
  * "- Node 20", "- 4 GB of memory"): the heading leads it in, as one fact "Requirements: Node 20; 4 GB of
  * memory", under the same guards as a lead-in's list (shortListAfter, listFact's length and code checks).
- * It cites the first item's line to the last item's, not the heading's line: the heading line lies
- * outside the chunk (the parser keeps headings as the chunk's heading path, not its text), and a fact
- * cites lines of the chunk it points to, so every line it names holds the chunk's own words; the
- * heading's word is the chunk's heading path, shown with the chunk wherever it is cited.
+ * It cites the heading's line to the last item's, although the heading line lies just above the chunk
+ * (the parser keeps a heading as the chunk's path, not its text): a fact's lines must hold every word
+ * it states, and "Requirements" is written nowhere else. Citing from the first item would keep the
+ * fact inside its chunk but name lines that do not show its first word. With no known heading line
+ * there is no fact rather than one citing lines that lack its words.
  */
 function headingListFact(chunk: ParsedChunk, passages: Passage[]): ExtractedFci | null {
   const heading = chunk.headingPath[chunk.headingPath.length - 1]?.trim() ?? '';
-  if (!WORD_CHAR.test(heading)) return null;
+  if (!WORD_CHAR.test(heading) || chunk.headingLine === null || chunk.headingLine === undefined) return null;
   const items = shortListAfter(passages, -1);
   if (!items) return null;
   const itemTexts = items.map((i) => i.text.replace(/[\s.,;，；。]+$/u, ''));
@@ -185,9 +186,8 @@ function headingListFact(chunk: ParsedChunk, passages: Passage[]): ExtractedFci 
   const text = `${lead} ${itemTexts.join('; ')}`;
   const own = `${heading} ${itemTexts.join(' ')}`;
   if (text.length > MAX_LIST_FACT_CHARS || !isFactLike(own.replace(/[()]/g, ' '))) return null;
-  const first = items[0]!;
   const last = items[items.length - 1]!;
-  return { chunkOrd: chunk.ord, text, lineFrom: lineAt(first, first.text.search(WORD_CHAR)), lineTo: lineAt(last, lastWordAt(last.text)) };
+  return { chunkOrd: chunk.ord, text, lineFrom: chunk.headingLine, lineTo: lineAt(last, lastWordAt(last.text)) };
 }
 
 /**
