@@ -12,8 +12,9 @@ export const FAST_EXTRACTOR: Extractor = 'fast';
  * by an older version then has its fast-mode notes extracted again on the next run (indexer.ts).
  * 2: sentences no longer end after a title or an initial ("Dr. Amundsen").
  * 3: a lead-in ("Loci runs on:") and its short list items become one fact.
+ * 4: a heading and the short list items right under it ("## Requirements", "- Node 20") become one fact.
  */
-export const FAST_PIPELINE_VERSION = 3;
+export const FAST_PIPELINE_VERSION = 4;
 
 export type Lang = 'en' | 'zh' | 'other';
 
@@ -37,6 +38,11 @@ export interface ParsedChunk {
   ord: number;
   /** Headings from the top of the note down to this chunk (not including the note title). */
   headingPath: string[];
+  /**
+   * The line of the last heading in headingPath (outside the chunk: a heading is its path, not its text),
+   * so a fact that reads the heading can cite it. Absent or null when there is no heading.
+   */
+  headingLine?: number | null;
   text: string;
   lineFrom: number;
   lineTo: number;

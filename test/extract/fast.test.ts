@@ -38,7 +38,8 @@ function expectFcisInTheirLines({ note, lines, x }: Extracted): void {
   for (const fci of x.fcis) {
     const chunk = at(note.chunks, fci.chunkOrd, `${note.relPath}: chunk`);
     expect(chunk.isCode).toBe(false);
-    expect(fci.lineFrom).toBeGreaterThanOrEqual(chunk.lineFrom);
+    // A list fact led by its heading starts on the heading's line, just above its chunk; nothing else may.
+    expect(fci.lineFrom === chunk.headingLine || fci.lineFrom >= chunk.lineFrom, `${note.relPath}:${fci.lineFrom} "${fci.text}"`).toBe(true);
     expect(fci.lineTo).toBeLessThanOrEqual(chunk.lineTo);
     const cited = readerText(citedLines(lines, fci.lineFrom, fci.lineTo));
     const runs = wordRuns(fci.text);

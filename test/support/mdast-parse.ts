@@ -44,7 +44,7 @@ function parseMarkdown(relPath: string, content: string): ParsedNote {
   const titleHeading = firstH1 && (fmTitle === null || h1Title === fmTitle) ? firstH1 : null;
 
   const blocks: Block[] = [];
-  const headingStack: { depth: number; text: string }[] = [];
+  const headingStack: { depth: number; text: string; line: number }[] = [];
   let section = 0;
   for (const node of tree.children) {
     if (node.type === 'heading') {
@@ -53,7 +53,7 @@ function parseMarkdown(relPath: string, content: string): ParsedNote {
       while ((headingStack.at(-1)?.depth ?? 0) >= node.depth) headingStack.pop();
       // A heading with no text (only an image, say) still closes the sections below its level.
       const text = headingText(node);
-      if (text) headingStack.push({ depth: node.depth, text });
+      if (text) headingStack.push({ depth: node.depth, text, line: node.position?.start.line ?? 0 });
       continue;
     }
     if (isSilent(node) || !node.position) continue;
@@ -63,6 +63,7 @@ function parseMarkdown(relPath: string, content: string): ParsedNote {
       start: start.offset,
       end: end.offset,
       headingPath: headingStack.map((h) => h.text),
+      headingLine: headingStack.at(-1)?.line ?? null,
       section,
       isCode: node.type === 'code',
       splittable: node.type === 'list' || node.type === 'blockquote' ? childSpans(node) : null,

@@ -6,6 +6,8 @@ export interface Block {
   start: number;
   end: number;
   headingPath: string[];
+  /** The line of the last heading in headingPath, null when there is none. */
+  headingLine: number | null;
   /** Increments at every heading, so blocks on either side of a heading never share a chunk. */
   section: number;
   isCode: boolean;
@@ -39,6 +41,7 @@ export function buildChunks(content: string, lines: LineIndex, blocks: Block[]):
       chunks.push({
         ord: chunks.length,
         headingPath: group.block.headingPath,
+        headingLine: group.block.headingLine,
         text,
         lineFrom: lines.lineOf(start),
         lineTo: lines.lineOf(start + text.length - 1),

@@ -73,7 +73,7 @@ function parseMarkdown(relPath: string, content: string): ParsedNote {
   const titleHeading = firstH1 >= 0 && (fmTitle === null || h1Title === fmTitle) ? firstH1 : -1;
 
   const blocks: Block[] = [];
-  const headingStack: { depth: number; text: string }[] = [];
+  const headingStack: { depth: number; text: string; line: number }[] = [];
   let section = 0;
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
@@ -85,7 +85,7 @@ function parseMarkdown(relPath: string, content: string): ParsedNote {
       while ((headingStack.at(-1)?.depth ?? 0) >= depth) headingStack.pop();
       // A heading with no text (only an image, say) still closes the sections below its level.
       const text = headingText(tokens[i + 1]);
-      if (text) headingStack.push({ depth, text });
+      if (text) headingStack.push({ depth, text, line: (token.map?.[0] ?? 0) + 1 });
       continue;
     }
     if (isSilent(token) || !token.map) continue;
@@ -95,6 +95,7 @@ function parseMarkdown(relPath: string, content: string): ParsedNote {
       start: token.type === 'code_block' || token.type === 'html_block' ? lines.startOf(token.map[0] + 1) : firstTextOf(src, lines, token.map[0]),
       end: blockEnd(src, lines, token.map),
       headingPath: headingStack.map((h) => h.text),
+      headingLine: headingStack.at(-1)?.line ?? null,
       section,
       isCode,
       splittable: token.nesting === 1 ? childSpans(tokens, i, src, lines) : null,
@@ -258,7 +259,7 @@ function parsePlainText(relPath: string, content: string): ParsedNote {
   const blocks: Block[] = [];
   for (const m of content.matchAll(/[^\n]*\S[^\n]*(?:\n[^\n]*\S[^\n]*)*/g)) {
     const start = m.index ?? 0;
-    blocks.push({ start, end: start + m[0].length, headingPath: [], section: 0, isCode: false, splittable: null });
+    blocks.push({ start, end: start + m[0].length, headingPath: [], headingLine: null, section: 0, isCode: false, splittable: null });
   }
   const links = findWikilinks(content).map((l) => ({ target: l.target, line: lines.lineOf(l.index) }));
   const chunks: ParsedChunk[] = buildChunks(content, lines, blocks);

@@ -41,7 +41,8 @@ export interface SentenceSplit {
 
 /**
  * Fast-mode FCIs: the sentences of a note's prose chunks, cleaned of Markdown, with their source lines;
- * a sentence leading in a list of short items ("Loci runs on:" + "- Linux", "- macOS") is one fact with them.
+ * a sentence leading in a list of short items ("Loci runs on:" + "- Linux", "- macOS") is one fact with
+ * them, and so is a heading with the list of short items right under it ("## Requirements" + "- Node 20").
  */
 export function extractSentenceFcis(chunks: ParsedChunk[]): ExtractedFci[] {
   return splitSentences(chunks).fcis;
@@ -53,9 +54,18 @@ export function splitSentences(chunks: ParsedChunk[]): SentenceSplit {
   const passages: SentencePassage[] = [];
   const passageOf: number[] = [];
   const sentenceFcis: ExtractedFci[] = [];
+  let previous: ParsedChunk | null = null;
   for (const chunk of chunks) {
+    const follows = previous;
+    previous = chunk;
     if (chunk.isCode) continue;
     const chunkPassages = passagesOf(chunk);
+    const headed = opensItsSection(chunk, follows) ? headingListFact(chunk, chunkPassages) : null;
+    if (headed) {
+      fcis.push(headed);
+      // The fact belongs with the list's first item, which is the passage pushed next.
+      passageOf.push(passages.length);
+    }
     chunkPassages.forEach((passage, p) => {
       const passageIndex = passages.length;
       passages.push({ chunkOrd: chunk.ord, text: passage.text, itemIndent: passage.itemIndent });
@@ -143,6 +153,41 @@ function listFact(chunkOrd: number, leadIn: Passage, start: number, text: string
     lineFrom: lineAt(leadIn, start + firstWord),
     lineTo: lineAt(last, lastWordAt(last.text)),
   };
+}
+
+/**
+ * True when the chunk is the first of its section, so what it opens with sits directly under its
+ * heading. A section's later chunks (a long section, or one after a code block) share its heading path.
+ */
+function opensItsSection(chunk: ParsedChunk, previous: ParsedChunk | null): boolean {
+  if (chunk.headingPath.length === 0) return false;
+  if (!previous) return true;
+  return previous.headingPath.join('\u0000') !== chunk.headingPath.join('\u0000');
+}
+
+/**
+ * A list of short items right under a heading, with no sentence to lead it in ("## Requirements",
+ * "- Node 20", "- 4 GB of memory"): the heading leads it in, as one fact "Requirements: Node 20; 4 GB of
+ * memory", under the same guards as a lead-in's list (shortListAfter, listFact's length and code checks).
+ * It cites the heading's line to the last item's, although the heading line lies just above the chunk
+ * (the parser keeps a heading as the chunk's path, not its text): a fact's lines must hold every word
+ * it states, and "Requirements" is written nowhere else. Citing from the first item would keep the
+ * fact inside its chunk but name lines that do not show its first word. With no known heading line
+ * there is no fact rather than one citing lines that lack its words.
+ */
+function headingListFact(chunk: ParsedChunk, passages: Passage[]): ExtractedFci | null {
+  const heading = chunk.headingPath[chunk.headingPath.length - 1]?.trim() ?? '';
+  if (!WORD_CHAR.test(heading) || chunk.headingLine === null || chunk.headingLine === undefined) return null;
+  const items = shortListAfter(passages, -1);
+  if (!items) return null;
+  const itemTexts = items.map((i) => i.text.replace(/[\s.,;，；。]+$/u, ''));
+  // "Requirements" leads in with a colon; a heading with its own end ("What you need?") keeps it.
+  const lead = /[:：?？!！.。]$/u.test(heading) ? heading : `${heading}:`;
+  const text = `${lead} ${itemTexts.join('; ')}`;
+  const own = `${heading} ${itemTexts.join(' ')}`;
+  if (text.length > MAX_LIST_FACT_CHARS || !isFactLike(own.replace(/[()]/g, ' '))) return null;
+  const last = items[items.length - 1]!;
+  return { chunkOrd: chunk.ord, text, lineFrom: chunk.headingLine, lineTo: lineAt(last, lastWordAt(last.text)) };
 }
 
 /**
