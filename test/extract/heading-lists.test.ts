@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractFast } from '../../main/engine/extract/fast/index.js';
 import { parseNote } from '../../main/engine/ingest/parse.js';
-import { extractiveAnswer } from '../../main/engine/answer/extractive.js';
-import { retrieve } from '../../main/engine/retrieve/index.js';
 import type { ExtractedFci } from '../../main/engine/types.js';
 import { indexNotes, type IndexedNotes } from '../support/indexed-notes.js';
+import { citationHolding, NEIGHBOUR_NOTES } from '../support/list-answers.js';
 
 // A list of short items right under a heading, with no sentence to lead it in, reaches the facts led by
 // its heading, citing the heading's line through the last item's, so the cited lines show every word.
@@ -89,18 +88,15 @@ describe('the extractive answer shows a list a heading names', () => {
   beforeAll(async () => {
     notes = await indexNotes('loci-x4-heading-lists-', {
       'Setup.md': SETUP,
-      'Sync.md': '# Sync\n\nLoci keeps one index per notes folder and updates it when a file changes on disk.\n\nA folder on a network drive is watched by polling every few seconds.\n',
-      'Backups.md': '# Backups\n\nThe index can always be rebuilt from the notes, so a backup needs only the notes folder.\n',
+      ...NEIGHBOUR_NOTES,
     });
   });
   afterAll(() => notes.close());
 
   it('answers "what are the requirements" with the whole list, cited to its lines', async () => {
     const question = 'What are the requirements?';
-    const { contexts } = await retrieve(notes.ctx, question, 'loci', 8);
-    const a = await extractiveAnswer(notes.ctx, question, contexts);
-    const cited = a.citations.find((c) => c.text.includes('4 GB'));
-    expect(cited, JSON.stringify(a.citations.map((c) => c.text))).toBeDefined();
+    const { cited, texts } = await citationHolding(notes.ctx, question, '4 GB');
+    expect(cited, JSON.stringify(texts)).toBeDefined();
     expect(cited!.text).toMatch(/Node 20.*4 GB of memory.*A modern browser/);
     expect([cited!.docPath, cited!.lineFrom, cited!.lineTo]).toEqual(['Setup.md', 5, 9]);
   });

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractFast } from '../../main/engine/extract/fast/index.js';
 import { parseNote } from '../../main/engine/ingest/parse.js';
-import { extractiveAnswer } from '../../main/engine/answer/extractive.js';
-import { retrieve } from '../../main/engine/retrieve/index.js';
 import type { ExtractedFci } from '../../main/engine/types.js';
 import { indexNotes, type IndexedNotes } from '../support/indexed-notes.js';
+import { citationHolding, NEIGHBOUR_NOTES } from '../support/list-answers.js';
 
 // Items too short to be facts on their own ("- Windows") reach the facts with the sentence that leads
 // them in, as one fact citing the lead-in's line through the last item's, so an answer can show a list.
@@ -76,18 +75,15 @@ describe('the extractive answer shows a list the notes state', () => {
   beforeAll(async () => {
     notes = await indexNotes('loci-x3-lists-', {
       'Install.md': INSTALL,
-      'Sync.md': '# Sync\n\nLoci keeps one index per notes folder and updates it when a file changes on disk.\n\nA folder on a network drive is watched by polling every few seconds.\n',
-      'Backups.md': '# Backups\n\nThe index can always be rebuilt from the notes, so a backup needs only the notes folder.\n',
+      ...NEIGHBOUR_NOTES,
     });
   });
   afterAll(() => notes.close());
 
   it('answers "which platforms" with the whole list, cited to its lines', async () => {
     const question = 'Which platforms does Loci run on?';
-    const { contexts } = await retrieve(notes.ctx, question, 'loci', 8);
-    const a = await extractiveAnswer(notes.ctx, question, contexts);
-    const cited = a.citations.find((c) => c.text.includes('Windows'));
-    expect(cited, JSON.stringify(a.citations.map((c) => c.text))).toBeDefined();
+    const { cited, texts } = await citationHolding(notes.ctx, question, 'Windows');
+    expect(cited, JSON.stringify(texts)).toBeDefined();
     expect(cited!.text).toMatch(/Linux.*macOS.*Windows/);
     expect([cited!.docPath, cited!.lineFrom, cited!.lineTo]).toEqual(['Install.md', 5, 9]);
   });
