@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { choosePassages, DEFAULT_PASSAGE_CHOICE, noteRankingPassages } from '../../main/engine/retrieve/passage-choice.js';
+import { choosePassages, DEFAULT_PASSAGE_CHOICE } from '../../main/engine/retrieve/passage-choice.js';
 import { analyseQuery, bm25Ranking } from '../../main/engine/retrieve/query.js';
 import { chunkDocuments } from '../../main/engine/retrieve/fusion.js';
 import { createLociRetriever, lociRetriever } from '../../main/engine/retrieve/loci.js';
@@ -68,9 +68,9 @@ describe('code blocks in the note ranking', () => {
     const bm25 = bm25Ranking(ctx, qa, 50);
     const docOf = chunkDocuments(ctx);
     const noCode = { ...DEFAULT_PASSAGE_CHOICE, codeWeight: 0 };
-    expect(choosePassages(ctx, qa, bm25, docOf, noCode)).toEqual(choosePassages(ctx, qa, bm25, docOf));
-    const forNotes = noteRankingPassages(ctx, qa, bm25, docOf);
+    const { shown, noteOrder: forNotes } = choosePassages(ctx, qa, bm25, docOf);
+    expect(choosePassages(ctx, qa, bm25, docOf, noCode).shown).toEqual(shown);
     expect(forNotes.map((s) => s.id).sort((a, b) => a - b)).toEqual(bm25.map((s) => s.id).sort((a, b) => a - b));
-    expect(docOf.get(forNotes[0]!.id)).not.toBe(docOf.get(choosePassages(ctx, qa, bm25, docOf)[0]!.id));
+    expect(docOf.get(forNotes[0]!.id)).not.toBe(docOf.get(shown[0]!.id));
   });
 });

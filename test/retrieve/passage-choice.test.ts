@@ -61,10 +61,10 @@ describe('passage choice in long notes', () => {
     const qa = await analyseQuery(ctx, question);
     const bm25 = bm25Ranking(ctx, qa, 50);
     const docOf = chunkDocuments(ctx);
-    const chosen = choosePassages(ctx, qa, bm25, docOf);
+    const chosen = choosePassages(ctx, qa, bm25, docOf).shown;
     expect(chosen.map((s) => s.id).sort((a, b) => a - b)).toEqual(bm25.map((s) => s.id).sort((a, b) => a - b));
     expect(chosen.map((s) => s.id)).not.toEqual(bm25.map((s) => s.id));
-    expect(choosePassages(ctx, qa, bm25, docOf, { ...DEFAULT_PASSAGE_CHOICE, minPassagesPerNote: 100 })).toBe(bm25);
+    expect(choosePassages(ctx, qa, bm25, docOf, { ...DEFAULT_PASSAGE_CHOICE, minPassagesPerNote: 100 }).shown).toBe(bm25);
   });
 
   it('reads a short passage ending in a colon as the lead-in of the passage after it under the same heading', async () => {

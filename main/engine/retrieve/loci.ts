@@ -11,7 +11,7 @@ import { chunkContexts } from './contexts.js';
 import { analyseQuery, bm25Ranking } from './query.js';
 import { bm25Idf } from './bm25.js';
 import { DEFAULT_PASSAGE_PARAMS, notePassages, type PassageParams } from './note-passages.js';
-import { choosePassages, DEFAULT_PASSAGE_CHOICE, leadIns, noteRankingPassages, shownByChosen, type PassageChoiceParams } from './passage-choice.js';
+import { choosePassages, DEFAULT_PASSAGE_CHOICE, leadIns, shownByChosen, type PassageChoiceParams } from './passage-choice.js';
 import { chunkDocuments, denseAgreementWeight, firstStageNotes, notesOf } from './fusion.js';
 import { withBigrams } from './han-bigrams.js';
 import { embedderQuality, type EmbedderQuality } from './embedder-quality.js';
@@ -279,9 +279,8 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
     // BM25's passages in passage-choice order (passage-choice.ts): which passage stands for a note, and
     // so where the note ranks by BM25 (BM25's own order where no note has two passages).
     const bm25 = bm25Ranking(ctx, qa, p.depth);
-    const passages = p.passageChoice ? choosePassages(ctx, qa, bm25, docOf, p.passageChoice) : bm25;
     // Which notes rank reads code blocks at a lower weight than which passage shows a note does (passage-choice.ts).
-    const noteOrder = p.passageChoice && passages !== bm25 ? noteRankingPassages(ctx, qa, bm25, docOf, p.passageChoice) : passages;
+    const { shown: passages, noteOrder } = p.passageChoice ? choosePassages(ctx, qa, bm25, docOf, p.passageChoice) : { shown: bm25, noteOrder: bm25 };
     // Where passage choice reordered them, BM25's own note order keeps a share of BM25's weight.
     const ownOrder = p.passageChoice && passages !== bm25 ? notesOf(docOf, bm25) : [];
     const ownShare = ownOrder.length ? p.passageChoice!.bm25OrderShare : 0;

@@ -11,7 +11,7 @@ import type { Scored } from '../embed/vector-matrix.js';
 import type { RetrievalContext } from './retriever.js';
 import type { QueryAnalysis } from './query.js';
 import { chunkDocumentFrequencies, chunkRows } from '../store/retrieval.js';
-import { codePassageIds, passageCounts, passagesAndNext } from '../store/passage-terms.js';
+import { passageCounts, passagesAndNext } from '../store/passage-terms.js';
 import { segmentWords } from '../text/segment.js';
 import { hasHan } from '../text/lang.js';
 import { bm25Idf } from './bm25.js';
@@ -148,50 +148,42 @@ function passageTerms(ctx: RetrievalContext, cache: ChoiceCache, ids: number[]):
   // Kept for passages seen again by later questions, within a bound (a few thousand small maps).
   if (cache.terms.size > MAX_CACHED_PASSAGES) cache.terms.clear();
   const missing = ids.filter((id) => !cache.terms.has(id));
-  const code = missing.length ? codePassageIds(ctx.db, missing) : new Set<number>();
   for (const r of missing.length ? chunkRows(ctx.db, missing) : []) {
     const words = stems(r.text, cache.stems);
     const tf = new Map<string, number>();
     for (const w of words) tf.set(w, (tf.get(w) ?? 0) + 1);
-    cache.terms.set(r.id, { tf, heading: new Set(stems([r.title, ...(JSON.parse(r.heading_path) as string[])].join(' '), cache.stems)), length: words.length, code: code.has(r.id) });
+    cache.terms.set(r.id, { tf, heading: new Set(stems([r.title, ...(JSON.parse(r.heading_path) as string[])].join(' '), cache.stems)), length: words.length, code: r.is_code === 1 });
   }
   return cache.terms;
 }
 
-/**
- * BM25's passages in the order passage choice gives them (scores are the new ones). When no note has
- * two of them, no note has a choice to make and the ranking is returned as it is (news, Wikipedia
- * paragraphs: one passage per note).
- */
-export function choosePassages(ctx: RetrievalContext, qa: QueryAnalysis, ranking: Scored[], docOf: Map<number, number>, p: PassageChoiceParams = DEFAULT_PASSAGE_CHOICE): Scored[] {
-  return scoredPassages(ctx, qa, ranking, docOf, p, 1);
+/** BM25's passages in two passage-choice orders (scores are the new ones). */
+export interface PassageOrders {
+  /** Which passage stands for each note, and its further passages. */
+  shown: Scored[];
+  /**
+   * Which notes rank (loci.ts): as `shown`, but a question word found in a code block counts
+   * p.codeWeight of one in prose, as words only in the heading count less. A long code listing (a plug's
+   * implementation, a script) holds the question's everyday words as identifiers — `run`, `id`, `group`,
+   * `path`, `sub` — and outranked the note whose prose answers: on the SilverBullet set a Mermaid
+   * renderer's source for "run as a particular user and group id", a Lua script's `string.sub(child, …)`
+   * for "serve under a sub-path". Which passage is shown is not changed: there a code block is often the
+   * answer (the setting's JSON line), and lowering it there cost Foam's shown answer (65.7 → 65.1).
+   * The same array as `shown` when code counts in full.
+   */
+  noteOrder: Scored[];
 }
 
 /**
- * BM25's passages in the order that decides which notes rank (loci.ts): as choosePassages, but a question
- * word found in a code block counts p.codeWeight of one in prose, as words only in the heading count less.
- * A long code listing (a plug's implementation, a script) holds the question's everyday words as
- * identifiers — `run`, `id`, `group`, `path`, `sub` — and outranked the note whose prose answers: on the
- * SilverBullet set a Mermaid renderer's source for "run as a particular user and group id", a Lua script's
- * `string.sub(child, …)` for "serve under a sub-path". Which of a note's passages is shown is not changed:
- * there a code block is often the answer (the setting's JSON line), and lowering it there cost Foam's
- * shown answer (65.7 → 65.1). Returns the ranking itself where choosePassages does.
+ * BM25's passages in passage-choice order, scored once for both orders. When no note has two of them,
+ * no note has a choice to make and both are the ranking as it is (news, Wikipedia paragraphs: one
+ * passage per note).
  */
-export function noteRankingPassages(ctx: RetrievalContext, qa: QueryAnalysis, ranking: Scored[], docOf: Map<number, number>, p: PassageChoiceParams = DEFAULT_PASSAGE_CHOICE): Scored[] {
-  return scoredPassages(ctx, qa, ranking, docOf, p, p.codeWeight);
-}
-
-/** The notes as ranked, each shown by its passage in `chosen` (the note's first there), else as it was. */
-export function shownByChosen<T extends { docId: number; chunkId: number }>(ranked: T[], chosen: { docId: number; chunkId: number }[]): T[] {
-  const shownBy = new Map(chosen.map((n) => [n.docId, n.chunkId]));
-  return ranked.map((n) => ({ ...n, chunkId: shownBy.get(n.docId) ?? n.chunkId }));
-}
-
-function scoredPassages(ctx: RetrievalContext, qa: QueryAnalysis, ranking: Scored[], docOf: Map<number, number>, p: PassageChoiceParams, codeWeight: number): Scored[] {
+export function choosePassages(ctx: RetrievalContext, qa: QueryAnalysis, ranking: Scored[], docOf: Map<number, number>, p: PassageChoiceParams = DEFAULT_PASSAGE_CHOICE): PassageOrders {
   const cache = choiceCache(ctx);
-  if (cache.passages < p.minPassagesPerNote * cache.notes) return ranking;
+  if (cache.passages < p.minPassagesPerNote * cache.notes) return { shown: ranking, noteOrder: ranking };
   const notes = new Set(ranking.map((s) => docOf.get(s.id)));
-  if (notes.size === ranking.length) return ranking;
+  if (notes.size === ranking.length) return { shown: ranking, noteOrder: ranking };
   const terms = [...new Set(qa.terms.flatMap((t) => stems(t, cache.stems)))];
   const idf = new Map(terms.map((t) => [t, idfOf(ctx, cache, t)]));
   const all = passageTerms(ctx, cache, ranking.map((s) => s.id));
@@ -201,17 +193,31 @@ function scoredPassages(ctx: RetrievalContext, qa: QueryAnalysis, ranking: Score
   });
   const avgLength = passages.reduce((a, x) => a + x.length, 0) / Math.max(1, passages.length) || 1;
   const headingOnly = (p.headingWeight * (p.k1 + 1)) / (1 + p.k1);
-  const scored = passages.map((x) => {
+  const shown: Scored[] = [];
+  const noteOrder: Scored[] = [];
+  for (const x of passages) {
     let score = 0;
+    let codeScore = 0;
     for (const t of terms) {
       const n = x.tf.get(t) ?? 0;
       const inText = n ? (n * (p.k1 + 1)) / (n + p.k1 * (1 - p.b + (p.b * x.length) / avgLength)) : 0;
-      score += idf.get(t)! * Math.max(x.code ? codeWeight * inText : inText, x.heading.has(t) ? headingOnly : 0);
+      const heading = x.heading.has(t) ? headingOnly : 0;
+      score += idf.get(t)! * Math.max(inText, heading);
+      codeScore += idf.get(t)! * Math.max(x.code ? p.codeWeight * inText : inText, heading);
     }
-    return { id: x.id, score };
-  });
+    shown.push({ id: x.id, score });
+    noteOrder.push({ id: x.id, score: codeScore });
+  }
   const bm25Rank = new Map(ranking.map((s, i) => [s.id, i]));
-  return scored.sort((a, b2) => b2.score - a.score || bm25Rank.get(a.id)! - bm25Rank.get(b2.id)!);
+  const byScore = (a: Scored, b: Scored) => b.score - a.score || bm25Rank.get(a.id)! - bm25Rank.get(b.id)!;
+  shown.sort(byScore);
+  return { shown, noteOrder: p.codeWeight === 1 ? shown : noteOrder.sort(byScore) };
+}
+
+/** The notes as ranked, each shown by its passage in `chosen` (the note's first there), else as it was. */
+export function shownByChosen<T extends { docId: number; chunkId: number }>(ranked: T[], chosen: { docId: number; chunkId: number }[]): T[] {
+  const shownBy = new Map(chosen.map((n) => [n.docId, n.chunkId]));
+  return ranked.map((n) => ({ ...n, chunkId: shownBy.get(n.docId) ?? n.chunkId }));
 }
 
 /** Longest passage, in words, read as a lead-in when it ends with a colon. */

@@ -19,8 +19,3 @@ export function passagesAndNext(db: Db, ids: number[]): { id: number; text: stri
      FROM chunks c WHERE c.id IN (SELECT value FROM json_each(?))`,
   ).all(JSON.stringify(ids)) as { id: number; text: string; next: number | null }[];
 }
-
-/** Which of the passages are code blocks (as the chunker marked them). */
-export function codePassageIds(db: Db, ids: number[]): Set<number> {
-  return new Set(stmt(db, 'SELECT id FROM chunks WHERE is_code = 1 AND id IN (SELECT value FROM json_each(?))').pluck().all(JSON.stringify(ids)) as number[]);
-}

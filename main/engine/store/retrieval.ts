@@ -18,6 +18,8 @@ export interface ChunkRow {
   line_from: number;
   line_to: number;
   document_id: number;
+  /** 1 for a code block (the chunker's mark). */
+  is_code: number;
   rel_path: string;
   title: string;
 }
@@ -25,7 +27,7 @@ export interface ChunkRow {
 export function chunkRows(db: Db, ids: number[]): ChunkRow[] {
   return db
     .prepare(
-      `SELECT c.id, c.text, c.heading_path, c.line_from, c.line_to, c.document_id, d.rel_path, d.title
+      `SELECT c.id, c.text, c.heading_path, c.line_from, c.line_to, c.document_id, c.is_code, d.rel_path, d.title
        FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.id IN (SELECT value FROM json_each(?))`,
     )
     .all(JSON.stringify(ids)) as ChunkRow[];
