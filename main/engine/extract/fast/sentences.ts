@@ -137,22 +137,24 @@ function shortListAfter(passages: Passage[], leadIn: number): Passage[] | null {
  * alone, as any other.
  */
 function listFact(chunkOrd: number, leadIn: Passage, start: number, text: string, items: Passage[]): ExtractedFci | null {
-  const itemTexts = items.map((i) => i.text.replace(/[\s.,;，；。]+$/u, ''));
-  const joined = `${text} ${itemTexts.join('; ')}`;
-  const last = items[items.length - 1]!;
   const lead = sentenceFact(chunkOrd, leadIn, start, text);
-  // Judged on the note's own characters (the "; " between items is ours), and a short item's qualifier
-  // in parentheses ("Windows (64-bit)") is prose, not code.
-  const own = `${text} ${itemTexts.join(' ')}`;
-  if (joined.length > MAX_LIST_FACT_CHARS || !isFactLike(own.replace(/[()]/g, ' '))) return lead;
+  const joined = listText(text, text, items);
   const firstWord = text.search(WORD_CHAR);
-  if (firstWord < 0) return lead;
-  return {
-    chunkOrd,
-    text: joined,
-    lineFrom: lineAt(leadIn, start + firstWord),
-    lineTo: lineAt(last, lastWordAt(last.text)),
-  };
+  if (joined === null || firstWord < 0) return lead;
+  const last = items[items.length - 1]!;
+  return { chunkOrd, text: joined, lineFrom: lineAt(leadIn, start + firstWord), lineTo: lineAt(last, lastWordAt(last.text)) };
+}
+
+/**
+ * "lead item; item; item", or null when that outgrows a sentence's length or reads as code — judged on
+ * the note's own characters (`ownLead` and the items; the "; " between items is ours), a short item's
+ * qualifier in parentheses ("Windows (64-bit)") being prose, not code.
+ */
+function listText(lead: string, ownLead: string, items: Passage[]): string | null {
+  const itemTexts = items.map((i) => i.text.replace(/[\s.,;，；。]+$/u, ''));
+  const text = `${lead} ${itemTexts.join('; ')}`;
+  const own = `${ownLead} ${itemTexts.join(' ')}`;
+  return text.length <= MAX_LIST_FACT_CHARS && isFactLike(own.replace(/[()]/g, ' ')) ? text : null;
 }
 
 /**
@@ -180,12 +182,9 @@ function headingListFact(chunk: ParsedChunk, passages: Passage[]): ExtractedFci 
   if (!WORD_CHAR.test(heading) || chunk.headingLine === null || chunk.headingLine === undefined) return null;
   const items = shortListAfter(passages, -1);
   if (!items) return null;
-  const itemTexts = items.map((i) => i.text.replace(/[\s.,;，；。]+$/u, ''));
   // "Requirements" leads in with a colon; a heading with its own end ("What you need?") keeps it.
-  const lead = /[:：?？!！.。]$/u.test(heading) ? heading : `${heading}:`;
-  const text = `${lead} ${itemTexts.join('; ')}`;
-  const own = `${heading} ${itemTexts.join(' ')}`;
-  if (text.length > MAX_LIST_FACT_CHARS || !isFactLike(own.replace(/[()]/g, ' '))) return null;
+  const text = listText(/[:：?？!！.。]$/u.test(heading) ? heading : `${heading}:`, heading, items);
+  if (text === null) return null;
   const last = items[items.length - 1]!;
   return { chunkOrd: chunk.ord, text, lineFrom: chunk.headingLine, lineTo: lineAt(last, lastWordAt(last.text)) };
 }
