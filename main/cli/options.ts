@@ -20,9 +20,17 @@ export async function withEngine<T>(opts: { db: string; embedder?: string; model
   // Loaded on use: `loci --help` and other commands should not pay for the NLP models.
   const { LociEngine } = await import('../engine/engine.js');
   const engine = await LociEngine.open({ dbPath: opts.db, embedder: opts.embedder, model: opts.model });
+  // On stderr, so --json output stays parseable: a fallback embedder, a refused folder or a re-extraction
+  // after an upgrade must not pass silently.
+  const tell = (message: string) => process.stderr.write(`${termText(`loci: ${message}`)}\n`);
+  engine.warnings().forEach(tell);
+  const stopTelling = engine.subscribe((e) => {
+    if (e.type === 'warning') tell(e.message);
+  });
   try {
     return await fn(engine);
   } finally {
+    stopTelling();
     await engine.close();
   }
 }

@@ -55,7 +55,7 @@ export const calls = {
     z.object({ dir: z.string(), matches: z.array(z.string()), truncated: z.boolean() }),
     'Existing directories starting with a typed path (up to 20; hidden ones only when asked or typed), for the folder field.',
   ),
-  'engine.warnings': call(none, z.array(z.string()), 'Problems the engine worked around since it started (e.g. a stored embedder that failed to load, a refused folder).'),
+  'engine.warnings': call(none, z.array(z.string()), 'Problems the engine worked around since it started (e.g. a stored embedder that failed to load, a refused folder), and notices (e.g. notes extracted again after an upgrade).'),
   ask: call(
     z
       .object({
@@ -140,7 +140,7 @@ export const events = {
   'index.error': z.object({ root: z.string(), message: z.string(), cancelled: z.boolean().optional() }),
   /** A background failure nothing else reports (an embedder switch, a model load); also in the log file. */
   'engine.error': z.object({ source: z.string(), message: z.string() }),
-  /** The engine worked around a problem (see engine.warnings). */
+  /** The engine worked around a problem, or has something the user should know (see engine.warnings). */
   'engine.warning': z.object({ message: z.string() }),
   'answer.token': z.object({ streamId: z.string(), token: z.string() }),
   'models.progress': z.object({ id: z.string(), file: z.string(), received: z.number(), total: z.number().nullable(), resumed: z.boolean() }),

@@ -161,7 +161,7 @@ export class LociEngine {
     return () => this.listeners.delete(listener);
   }
 
-  /** Problems the engine worked around (a stored embedder that fails, a refused folder, read-only). */
+  /** Problems the engine worked around (a stored embedder that fails, a refused folder, read-only), and notices such as notes re-extracted after an upgrade. */
   warnings(): string[] {
     return [...this.warningList];
   }
@@ -256,13 +256,17 @@ export class LociEngine {
       opts.onProgress?.(progress);
       this.publish({ type: 'progress', root, progress });
     };
+    const onNotice = (message: string) => {
+      this.warn(message);
+      opts.onNotice?.(message);
+    };
     const { signal } = control;
     const wasSaved = getFolder(this.db, root) !== undefined;
     const scope = this.scopeOf(root);
     try {
       if (opts.redo) forgetContentHashes(this.db, root, opts.redo === 'all' ? undefined : opts.redo.docId);
       const fast = await this.serialised(() =>
-        indexFolder(this.db, this.embedder, root, { ...this.indexDefaults(), ...opts, excluded: scopeFilter(scope), onProgress, signal }),
+        indexFolder(this.db, this.embedder, root, { ...this.indexDefaults(), ...opts, excluded: scopeFilter(scope), onProgress, onNotice, signal }),
       );
       saveFolder(this.db, root);
       this.refused.delete(root);

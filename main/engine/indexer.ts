@@ -48,6 +48,8 @@ export interface IndexerOptions extends IndexOptions {
   phaseTimes?: Record<string, number>;
   /** The folder's scope (include/exclude globs): true when a path is left out. */
   excluded?: (relPath: string, isDir: boolean) => boolean;
+  /** Told what the user should know about a run before it starts (it is no error), e.g. why unchanged notes are redone. */
+  onNotice?: (message: string) => void;
 }
 
 /** Settings key: the embedder the graph was last built with; another one means rebuilding it whole. */
@@ -62,14 +64,20 @@ const FAST_PIPELINE = 'fast_pipeline';
  * A note's rows are only rewritten when its bytes change, so an improvement to fast-mode extraction
  * would never reach an index built before it: the first run after an upgrade extracts those notes again.
  */
-function refreshOutdatedExtraction(db: Db): void {
+function refreshOutdatedExtraction(db: Db, onNotice?: (message: string) => void): void {
   if (getSetting<number>(db, FAST_PIPELINE, 0) === FAST_PIPELINE_VERSION) return;
   const notes = db.transaction(() => {
     const n = forgetFastExtractions(db);
     setSetting(db, FAST_PIPELINE, FAST_PIPELINE_VERSION);
     return n;
   })();
-  if (notes > 0) getLogger('engine').info({ notes, version: FAST_PIPELINE_VERSION }, 'fast-mode extraction changed: notes are extracted again');
+  if (notes === 0) return;
+  getLogger('engine').info({ notes, version: FAST_PIPELINE_VERSION }, 'fast-mode extraction changed: notes are extracted again');
+  // Without this, a user who changed nothing sees a whole library re-extracted and cannot tell why.
+  onNotice?.(
+    `This version of Loci extracts more from notes in fast mode than the one that built the index: ` +
+      `${notes} unchanged ${notes === 1 ? 'note is' : 'notes are'} extracted again, once. Notes a model extracted keep their rows.`,
+  );
 }
 
 /** True when the index holds documents whose vectors (and graph) were made by another embedder. */
@@ -90,7 +98,7 @@ export async function indexFolder(db: Db, embedder: Embedder, rootArg: string, o
   const times = opts.phaseTimes ?? {};
   const root = resolve(rootArg);
   await assertFolder(root);
-  refreshOutdatedExtraction(db);
+  refreshOutdatedExtraction(db, opts.onNotice);
   const scan = phaseProgress('scan', 1, opts.onProgress);
   const { files, skipped: scanSkipped } = await scanFolder(root, { maxBytes: opts.maxBytes, signal: opts.signal, excluded: opts.excluded });
   scan.finish();
@@ -159,7 +167,7 @@ export async function indexTexts(db: Db, embedder: Embedder, root: string, docs:
   const started = performance.now();
   const times = opts.phaseTimes ?? {};
   const progress = phaseProgress('extract', docs.length, opts.onProgress);
-  refreshOutdatedExtraction(db);
+  refreshOutdatedExtraction(db, opts.onNotice);
   let unchanged = 0;
   const todo: { d: TextDocument; hash: string; isNew: boolean }[] = [];
   for (const d of docs) {

@@ -54,6 +54,8 @@ function Connected({ client, theme, toggleTheme }: { client: AppContextValue['cl
   const [online, setOnline] = useState(true);
   /** Problems the engine reports on its own (engine.error), shown until dismissed. */
   const [engineErrors, setEngineErrors] = useState<string[]>([]);
+  /** What the engine worked around or wants the user to know (engine.warnings, then engine.warning), until dismissed. */
+  const [notices, setNotices] = useState<string[]>([]);
   const library = useLibraryActivity(client);
 
   useEffect(() => {
@@ -62,9 +64,14 @@ function Connected({ client, theme, toggleTheme }: { client: AppContextValue['cl
     client.call('library.roots', {}).then((roots) => setFirstRun(roots.length === 0), () => {});
     const offError = client.on('engine.error', ({ source, message }) => setEngineErrors((all) => [...all.slice(-2), `${source}: ${message}`]));
     const offShow = client.on('ui.show', ({ view }) => setView(view));
+    // Subscribed before asking for the earlier ones, so a warning raised in between is not lost (a repeat is dropped).
+    const addNotices = (messages: string[]) => setNotices((all) => [...all, ...messages.filter((m) => !all.includes(m))].slice(-5));
+    const offWarning = client.on('engine.warning', ({ message }) => addNotices([message]));
+    client.call('engine.warnings', {}).then(addNotices, () => {});
     return () => {
       offError();
       offShow();
+      offWarning();
     };
   }, [client]);
 
@@ -185,6 +192,18 @@ function Connected({ client, theme, toggleTheme }: { client: AppContextValue['cl
                 ))}
               </ul>
               <Button size="small" onClick={() => setEngineErrors([])}>
+                Dismiss
+              </Button>
+            </div>
+          )}
+          {notices.length > 0 && (
+            <div className={css.notices} role="status" data-testid="engine-notices">
+              <ul>
+                {notices.map((m) => (
+                  <li key={m}>{m}</li>
+                ))}
+              </ul>
+              <Button size="small" onClick={() => setNotices([])}>
                 Dismiss
               </Button>
             </div>

@@ -4,6 +4,9 @@ import { promisify } from 'node:util';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { openDb } from '../../main/engine/store/db.js';
+import { setSetting } from '../../main/engine/store/settings.js';
+import { FAST_PIPELINE_VERSION } from '../../main/engine/types.js';
 
 const run = promisify(execFile);
 const repo = resolve(import.meta.dirname, '../..');
@@ -80,6 +83,21 @@ describe('loci CLI on the bundled sample notes', () => {
     expect(pgr).toMatch(/Mind map:/);
     const plain = await lociText('ask', q, '--db', db, '--method', 'bm25', '--explain');
     expect(plain).toMatch(/no graph walk to explain/);
+  });
+
+  it('says on stderr, not in the JSON, why unchanged notes are extracted again after an upgrade', async () => {
+    const upgraded = join(dir, 'upgraded.db');
+    const first = JSON.parse(await loci('index', samples, '--db', upgraded, '--json'));
+    // What an index built by the previous fast pipeline looks like.
+    const store = openDb(upgraded);
+    setSetting(store, 'fast_pipeline', FAST_PIPELINE_VERSION - 1);
+    store.close();
+    const again = await run(process.execPath, [join(repo, 'bin/loci.mjs'), 'index', samples, '--db', upgraded, '--json'], { cwd: repo });
+    expect(JSON.parse(again.stdout).changed).toBe(first.changed);
+    expect(again.stderr).toMatch(new RegExp(`loci: This version of Loci extracts more .* ${first.changed} unchanged notes are extracted again, once`));
+    const third = await run(process.execPath, [join(repo, 'bin/loci.mjs'), 'index', samples, '--db', upgraded, '--json'], { cwd: repo });
+    expect(JSON.parse(third.stdout).changed).toBe(0);
+    expect(third.stderr).not.toMatch(/extracted again/);
   });
 
   it('fails clearly for a note that is not indexed', async () => {

@@ -139,19 +139,27 @@ describe('an index built by an older fast pipeline', () => {
   it('has its fast-mode notes extracted again by the next run, and then equals a full rebuild', async () => {
     const notes = join(dir, 'notes');
     const db = openDb(join(dir, 'upgraded.db'));
-    await indexFolder(db, embedder, notes);
+    const notices: string[] = [];
+    const onNotice = (m: string) => notices.push(m);
+    await indexFolder(db, embedder, notes, { onNotice });
+    // A new index is built by the current pipeline: nothing to explain.
+    expect(notices).toEqual([]);
     const fresh = content(db);
     // What an index of the previous release looks like: no pipeline version, and facts that an older
     // extractor cut differently (the notes on disk are unchanged, so only the version can tell).
     db.prepare("DELETE FROM settings WHERE key = 'fast_pipeline'").run();
     db.prepare("UPDATE fcis SET text = text || ' (older cut)'").run();
-    const upgraded = await indexFolder(db, embedder, notes);
+    const upgraded = await indexFolder(db, embedder, notes, { onNotice });
     expect(upgraded.changed).toBe(fresh.documents!.length);
+    // The user is told why unchanged notes are redone, with how many.
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatch(new RegExp(`extracts more .* ${fresh.documents!.length} unchanged notes are extracted again, once`));
     const after = content(db);
     for (const table of Object.keys(fresh)) expect(after[table], table).toEqual(fresh[table]);
     // Once is enough: the next run finds every note unchanged.
-    const again = await indexFolder(db, embedder, notes);
+    const again = await indexFolder(db, embedder, notes, { onNotice });
     expect([again.changed, again.unchanged]).toEqual([0, fresh.documents!.length]);
+    expect(notices).toHaveLength(1);
     db.close();
   }, 300_000);
 });
