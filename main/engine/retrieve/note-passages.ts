@@ -23,39 +23,27 @@ export interface RankedNote {
 }
 
 /**
- * Up to k contexts: the notes in rank order, each followed by its further passages among BM25's first
- * p.withinTop. Further passages take at most ⌊k/2⌋ of the k places, so the first ⌈k/2⌉ notes of the
- * ranking are always shown and recall over distinct notes at k/2 is the ranking's own.
+ * Up to k contexts: the notes in rank order, each followed by its further passages among `nearTop`.
+ * Further passages take at most ⌊k/2⌋ of the k places, so the first ⌈k/2⌉ notes of the ranking are
+ * always shown and recall over distinct notes at k/2 is the ranking's own. A passage shown in the span
+ * of another (passage-spans.ts: passage → the passages it is shown with) is not shown again.
  */
-export function notePassages(
-  notes: RankedNote[],
-  bm25Chunks: Scored[],
-  docOf: Map<number, number>,
-  k: number,
-  p: PassageParams,
-  /** Lead-in passage → the passage it introduces, shown after it in a further passage's place (passage-choice.ts). */
-  leadIns: Map<number, number> = new Map(),
-): Scored[] {
+export function notePassages(notes: RankedNote[], nearTop: number[], docOf: Map<number, number>, k: number, spans: Map<number, number[]> = new Map()): Scored[] {
   const further = new Map<number, number[]>();
-  for (const c of bm25Chunks.slice(0, p.withinTop)) {
-    const d = docOf.get(c.id);
+  for (const id of nearTop) {
+    const d = docOf.get(id);
     if (d === undefined) continue;
     const list = further.get(d);
-    if (list) list.push(c.id);
-    else further.set(d, [c.id]);
+    if (list) list.push(id);
+    else further.set(d, [id]);
   }
   let spare = Math.floor(k / 2);
   const out: Scored[] = [];
   const shown = new Set<number>();
   const show = (id: number, score: number) => {
     out.push({ id, score });
+    for (const x of spans.get(id) ?? [id]) shown.add(x);
     shown.add(id);
-    const introduced = leadIns.get(id);
-    if (introduced !== undefined && spare > 0 && out.length < k && !shown.has(introduced)) {
-      out.push({ id: introduced, score });
-      shown.add(introduced);
-      spare--;
-    }
   };
   for (const n of notes) {
     if (out.length >= k) break;
