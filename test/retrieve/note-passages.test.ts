@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { notePassages } from '../../main/engine/retrieve/note-passages.js';
+import { nearTopPassages, notePassages } from '../../main/engine/retrieve/note-passages.js';
 
 // Chunks 1–3 belong to note 10, 4 to note 20, 5 to note 30, 6 to note 40.
 const docOf = new Map([
@@ -20,7 +20,7 @@ const notes = [
 
 describe('a note ranking shown by passages', () => {
   it("follows each note's shown passage with its others among BM25's first few", () => {
-    const ids = notePassages(notes, bm25.slice(0, 4).map((s) => s.id), docOf, 10).map((s) => s.id);
+    const ids = notePassages(notes, nearTopPassages(bm25, bm25, { withinTop: 4, withBm25First: true }), docOf, 10).map((s) => s.id);
     expect(ids).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
@@ -29,6 +29,16 @@ describe('a note ranking shown by passages', () => {
     expect(out).toHaveLength(4);
     expect(new Set(out.map((s) => docOf.get(s.id)))).toEqual(new Set([10, 20]));
     expect(notePassages(notes, [], docOf, 4).map((s) => s.id)).toEqual([1, 4, 5, 6]);
+  });
+
+  it('counts BM25’s own first passage as near the top where passage choice reordered the passages', () => {
+    // Passage choice put note 10's long passage 3 first and BM25's first, 1, below the first two.
+    const chosen = [3, 4, 5, 1, 2, 6].map((id, r) => ({ id, score: 10 - r }));
+    expect(nearTopPassages(chosen, bm25, { withinTop: 2, withBm25First: true })).toEqual([3, 4, 1]);
+    expect(nearTopPassages(chosen, bm25, { withinTop: 2, withBm25First: false })).toEqual([3, 4]);
+    expect(nearTopPassages(bm25, bm25, { withinTop: 2, withBm25First: true })).toEqual([1, 2]);
+    const shownBy3 = notes.map((n) => (n.docId === 10 ? { ...n, chunkId: 3 } : n));
+    expect(notePassages(shownBy3, nearTopPassages(chosen, bm25, { withinTop: 2, withBm25First: true }), docOf, 10).map((s) => s.id)).toEqual([3, 1, 4, 5, 6]);
   });
 
   it('does not show again a passage already shown in the span of another', () => {

@@ -67,6 +67,22 @@ describe('passage choice in long notes', () => {
     expect(choosePassages(ctx, qa, bm25, docOf, { ...DEFAULT_PASSAGE_CHOICE, minPassagesPerNote: 100 }).shown).toBe(bm25);
   });
 
+  it('shows BM25’s own first passage beside the one passage choice put first, where it counts as near the top', async () => {
+    const ctx = notes!.ctx;
+    const texts = async (withBm25First: boolean) => {
+      ctx.cache.forgetQuestions();
+      const { contexts } = await createLociRetriever({ passages: { withinTop: 1, withBm25First } })(ctx, question, 4);
+      return contexts.filter((c) => c.docPath === 'serving.md').map((c) => c.text);
+    };
+    // BM25 puts the code line under the heading that repeats the question first; passage choice the paragraph.
+    const without = await texts(false);
+    expect(without[0]).toContain('secure context');
+    expect(without.some((t) => t.includes('localhost https'))).toBe(false);
+    const withFirst = await texts(true);
+    expect(withFirst[0]).toContain('secure context');
+    expect(withFirst.some((t) => t.includes('localhost https'))).toBe(true);
+  });
+
   it('shows a passage that introduces a code block with the block, its section being one span', async () => {
     const ctx = notes!.ctx;
     ctx.cache.forgetQuestions();

@@ -10,7 +10,7 @@ import type { RetrievalContext, RetrievalResult, Retriever } from './retriever.j
 import { chunkContexts } from './contexts.js';
 import { analyseQuery, bm25Ranking } from './query.js';
 import { bm25Idf } from './bm25.js';
-import { DEFAULT_PASSAGE_PARAMS, notePassages, type PassageParams } from './note-passages.js';
+import { DEFAULT_PASSAGE_PARAMS, nearTopPassages, notePassages, type PassageParams } from './note-passages.js';
 import { choosePassages, DEFAULT_PASSAGE_CHOICE, shownByChosen, type PassageChoiceParams } from './passage-choice.js';
 import { passageSpans, spanContexts } from './passage-spans.js';
 import { chunkDocuments, denseAgreementWeight, firstStageNotes, notesOf } from './fusion.js';
@@ -372,7 +372,7 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
       const chunkId = chunkOf.get(d.docId);
       return chunkId === undefined ? [] : [{ docId: d.docId, score: d.score, chunkId }];
     });
-    const nearTop = passages.slice(0, p.passages.withinTop).map((s) => s.id);
+    const nearTop = nearTopPassages(passages, bm25, p.passages);
     // Passages are shown in their sections' spans only where passage choice is at work (notes of several
     // passages; elsewhere a span is its passage).
     const spans = passages === bm25 ? undefined : passageSpans(ctx.db, [...new Set([...shown.map((n) => n.chunkId), ...nearTop])]);
