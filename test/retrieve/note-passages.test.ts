@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { notePassages } from '../../main/engine/retrieve/note-passages.js';
+import { nearTopPassages, notePassages } from '../../main/engine/retrieve/note-passages.js';
 
 // Chunks 1–3 belong to note 10, 4 to note 20, 5 to note 30, 6 to note 40.
 const docOf = new Map([
@@ -20,22 +20,30 @@ const notes = [
 
 describe('a note ranking shown by passages', () => {
   it("follows each note's shown passage with its others among BM25's first few", () => {
-    const ids = notePassages(notes, bm25, docOf, 10, { withinTop: 4 }).map((s) => s.id);
+    const ids = notePassages(notes, nearTopPassages(bm25, bm25, { withinTop: 4, withBm25First: true }), docOf, 10).map((s) => s.id);
     expect(ids).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
   it('keeps the first ⌈k/2⌉ notes whatever their further passages', () => {
-    const out = notePassages(notes, bm25, docOf, 4, { withinTop: 5 });
+    const out = notePassages(notes, bm25.slice(0, 5).map((s) => s.id), docOf, 4);
     expect(out).toHaveLength(4);
     expect(new Set(out.map((s) => docOf.get(s.id)))).toEqual(new Set([10, 20]));
-    expect(notePassages(notes, bm25, docOf, 4, { withinTop: 0 }).map((s) => s.id)).toEqual([1, 4, 5, 6]);
+    expect(notePassages(notes, [], docOf, 4).map((s) => s.id)).toEqual([1, 4, 5, 6]);
   });
 
-  it('shows the passage a lead-in introduces right after it, in a further passage’s place', () => {
-    const withFollower = new Map([...docOf, [7, 20]]);
-    const leadIns = new Map([[4, 7]]);
-    expect(notePassages(notes, bm25, withFollower, 10, { withinTop: 0 }, leadIns).map((s) => s.id)).toEqual([1, 4, 7, 5, 6]);
-    // At k = 4 the follower takes one of the two spare places; the first two notes are still shown.
-    expect(notePassages(notes, bm25, withFollower, 4, { withinTop: 2 }, leadIns).map((s) => s.id)).toEqual([1, 2, 4, 7]);
+  it('counts BM25’s own first passage as near the top where passage choice reordered the passages', () => {
+    // Passage choice put note 10's long passage 3 first and BM25's first, 1, below the first two.
+    const chosen = [3, 4, 5, 1, 2, 6].map((id, r) => ({ id, score: 10 - r }));
+    expect(nearTopPassages(chosen, bm25, { withinTop: 2, withBm25First: true })).toEqual([3, 4, 1]);
+    expect(nearTopPassages(chosen, bm25, { withinTop: 2, withBm25First: false })).toEqual([3, 4]);
+    expect(nearTopPassages(bm25, bm25, { withinTop: 2, withBm25First: true })).toEqual([1, 2]);
+    const shownBy3 = notes.map((n) => (n.docId === 10 ? { ...n, chunkId: 3 } : n));
+    expect(notePassages(shownBy3, nearTopPassages(chosen, bm25, { withinTop: 2, withBm25First: true }), docOf, 10).map((s) => s.id)).toEqual([3, 1, 4, 5, 6]);
+  });
+
+  it('does not show again a passage already shown in the span of another', () => {
+    // Passage 1 is shown with 2 (one section); 2 is near the top but takes no place of its own.
+    const spans = new Map([[1, [1, 2]]]);
+    expect(notePassages(notes, [1, 2, 3], docOf, 10, spans).map((s) => s.id)).toEqual([1, 3, 4, 5, 6]);
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { choosePassages, DEFAULT_PASSAGE_CHOICE, leadIns } from '../../main/engine/retrieve/passage-choice.js';
+import { choosePassages, DEFAULT_PASSAGE_CHOICE } from '../../main/engine/retrieve/passage-choice.js';
 import { analyseQuery, bm25Ranking } from '../../main/engine/retrieve/query.js';
 import { chunkDocuments } from '../../main/engine/retrieve/fusion.js';
 import { createLociRetriever, lociRetriever } from '../../main/engine/retrieve/loci.js';
@@ -67,13 +67,30 @@ describe('passage choice in long notes', () => {
     expect(choosePassages(ctx, qa, bm25, docOf, { ...DEFAULT_PASSAGE_CHOICE, minPassagesPerNote: 100 }).shown).toBe(bm25);
   });
 
-  it('reads a short passage ending in a colon as the lead-in of the passage after it under the same heading', async () => {
+  it('shows BM25’s own first passage beside the one passage choice put first, where it counts as near the top', async () => {
     const ctx = notes!.ctx;
-    const rows = ctx.db.prepare('SELECT id, text FROM chunks ORDER BY id').all() as { id: number; text: string }[];
-    const lead = rows.find((r) => r.text.trim().endsWith('settings file:'));
-    const code = rows.find((r) => r.text.includes('port = 4100'));
-    expect(lead && code).toBeTruthy();
-    const found = leadIns(ctx, rows.map((r) => r.id));
-    expect([...found]).toEqual([[lead!.id, code!.id]]);
+    const texts = async (withBm25First: boolean) => {
+      ctx.cache.forgetQuestions();
+      const { contexts } = await createLociRetriever({ passages: { withinTop: 1, withBm25First } })(ctx, question, 4);
+      return contexts.filter((c) => c.docPath === 'serving.md').map((c) => c.text);
+    };
+    // BM25 puts the code line under the heading that repeats the question first; passage choice the paragraph.
+    const without = await texts(false);
+    expect(without[0]).toContain('secure context');
+    expect(without.some((t) => t.includes('localhost https'))).toBe(false);
+    const withFirst = await texts(true);
+    expect(withFirst[0]).toContain('secure context');
+    expect(withFirst.some((t) => t.includes('localhost https'))).toBe(true);
+  });
+
+  it('shows a passage that introduces a code block with the block, its section being one span', async () => {
+    const ctx = notes!.ctx;
+    ctx.cache.forgetQuestions();
+    const { contexts } = await lociRetriever(ctx, 'How do I set another port?', 4);
+    const ports = contexts.find((c) => c.text.includes('Set another port'));
+    expect(ports?.text).toContain('port = 4100');
+    expect(ports?.factPath).toBe('Serving › Ports');
+    // The code block is not shown a second time as a passage of its own.
+    expect(contexts.filter((c) => c.text.includes('port = 4100'))).toHaveLength(1);
   });
 });

@@ -10,8 +10,9 @@ import type { RetrievalContext, RetrievalResult, Retriever } from './retriever.j
 import { chunkContexts } from './contexts.js';
 import { analyseQuery, bm25Ranking } from './query.js';
 import { bm25Idf } from './bm25.js';
-import { DEFAULT_PASSAGE_PARAMS, notePassages, type PassageParams } from './note-passages.js';
-import { choosePassages, DEFAULT_PASSAGE_CHOICE, leadIns, shownByChosen, type PassageChoiceParams } from './passage-choice.js';
+import { DEFAULT_PASSAGE_PARAMS, nearTopPassages, notePassages, type PassageParams } from './note-passages.js';
+import { choosePassages, DEFAULT_PASSAGE_CHOICE, shownByChosen, type PassageChoiceParams } from './passage-choice.js';
+import { passageSpans, spanContexts } from './passage-spans.js';
 import { chunkDocuments, denseAgreementWeight, firstStageNotes, notesOf } from './fusion.js';
 import { withBigrams } from './han-bigrams.js';
 import { embedderQuality, type EmbedderQuality } from './embedder-quality.js';
@@ -371,9 +372,12 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
       const chunkId = chunkOf.get(d.docId);
       return chunkId === undefined ? [] : [{ docId: d.docId, score: d.score, chunkId }];
     });
-    // Lead-ins are looked for only where passage choice is at work (notes of several passages).
-    const introduced = passages === bm25 ? undefined : leadIns(ctx, [...shown.map((n) => n.chunkId), ...passages.slice(0, p.passages.withinTop).map((s) => s.id)]);
-    const contexts: RetrievedContext[] = chunkContexts(ctx.db, notePassages(shown, passages, docOf, k, p.passages, introduced));
+    const nearTop = nearTopPassages(passages, bm25, p.passages);
+    // Passages are shown in their sections' spans only where passage choice is at work (notes of several
+    // passages; elsewhere a span is its passage).
+    const spans = passages === bm25 ? undefined : passageSpans(ctx.db, [...new Set([...shown.map((n) => n.chunkId), ...nearTop])]);
+    const picked = notePassages(shown, nearTop, docOf, k, spans);
+    const contexts: RetrievedContext[] = spans ? spanContexts(ctx.db, picked, spans) : chunkContexts(ctx.db, picked);
     const explanation: LociExplanation = { method: 'loci', params: p, weights, referencingShare: referencing, embedderTrust: trust, joinedWords: qa.terms.filter((t) => !analysed.terms.includes(t)), documents: ranked };
     return { contexts, explanation, query: qa };
   };

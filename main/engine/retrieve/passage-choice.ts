@@ -11,7 +11,7 @@ import type { Scored } from '../embed/vector-matrix.js';
 import type { RetrievalContext } from './retriever.js';
 import type { QueryAnalysis } from './query.js';
 import { chunkDocumentFrequencies, chunkRows } from '../store/retrieval.js';
-import { passageCounts, passagesAndNext } from '../store/passage-terms.js';
+import { passageCounts } from '../store/passage-terms.js';
 import { segmentWords } from '../text/segment.js';
 import { hasHan } from '../text/lang.js';
 import { bm25Idf } from './bm25.js';
@@ -218,24 +218,4 @@ export function choosePassages(ctx: RetrievalContext, qa: QueryAnalysis, ranking
 export function shownByChosen<T extends { docId: number; chunkId: number }>(ranked: T[], chosen: { docId: number; chunkId: number }[]): T[] {
   const shownBy = new Map(chosen.map((n) => [n.docId, n.chunkId]));
   return ranked.map((n) => ({ ...n, chunkId: shownBy.get(n.docId) ?? n.chunkId }));
-}
-
-/** Longest passage, in words, read as a lead-in when it ends with a colon. */
-const MAX_LEAD_IN_WORDS = 15;
-
-/**
- * Lead-ins among the passages (→ the passage each introduces): a short passage ending in a colon
- * ("Configure it in your settings:") says that the answer follows, and what follows under the same
- * heading is a separate chunk (a code block, a list). Shown alone, the lead-in holds the question's
- * words and none of the answer's. On Foam, showing what it introduces beside it (in a further
- * passage's place) took the answer share in the first 5 from 85.6 to 86.7; SilverBullet unchanged
- * (up to 8 or 15 words the same; any short passage, colon or not, up to 30 words: SilverBullet 80.5).
- */
-export function leadIns(ctx: RetrievalContext, ids: number[]): Map<number, number> {
-  const out = new Map<number, number>();
-  for (const r of passagesAndNext(ctx.db, ids)) {
-    const text = r.text.trim();
-    if (r.next !== null && text.endsWith(':') && text.split(/\s+/).length <= MAX_LEAD_IN_WORDS) out.set(r.id, r.next);
-  }
-  return out;
 }
