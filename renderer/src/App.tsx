@@ -184,30 +184,8 @@ function Connected({ client, theme, toggleTheme }: { client: AppContextValue['cl
         </nav>
         <main className={css.main}>
           <ErrorBox error={hostError} />
-          {engineErrors.length > 0 && (
-            <div className={css.engineErrors} role="alert" data-testid="engine-errors">
-              <ul>
-                {engineErrors.map((m, i) => (
-                  <li key={i}>{m}</li>
-                ))}
-              </ul>
-              <Button size="small" onClick={() => setEngineErrors([])}>
-                Dismiss
-              </Button>
-            </div>
-          )}
-          {notices.length > 0 && (
-            <div className={css.notices} role="status" data-testid="engine-notices">
-              <ul>
-                {notices.map((m) => (
-                  <li key={m}>{m}</li>
-                ))}
-              </ul>
-              <Button size="small" onClick={() => setNotices([])}>
-                Dismiss
-              </Button>
-            </div>
-          )}
+          <EngineMessages messages={engineErrors} tone="error" onDismiss={() => setEngineErrors([])} />
+          <EngineMessages messages={notices} tone="notice" onDismiss={() => setNotices([])} />
           {view === 'library' && firstRun && (
             <Onboarding library={library} onDone={() => setFirstRun(false)} />
           )}
@@ -224,5 +202,23 @@ function Connected({ client, theme, toggleTheme }: { client: AppContextValue['cl
       </div>
       {switcher && <QuickSwitcher docs={docs} purpose={switcher} onPick={pickFromSwitcher} onClose={() => setSwitcher(null)} />}
     </AppContext.Provider>
+  );
+}
+
+/** Messages the engine raised on its own, listed until dismissed: errors alert, notices only inform. */
+function EngineMessages({ messages, tone, onDismiss }: { messages: string[]; tone: 'error' | 'notice'; onDismiss(): void }) {
+  if (messages.length === 0) return null;
+  const error = tone === 'error';
+  return (
+    <div className={error ? css.engineErrors : css.notices} role={error ? 'alert' : 'status'} data-testid={error ? 'engine-errors' : 'engine-notices'}>
+      <ul>
+        {messages.map((m, i) => (
+          <li key={i}>{m}</li>
+        ))}
+      </ul>
+      <Button size="small" onClick={onDismiss}>
+        Dismiss
+      </Button>
+    </div>
   );
 }
