@@ -40,6 +40,10 @@ export async function extractiveAnswer(
   for (const c of contexts) if (!docRank.has(c.docId)) docRank.set(c.docId, docRank.size);
   const retrievedChunks = new Set(contexts.flatMap((c) => (c.chunkId === undefined ? [] : [c.chunkId])));
   const docOf = new Map(contexts.map((c) => [c.docId, c]));
+  // A context may show more than the passage retrieval found (loci shows a passage with the rest of its
+  // section: passage-spans.ts); a fact on the lines shown is as retrieved as one in the passage itself.
+  const shown = (f: { document_id: number; line_from: number; line_to: number }) =>
+    contexts.some((c) => c.kind === 'chunk' && c.docId === f.document_id && c.lineFrom <= f.line_from && f.line_to <= c.lineTo);
   const facts = factsOf(ctx.db, [...docRank.keys()]);
   const fciVectors = ctx.cache.matrix('fci');
   const match = termMatcher(terms);
@@ -56,7 +60,7 @@ export async function extractiveAnswer(
     const v = fciVectors.vector(f.id);
     const has = factTerms[i]!;
     // The retriever's order carries evidence the fact's own words lack (BM25, graph walks): keep it.
-    const prior = 1 / (docRank.get(f.document_id)! + 2) + (retrievedChunks.has(f.chunk_id) ? 0.1 : 0);
+    const prior = 1 / (docRank.get(f.document_id)! + 2) + (retrievedChunks.has(f.chunk_id) || shown(f) ? 0.1 : 0);
     const lexical = [...has].reduce((sum, t) => sum + (idf.get(t) ?? 0), 0) / totalIdf;
     const ctxOf = docOf.get(f.document_id)!;
     candidates.push({
