@@ -24,7 +24,7 @@ test('tells the user why unchanged notes are extracted again after an upgrade, u
   store.close();
 
   const server = await startServer(
-    [path.resolve('out/engine/loci.js'), 'serve', '--db', db, '--port', '0', '--static', path.resolve('out/renderer'), '--url-uses', '3'],
+    [path.resolve('out/engine/loci.js'), 'serve', '--db', db, '--port', '0', '--static', path.resolve('out/renderer'), '--url-uses', '4'],
     { LOCI_DB: db },
   );
   try {
@@ -41,6 +41,12 @@ test('tells the user why unchanged notes are extracted again after an upgrade, u
     await page.goto(server.url);
     await expect(notice).toContainText('extracted again, once');
     await notice.getByRole('button', { name: 'Dismiss' }).click();
+    await expect(notice).toHaveCount(0);
+    // Dismissed stays dismissed when this window reloads.
+    await page.goto(server.url);
+    await expect(card).toContainText(notes);
+    // Before the dismissal the notice showed within moments of the card; give it as long again and more.
+    await page.waitForTimeout(1500);
     await expect(notice).toHaveCount(0);
   } finally {
     await server.stop();

@@ -64,8 +64,12 @@ function Connected({ client, theme, toggleTheme }: { client: AppContextValue['cl
     client.call('library.roots', {}).then((roots) => setFirstRun(roots.length === 0), () => {});
     const offError = client.on('engine.error', ({ source, message }) => setEngineErrors((all) => [...all.slice(-2), `${source}: ${message}`]));
     const offShow = client.on('ui.show', ({ view }) => setView(view));
-    // Subscribed before asking for the earlier ones, so a warning raised in between is not lost (a repeat is dropped).
-    const addNotices = (messages: string[]) => setNotices((all) => [...all, ...messages.filter((m) => !all.includes(m))].slice(-5));
+    // Subscribed before asking for the earlier ones, so a warning raised in between is not lost (a repeat is
+    // dropped, and so is one dismissed in this window: reloading it does not bring back what the user closed).
+    const addNotices = (messages: string[]) => {
+      const dismissed = dismissedNotices();
+      setNotices((all) => [...all, ...messages.filter((m) => !all.includes(m) && !dismissed.has(m))].slice(-5));
+    };
     const offWarning = client.on('engine.warning', ({ message }) => addNotices([message]));
     client.call('engine.warnings', {}).then(addNotices, () => {});
     return () => {
@@ -185,7 +189,14 @@ function Connected({ client, theme, toggleTheme }: { client: AppContextValue['cl
         <main className={css.main}>
           <ErrorBox error={hostError} />
           <EngineMessages messages={engineErrors} tone="error" onDismiss={() => setEngineErrors([])} />
-          <EngineMessages messages={notices} tone="notice" onDismiss={() => setNotices([])} />
+          <EngineMessages
+            messages={notices}
+            tone="notice"
+            onDismiss={() => {
+              dismissNotices(notices);
+              setNotices([]);
+            }}
+          />
           {view === 'library' && firstRun && (
             <Onboarding library={library} onDone={() => setFirstRun(false)} />
           )}
@@ -221,4 +232,19 @@ function EngineMessages({ messages, tone, onDismiss }: { messages: string[]; ton
       </Button>
     </div>
   );
+}
+
+const DISMISSED_KEY = 'loci.dismissedNotices';
+
+/** Notices the user dismissed in this window (sessionStorage: a new window shows what still holds). */
+function dismissedNotices(): Set<string> {
+  try {
+    return new Set(JSON.parse(sessionStorage.getItem(DISMISSED_KEY) ?? '[]') as string[]);
+  } catch {
+    return new Set();
+  }
+}
+
+function dismissNotices(messages: string[]): void {
+  sessionStorage.setItem(DISMISSED_KEY, JSON.stringify([...new Set([...dismissedNotices(), ...messages])]));
 }
