@@ -65,8 +65,8 @@ export function notePassages(notes: RankedNote[], nearTop: number[], docOf: Map<
   const shown = new Set<number>();
   const show = (id: number, score: number) => {
     out.push({ id, score });
+    // A span holds its own passage (passage-spans.ts spanOf).
     for (const x of spans.get(id) ?? [id]) shown.add(x);
-    shown.add(id);
   };
   for (const n of notes) {
     if (out.length >= k) break;

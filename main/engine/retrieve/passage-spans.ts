@@ -57,9 +57,11 @@ export function spanContexts(db: Db, scored: Scored[], spans: Map<number, number
   const spanIds = (id: number) => spans.get(id) ?? [id];
   const parts = new Map(chunkContexts(db, [...new Set(scored.flatMap((s) => spanIds(s.id)))].map((id) => ({ id, score: 0 }))).map((c) => [c.chunkId!, c]));
   return scored.flatMap((s) => {
+    const own = parts.get(s.id);
+    if (!own) return [];
+    // Never empty: a span holds its own passage.
     const span = spanIds(s.id).flatMap((id) => parts.get(id) ?? []);
-    if (!parts.has(s.id) || span.length === 0) return [];
     const opening = span[0]!;
-    return [{ ...parts.get(s.id)!, factPath: opening.factPath, text: span.map((c) => c.text).join('\n\n'), lineFrom: opening.lineFrom, lineTo: span[span.length - 1]!.lineTo, score: s.score }];
+    return [{ ...own, factPath: opening.factPath, text: span.map((c) => c.text).join('\n\n'), lineFrom: opening.lineFrom, lineTo: span[span.length - 1]!.lineTo, score: s.score }];
   });
 }
