@@ -80,7 +80,11 @@ export function firstStageNotes(ctx: RetrievalContext, qa: QueryAnalysis, depth:
  * 93.5 vs 100); at chunk grain 90.6 and 100, the other dev sets unchanged (bench, all dev sets).
  */
 export function fusedDocuments(ctx: RetrievalContext, qa: QueryAnalysis, depth = 50, rrfK = RRF_K, denseWeight?: number): FusedDocument[] {
-  const chunks = fusedChunks(ctx, qa, depth, rrfK, denseWeight);
+  return documentsOf(ctx, fusedChunks(ctx, qa, depth, rrfK, denseWeight));
+}
+
+/** Notes in the order of their best passage in a passage ranking, each with that passage and its score. */
+export function documentsOf(ctx: RetrievalContext, chunks: Scored[]): FusedDocument[] {
   const score = new Map(chunks.map((c) => [c.id, c.score]));
   return notesOf(chunkDocuments(ctx), chunks).map(({ docId, chunkId }) => ({ docId, chunkId, score: score.get(chunkId)! }));
 }

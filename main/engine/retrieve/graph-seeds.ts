@@ -13,7 +13,8 @@
 // ranks notes no neighbourhood of BM25's holds.
 import type { RetrievalContext } from './retriever.js';
 import type { QueryAnalysis } from './query.js';
-import { denseAgreementWeight, firstStageNotes, fusedDocuments, MIN_DENSE_WEIGHT, type FusedDocument } from './fusion.js';
+import { denseAgreementWeight, documentsOf, firstStageNotes, fusedChunks, MIN_DENSE_WEIGHT, type FusedDocument } from './fusion.js';
+import type { Scored } from '../embed/vector-matrix.js';
 import { RRF_K } from './hybrid.js';
 import { docEdgesOf } from '../store/hig.js';
 import { embedderQuality } from './embedder-quality.js';
@@ -56,7 +57,7 @@ export function graphAgreementWeight(ctx: RetrievalContext, lexical: number[], d
  * (e5 on HotpotQA train-100: dense recall@5 87.5 against BM25's 80), and the agreement alone held hig
  * below hybrid there. The built-in GloVe is trusted 0, so with it the agreement alone decides, as before.
  */
-export async function graphSeededDocuments(ctx: RetrievalContext, qa: QueryAnalysis): Promise<{ documents: FusedDocument[]; denseWeight: number }> {
+export async function graphSeededDocuments(ctx: RetrievalContext, qa: QueryAnalysis): Promise<{ documents: FusedDocument[]; passages: Scored[]; denseWeight: number }> {
   const { lexical, dense } = firstStageNotes(ctx, qa, SEED_DEPTH);
   const agreement = graphAgreementWeight(
     ctx,
@@ -64,5 +65,6 @@ export async function graphSeededDocuments(ctx: RetrievalContext, qa: QueryAnaly
     dense.map((x) => x.docId),
   );
   const denseWeight = Math.max(agreement, (await embedderQuality(ctx)).weight);
-  return { documents: fusedDocuments(ctx, qa, SEED_DEPTH, RRF_K, denseWeight), denseWeight };
+  const passages = fusedChunks(ctx, qa, SEED_DEPTH, RRF_K, denseWeight);
+  return { documents: documentsOf(ctx, passages), passages, denseWeight };
 }

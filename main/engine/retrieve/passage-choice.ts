@@ -131,6 +131,12 @@ function choiceCache(ctx: RetrievalContext): ChoiceCache {
   return ctx.cache.derived('passage-choice', () => ({ ...passageCounts(ctx.db), idf: new Map(), terms: new Map(), stems: new Map() }));
 }
 
+/** Whether the corpus's notes hold p.minPassagesPerNote passages on average (long guides, not paragraphs or articles). */
+export function severalPassagesPerNote(ctx: RetrievalContext, p: Pick<PassageChoiceParams, 'minPassagesPerNote'> = DEFAULT_PASSAGE_CHOICE): boolean {
+  const cache = choiceCache(ctx);
+  return cache.passages >= p.minPassagesPerNote * cache.notes;
+}
+
 /** Inverse passage frequency of a term, from the chunk index BM25 searches. */
 function idfOf(ctx: RetrievalContext, cache: ChoiceCache, term: string): number {
   let v = cache.idf.get(term);
@@ -181,7 +187,7 @@ export interface PassageOrders {
  */
 export function choosePassages(ctx: RetrievalContext, qa: QueryAnalysis, ranking: Scored[], docOf: Map<number, number>, p: PassageChoiceParams = DEFAULT_PASSAGE_CHOICE): PassageOrders {
   const cache = choiceCache(ctx);
-  if (cache.passages < p.minPassagesPerNote * cache.notes) return { shown: ranking, noteOrder: ranking };
+  if (!severalPassagesPerNote(ctx, p)) return { shown: ranking, noteOrder: ranking };
   const notes = new Set(ranking.map((s) => docOf.get(s.id)));
   if (notes.size === ranking.length) return { shown: ranking, noteOrder: ranking };
   const terms = [...new Set(qa.terms.flatMap((t) => stems(t, cache.stems)))];
