@@ -5,8 +5,9 @@ import { indexTexts } from '../../main/engine/indexer.js';
 import { IndexCache } from '../../main/engine/retrieve/index-cache.js';
 import type { RetrievalContext } from '../../main/engine/retrieve/retriever.js';
 import { analyseQuery } from '../../main/engine/retrieve/query.js';
-import { denseAgreementWeight, fusedDocuments, MIN_DENSE_WEIGHT } from '../../main/engine/retrieve/fusion.js';
-import { FULL_GRAPH_AGREEMENT, graphAgreementWeight, graphSeededDocuments, SEED_DEPTH } from '../../main/engine/retrieve/graph-seeds.js';
+import { denseAgreementWeight, firstStageNotes, fusedDocuments, MIN_DENSE_WEIGHT } from '../../main/engine/retrieve/fusion.js';
+import { embedderQuality } from '../../main/engine/retrieve/embedder-quality.js';
+import { FULL_GRAPH_AGREEMENT, graphAgreementWeight, graphSeededDocuments, SEED_DEPTH, withLexicalFirst } from '../../main/engine/retrieve/graph-seeds.js';
 import { RRF_K } from '../../main/engine/retrieve/hybrid.js';
 import { higRetriever } from '../../main/engine/retrieve/hig/retriever.js';
 import { pgrRetriever } from '../../main/engine/retrieve/pgr/retriever.js';
@@ -71,12 +72,26 @@ describe('graph agreement of the seed fusion', () => {
     expect(graphAgreementWeight(ctx, lexical, dense)).toBeGreaterThanOrEqual(MIN_DENSE_WEIGHT);
   });
 
-  it('seeds are the passage-grain fusion at hybrid’s depth with that weight', async () => {
+  it('seeds are the passage-grain fusion at hybrid’s depth with that weight, led by BM25’s first note while the embedder is not trusted', async () => {
     const qa = await analyseQuery(ctx, 'How can I make the container run as a particular user and group id?');
     const { documents, denseWeight } = await graphSeededDocuments(ctx, qa);
     expect(denseWeight).toBeGreaterThanOrEqual(MIN_DENSE_WEIGHT);
-    expect(documents).toEqual(fusedDocuments(ctx, qa, SEED_DEPTH, RRF_K, denseWeight));
+    // The built-in GloVe is trusted 0 (embedder-quality.ts); with a trusted model the seeds are the plain
+    // fusion (embedder-quality.test.ts).
+    expect((await embedderQuality(ctx)).weight).toBe(0);
+    const lexicalFirst = firstStageNotes(ctx, qa, SEED_DEPTH).lexical[0]!.docId;
+    expect(documents).toEqual(withLexicalFirst(fusedDocuments(ctx, qa, SEED_DEPTH, RRF_K, denseWeight), lexicalFirst));
     expect(documents[0]!.docId).toBe(docId('Docker'));
+  });
+
+  it('moves BM25’s first note to the front and keeps the others in order', () => {
+    const doc = (docId: number) => ({ docId, chunkId: docId * 10, score: 1 / docId });
+    const fused = [doc(1), doc(2), doc(3), doc(4)];
+    expect(withLexicalFirst(fused, 3).map((d) => d.docId)).toEqual([3, 1, 2, 4]);
+    expect(withLexicalFirst(fused, 1)).toBe(fused);
+    // A note the fusion does not hold, or no BM25 note at all: nothing moves.
+    expect(withLexicalFirst(fused, 9)).toBe(fused);
+    expect(withLexicalFirst(fused, undefined)).toBe(fused);
   });
 });
 
