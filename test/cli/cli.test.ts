@@ -79,6 +79,8 @@ describe('loci CLI on the bundled sample notes', () => {
     expect(loci).toMatch(/Mara Lindqvist .*bridge: “Kestrel Coffee Works” mentions “mara lindqvist”/);
     const hig = await lociText('ask', q, '--db', db, '--method', 'hig', '--explain');
     expect(hig).toMatch(/\(Mara Lindqvist [^)]*\)/);
+    // The sample notes are several sections each (38 passages, 12 notes): shown in their sections' spans.
+    expect(hig).toMatch(/Passages: these notes are guides/);
     const pgr = await lociText('ask', q, '--db', db, '--method', 'pgr', '--explain');
     expect(pgr).toMatch(/Mind map:/);
     const plain = await lociText('ask', q, '--db', db, '--method', 'bm25', '--explain');

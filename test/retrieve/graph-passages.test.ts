@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { retrieve } from '../../main/engine/retrieve/index.js';
 import { severalPassagesPerNote } from '../../main/engine/retrieve/passage-choice.js';
-import { passageSpans } from '../../main/engine/retrieve/passage-spans.js';
+import { passageSpans, SECTION_SPANS } from '../../main/engine/retrieve/passage-spans.js';
+import { formatExplanation } from '../../main/engine/retrieve/explain.js';
 import { withFurtherPassages } from '../../main/engine/retrieve/pgr/further-passages.js';
 import type { RetrievedContext } from '../../main/engine/types.js';
 import { indexNotes, type IndexedNotes } from '../support/indexed-notes.js';
@@ -115,5 +116,13 @@ describe('hig and pgr in a folder of guides', () => {
     // With no room to spare (every fact a note of its own), nothing is added.
     const distinct = [facts[0]!, facts[1]!, facts[3]!];
     expect(withFurtherPassages(ctx, distinct, fused, spans, 3)).toEqual(distinct);
+  });
+
+  it('says in --explain that passages are shown in their spans with their notes\' near-top passages', async () => {
+    for (const method of ['hig', 'pgr'] as const) {
+      notes!.ctx.cache.forgetQuestions();
+      const { explanation } = await retrieve(notes!.ctx, QUESTION, method, 5);
+      expect(formatExplanation(explanation)).toContain(SECTION_SPANS);
+    }
   });
 });

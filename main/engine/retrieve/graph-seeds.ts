@@ -57,7 +57,20 @@ export function graphAgreementWeight(ctx: RetrievalContext, lexical: number[], d
  * (e5 on HotpotQA train-100: dense recall@5 87.5 against BM25's 80), and the agreement alone held hig
  * below hybrid there. The built-in GloVe is trusted 0, so with it the agreement alone decides, as before.
  */
-export async function graphSeededDocuments(ctx: RetrievalContext, qa: QueryAnalysis): Promise<{ documents: FusedDocument[]; passages: Scored[]; denseWeight: number }> {
+/** How `--explain` says that BM25's first note leads the seeds. */
+export const LEXICAL_FIRST = "; BM25's first note leads, as the embedder is not trusted on these notes";
+
+export interface GraphSeeds {
+  /** Notes in seed order. */
+  documents: FusedDocument[];
+  /** The fused passage ranking the notes come from. */
+  passages: Scored[];
+  denseWeight: number;
+  /** BM25's first note was moved to the front (the embedder is not trusted on this corpus). */
+  lexicalFirst: boolean;
+}
+
+export async function graphSeededDocuments(ctx: RetrievalContext, qa: QueryAnalysis): Promise<GraphSeeds> {
   const { lexical, dense } = firstStageNotes(ctx, qa, SEED_DEPTH);
   const agreement = graphAgreementWeight(
     ctx,
@@ -67,8 +80,9 @@ export async function graphSeededDocuments(ctx: RetrievalContext, qa: QueryAnaly
   const trust = (await embedderQuality(ctx)).weight;
   const denseWeight = Math.max(agreement, trust);
   const passages = fusedChunks(ctx, qa, SEED_DEPTH, RRF_K, denseWeight);
-  const documents = documentsOf(ctx, passages);
-  return { documents: trust > 0 ? documents : withLexicalFirst(documents, lexical[0]?.docId), passages, denseWeight };
+  const fused = documentsOf(ctx, passages);
+  const documents = trust > 0 ? fused : withLexicalFirst(fused, lexical[0]?.docId);
+  return { documents, passages, denseWeight, lexicalFirst: documents !== fused };
 }
 
 /**

@@ -134,7 +134,7 @@ function choiceCache(ctx: RetrievalContext): ChoiceCache {
 /** Whether the corpus's notes hold p.minPassagesPerNote passages on average (long guides, not paragraphs or articles). */
 export function severalPassagesPerNote(ctx: RetrievalContext, p: Pick<PassageChoiceParams, 'minPassagesPerNote'> = DEFAULT_PASSAGE_CHOICE): boolean {
   const cache = choiceCache(ctx);
-  return cache.passages >= p.minPassagesPerNote * cache.notes;
+  return cache.notes > 0 && cache.passages >= p.minPassagesPerNote * cache.notes;
 }
 
 /** Inverse passage frequency of a term, from the chunk index BM25 searches. */

@@ -19,6 +19,10 @@ import { sectionPassages, type SectionPassage } from '../store/passage-terms.js'
 import { MAX_CHUNK_CHARS } from '../ingest/chunk.js';
 import { chunkContexts } from './contexts.js';
 
+/** How `--explain` says that a method shows passages in their spans with their notes' near-top passages (hig, pgr). */
+export const SECTION_SPANS =
+  "Passages: these notes are guides of several passages, so each is shown in its section's span, followed by the note's other passages the fusion ranks near the top";
+
 /**
  * The passages a passage is shown with (itself included, in the note's order): the passages right after
  * it in its section while the span stays within maxChars, then those right before it.

@@ -1,4 +1,6 @@
 import type { HigExplanation } from './retriever.js';
+import { LEXICAL_FIRST } from '../graph-seeds.js';
+import { SECTION_SPANS } from '../passage-spans.js';
 
 const f3 = (x: number) => x.toFixed(3);
 
@@ -7,7 +9,8 @@ export function formatHigExplanation(x: HigExplanation): string {
   const title = new Map(x.documents.map((d) => [d.docId, d.title]));
   const out = [
     `hig (${x.params.strategy}; N=${x.params.topN}, K=${x.params.neighbours}, λ=${x.params.lambda}, T=${x.params.maxTriples})`,
-    `Seeds: BM25+dense fusion, dense weight ${f3(x.denseWeight)} (its agreement with BM25 on the document graph)`,
+    `Seeds: BM25+dense fusion, dense weight ${f3(x.denseWeight)} (its agreement with BM25 on the document graph)${x.lexicalFirst ? LEXICAL_FIRST : ''}`,
+    ...(x.sectionSpans ? [SECTION_SPANS] : []),
     'Documents:',
   ];
   for (const d of x.documents) {

@@ -66,6 +66,10 @@ export interface HigExplanation {
   params: HigParams;
   /** Weight of the dense ranking in the seed fusion, from its agreement with BM25 on the document graph. */
   denseWeight: number;
+  /** BM25's first note leads the seeds (graph-seeds.ts withLexicalFirst). */
+  lexicalFirst: boolean;
+  /** Notes are guides of several passages: passages are shown in their section's span, with the note's other near-top passages. */
+  sectionSpans: boolean;
   documents: HigDocument[];
   entities: HigEntity[];
   triples: { id: number; text: string; docId: number; entityId: number; score: number }[];
@@ -146,7 +150,7 @@ export function createHigRetriever(overrides: Partial<HigParams> = {}): Retrieve
     // displaces one: a neighbour is there for being similar to a seed, which says less about the question
     // than the seed's own lexical and dense match (with N=3 and neighbours in ranks 4–5 hig trailed
     // hybrid on every dev set).
-    const { documents: fused, passages: fusedPassages, denseWeight } = await graphSeededDocuments(ctx, qa);
+    const { documents: fused, passages: fusedPassages, denseWeight, lexicalFirst } = await graphSeededDocuments(ctx, qa);
     const seeds = fused.slice(0, p.topN).map((d, i) => ({ id: d.docId, score: 2 - i / p.topN }));
     const docs = collaborate(db, docSim, seeds, p);
     for (const s of seeds) docs.get(s.id)!.similarity = docSim(s.id);
@@ -209,7 +213,8 @@ export function createHigRetriever(overrides: Partial<HigParams> = {}): Retrieve
     // the reference answer's words in the first 5 contexts, SilverBullet / Foam: one passage 69.9 / 69.1,
     // in its span 71.4 / 72.5, with further passages 73.8 / 84.0 (hybrid 70.6 / 72.8); recall@5 unchanged.
     let docContexts: RetrievedContext[];
-    if (severalPassagesPerNote(ctx)) {
+    const sectionSpans = severalPassagesPerNote(ctx);
+    if (sectionSpans) {
       const nearTop = fusedPassages.slice(0, DEFAULT_PASSAGE_PARAMS.withinTop).map((x) => x.id);
       const spans = passageSpans(db, [...new Set([...notes.map((n) => n.chunkId), ...nearTop])]);
       docContexts = spanContexts(db, notePassages(notes, nearTop, chunkDocuments(ctx), Math.max(k, p.topN), spans), spans);
@@ -230,6 +235,8 @@ export function createHigRetriever(overrides: Partial<HigParams> = {}): Retrieve
       method: 'hig',
       params: p,
       denseWeight,
+      lexicalFirst,
+      sectionSpans,
       documents: ranked,
       entities,
       triples: tripleScored.map(({ t, entity, score }) => ({ id: t.id, text: `${t.subject} ${t.relation} ${t.object}`, docId: t.docId, entityId: entity.entityId, score })),

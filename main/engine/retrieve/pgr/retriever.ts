@@ -74,6 +74,10 @@ export interface PgrExplanation {
   keyPoints: string[];
   /** Weight of the dense ranking in the seed fusion, from its agreement with BM25 on the document graph. */
   denseWeight: number;
+  /** BM25's first note leads the seeds (graph-seeds.ts withLexicalFirst). */
+  lexicalFirst: boolean;
+  /** Notes are guides of several passages: passages are shown in their section's span, with the note's other near-top passages. */
+  sectionSpans: boolean;
   seedTopics: PgrTopic[];
   walkedTopics: PgrTopic[];
   seedFactPaths: { keyPoint: string; nodeId: number; pathText: string; similarity: number; ancestorId: number; rowsReached: number }[];
@@ -187,7 +191,7 @@ export function createPgrRetriever(overrides: Partial<PgrRetrieverParams> = {}):
     // notes as a retrieval's cut-off holds notes (5), because the walk below only adds: with 3 seed topics
     // and walked topics taking the other slots, the fusion's fourth note (SilverBullet's Troubleshooting,
     // for "?resetClient=1") never reached the matrices, and pgr trailed hybrid.
-    const { documents: fused, passages: fusedPassages, denseWeight } = await graphSeededDocuments(ctx, qa);
+    const { documents: fused, passages: fusedPassages, denseWeight, lexicalFirst } = await graphSeededDocuments(ctx, qa);
     const withVector = (docId: number) => (topics.topicsOf.get(docId) ?? []).filter((id) => topics.matrix.vector(id));
     const seedNotes = fused.filter((d) => withVector(d.docId).length > 0).slice(0, p.seedNotes);
     const seedTopics = seedNotes.flatMap((d) => withVector(d.docId)).map((id) => topicOf(id, 'seed'));
@@ -279,6 +283,8 @@ export function createPgrRetriever(overrides: Partial<PgrRetrieverParams> = {}):
       method: 'pgr',
       keyPoints,
       denseWeight,
+      lexicalFirst,
+      sectionSpans: spans !== undefined,
       seedTopics,
       walkedTopics: walked,
       seedFactPaths: agg.runs.flatMap((run) =>
