@@ -50,13 +50,6 @@ export function graphAgreementWeight(ctx: RetrievalContext, lexical: number[], d
   return Math.max(MIN_DENSE_WEIGHT, Math.min(1, agreement / FULL_GRAPH_AGREEMENT));
 }
 
-/**
- * Notes in the order of their best passage in the graph-weighted fusion, with the dense weight used.
- * Dense counts at least as far as the embedder is trusted on this corpus (embedder-quality.ts): where a
- * model that reads words in context disagrees with BM25, BM25 is as likely to be the one that is lost
- * (e5 on HotpotQA train-100: dense recall@5 87.5 against BM25's 80), and the agreement alone held hig
- * below hybrid there. The built-in GloVe is trusted 0, so with it the agreement alone decides, as before.
- */
 /** How `--explain` says that BM25's first note leads the seeds. */
 export const LEXICAL_FIRST = "; BM25's first note leads, as the embedder is not trusted on these notes";
 
@@ -70,6 +63,14 @@ export interface GraphSeeds {
   lexicalFirst: boolean;
 }
 
+/**
+ * Notes in the order of their best passage in the graph-weighted fusion, with the dense weight used.
+ * Dense counts at least as far as the embedder is trusted on this corpus (embedder-quality.ts): where a
+ * model that reads words in context disagrees with BM25, BM25 is as likely to be the one that is lost
+ * (e5 on HotpotQA train-100: dense recall@5 87.5 against BM25's 80), and the agreement alone held hig
+ * below hybrid there. The built-in GloVe is trusted 0, so with it the agreement alone decides, as before,
+ * and BM25's first note leads (withLexicalFirst).
+ */
 export async function graphSeededDocuments(ctx: RetrievalContext, qa: QueryAnalysis): Promise<GraphSeeds> {
   const { lexical, dense } = firstStageNotes(ctx, qa, SEED_DEPTH);
   const agreement = graphAgreementWeight(

@@ -42,9 +42,10 @@ export function withFurtherPassages(ctx: RetrievalContext, contexts: RetrievedCo
     if (!first) continue;
     for (const id of nearTop) {
       if (spare === 0) break;
-      if (docOf.get(id) !== c.docId || shown.has(id)) continue;
+      const passage = further.get(id);
+      if (!passage || docOf.get(id) !== c.docId || shown.has(id)) continue;
       spare--;
-      out.push({ ...further.get(id)!, score: c.score });
+      out.push({ ...passage, score: c.score });
       for (const x of furtherSpans.get(id) ?? [id]) shown.add(x);
     }
   }

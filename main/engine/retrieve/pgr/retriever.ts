@@ -235,9 +235,9 @@ export function createPgrRetriever(overrides: Partial<PgrRetrieverParams> = {}):
       return path[path.length - 1]!;
     };
     // One context per passage: a fact whose passage an earlier path already returned adds nothing to it.
-    const ranked = topRows(rowScores, rowScores.length);
     // Where a note is many passages (a guide), a fact's passage is shown in its section's span, as loci
-    // shows it (passage-spans.ts), and a fact whose passage an earlier span holds adds nothing to it.
+    // shows it (passage-spans.ts), and a fact whose passage an earlier span holds adds nothing either.
+    const ranked = topRows(rowScores, rowScores.length);
     const spans = severalPassagesPerNote(ctx) ? passageSpans(db, [...new Set(ranked.flatMap((r) => nodes.get(leafOf(r))!.chunk_id ?? []))]) : undefined;
     const rows = spreadRows(ranked, (r) => nodes.get(leafOf(r))!, p.rowsPerNote, k, spans && ((id) => spans.get(id) ?? [id]));
 
