@@ -12,7 +12,7 @@ import { analyseQuery, bm25Ranking } from './query.js';
 import { bm25Idf } from './bm25.js';
 import { DEFAULT_PASSAGE_PARAMS, nearTopPassages, notePassages, type PassageParams } from './note-passages.js';
 import { choosePassages, DEFAULT_PASSAGE_CHOICE, shownByChosen, type PassageChoiceParams } from './passage-choice.js';
-import { passageSpans, spanContexts } from './passage-spans.js';
+import { notesInSpans } from './passage-spans.js';
 import { chunkDocuments, denseAgreementWeight, firstStageNotes, notesOf } from './fusion.js';
 import { withBigrams } from './han-bigrams.js';
 import { embedderQuality, type EmbedderQuality } from './embedder-quality.js';
@@ -375,9 +375,7 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
     const nearTop = nearTopPassages(passages, bm25, p.passages);
     // Passages are shown in their sections' spans only where passage choice is at work (notes of several
     // passages; elsewhere a span is its passage).
-    const spans = passages === bm25 ? undefined : passageSpans(ctx.db, [...new Set([...shown.map((n) => n.chunkId), ...nearTop])]);
-    const picked = notePassages(shown, nearTop, docOf, k, spans);
-    const contexts: RetrievedContext[] = spans ? spanContexts(ctx.db, picked, spans) : chunkContexts(ctx.db, picked);
+    const contexts: RetrievedContext[] = passages === bm25 ? chunkContexts(ctx.db, notePassages(shown, nearTop, docOf, k)) : notesInSpans(ctx.db, shown, nearTop, docOf, k);
     const explanation: LociExplanation = { method: 'loci', params: p, weights, referencingShare: referencing, embedderTrust: trust, joinedWords: qa.terms.filter((t) => !analysed.terms.includes(t)), documents: ranked };
     return { contexts, explanation, query: qa };
   };

@@ -18,6 +18,7 @@ import type { Scored } from '../embed/vector-matrix.js';
 import { sectionPassages, type SectionPassage } from '../store/passage-terms.js';
 import { MAX_CHUNK_CHARS } from '../ingest/chunk.js';
 import { chunkContexts } from './contexts.js';
+import { notePassages, type RankedNote } from './note-passages.js';
 
 /** How `--explain` says that a method shows passages in their spans with their notes' near-top passages (hig, pgr). */
 export const SECTION_SPANS =
@@ -68,4 +69,13 @@ export function spanContexts(db: Db, scored: Scored[], spans: Map<number, number
     const opening = span[0]!;
     return [{ ...own, factPath: opening.factPath, text: span.map((c) => c.text).join('\n\n'), lineFrom: opening.lineFrom, lineTo: span[span.length - 1]!.lineTo, score: s.score }];
   });
+}
+
+/**
+ * A note ranking's contexts in a folder of guides: each note's passage in its span, followed by its
+ * further passages among `nearTop` (note-passages.ts), in theirs (loci and hig).
+ */
+export function notesInSpans(db: Db, notes: RankedNote[], nearTop: number[], docOf: Map<number, number>, k: number): RetrievedContext[] {
+  const spans = passageSpans(db, [...new Set([...notes.map((n) => n.chunkId), ...nearTop])]);
+  return spanContexts(db, notePassages(notes, nearTop, docOf, k, spans), spans);
 }

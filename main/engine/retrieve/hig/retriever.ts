@@ -8,9 +8,9 @@ import type { Db } from '../../store/db.js';
 import type { RetrievedContext } from '../../types.js';
 import type { RetrievalContext, RetrievalResult, Retriever } from '../retriever.js';
 import { chunkContexts } from '../contexts.js';
-import { passageSpans, spanContexts } from '../passage-spans.js';
+import { notesInSpans } from '../passage-spans.js';
 import { severalPassagesPerNote } from '../passage-choice.js';
-import { DEFAULT_PASSAGE_PARAMS, notePassages } from '../note-passages.js';
+import { DEFAULT_PASSAGE_PARAMS } from '../note-passages.js';
 import { chunkDocuments } from '../fusion.js';
 import { dot } from '../../embed/embedder.js';
 import { analyseQuery } from '../query.js';
@@ -216,8 +216,7 @@ export function createHigRetriever(overrides: Partial<HigParams> = {}): Retrieve
     const sectionSpans = severalPassagesPerNote(ctx);
     if (sectionSpans) {
       const nearTop = fusedPassages.slice(0, DEFAULT_PASSAGE_PARAMS.withinTop).map((x) => x.id);
-      const spans = passageSpans(db, [...new Set([...notes.map((n) => n.chunkId), ...nearTop])]);
-      docContexts = spanContexts(db, notePassages(notes, nearTop, chunkDocuments(ctx), Math.max(k, p.topN), spans), spans);
+      docContexts = notesInSpans(db, notes, nearTop, chunkDocuments(ctx), Math.max(k, p.topN));
     } else docContexts = chunkContexts(db, notes.map((n) => ({ id: n.chunkId, score: n.score })));
     const tripleContexts: RetrievedContext[] = tripleScored.map(({ t, score }) => ({
       text: `${t.subject} ${t.relation} ${t.object}`,

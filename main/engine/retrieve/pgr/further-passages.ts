@@ -26,7 +26,9 @@ export function withFurtherPassages(ctx: RetrievalContext, contexts: RetrievedCo
     .slice(0, DEFAULT_PASSAGE_PARAMS.withinTop)
     .map((x) => x.id)
     .filter((id) => notes.has(docOf.get(id) ?? -1) && !shown.has(id));
-  const furtherSpans = passageSpans(db, nearTop);
+  // Most are passages of the facts pgr ranked, whose spans `spans` already holds.
+  const unread = passageSpans(db, nearTop.filter((id) => !spans.has(id)));
+  const furtherSpans = new Map(nearTop.map((id) => [id, spans.get(id) ?? unread.get(id) ?? [id]]));
   const further = new Map(spanContexts(db, nearTop.map((id) => ({ id, score: 0 })), furtherSpans).map((c) => [c.chunkId!, c]));
   let spare = k - notes.size;
   const out: RetrievedContext[] = [];
