@@ -118,6 +118,26 @@ describe('hig and pgr in a folder of guides', () => {
     expect(withFurtherPassages(ctx, distinct, fused, spans, 3)).toEqual(distinct);
   });
 
+  it("pgr shows no line twice: a further passage's span loses what a fact's span already shows", () => {
+    const ctx = notes!.ctx;
+    const syncId = (ctx.db.prepare('SELECT id FROM documents WHERE rel_path = ?').get('sync.md') as { id: number }).id;
+    const [lead, json, values] = [id('Set the sync schedule'), id('sync.every'), id('every 5 seconds')];
+    const fact: RetrievedContext = { text: 'Set the sync schedule', docId: syncId, docPath: 'sync.md', docTitle: 'Sync', lineFrom: 1, lineTo: 1, factPath: 'Sync › Schedule', score: 1, kind: 'fact-path', chunkId: lead };
+    const other: RetrievedContext = { ...fact, text: 'queues changes', factPath: 'Sync › Offline', chunkId: id('queues changes') };
+    // The schedule's lead-in is shown with the JSON; the values passage's span reaches back to the JSON.
+    const spans = new Map([
+      [lead, [lead, json]],
+      [values, [json, values]],
+      [other.chunkId!, [other.chunkId!]],
+    ]);
+    const out = withFurtherPassages(ctx, [fact, other], [{ id: values, score: 0.03 }], spans, 3);
+    const added = out.find((c) => c.chunkId === values)!;
+    expect(added.text).toContain('every 5 seconds');
+    expect(added.text).not.toContain('sync.every');
+    const valuesLines = ctx.db.prepare('SELECT line_from AS lineFrom, line_to AS lineTo FROM chunks WHERE id = ?').get(values) as { lineFrom: number; lineTo: number };
+    expect([added.lineFrom, added.lineTo]).toEqual([valuesLines.lineFrom, valuesLines.lineTo]);
+  });
+
   it('says in --explain that passages are shown in their spans with their notes\' near-top passages', async () => {
     for (const method of ['hig', 'pgr'] as const) {
       notes!.ctx.cache.forgetQuestions();

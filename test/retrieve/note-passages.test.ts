@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nearTopPassages, notePassages } from '../../main/engine/retrieve/note-passages.js';
+import { nearTopPassages, notePassages, unshownRun } from '../../main/engine/retrieve/note-passages.js';
 
 // Chunks 1–3 belong to note 10, 4 to note 20, 5 to note 30, 6 to note 40.
 const docOf = new Map([
@@ -45,5 +45,28 @@ describe('a note ranking shown by passages', () => {
     // Passage 1 is shown with 2 (one section); 2 is near the top but takes no place of its own.
     const spans = new Map([[1, [1, 2]]]);
     expect(notePassages(notes, [1, 2, 3], docOf, 10, spans).map((s) => s.id)).toEqual([1, 3, 4, 5, 6]);
+  });
+
+  it('shows no passage twice when spans overlap: a later span loses what an earlier one shows', () => {
+    // Note 10's passages 1, 2, 3 are one section; 1 is shown with 2, and 3's span reaches back to 2.
+    const spans = new Map([
+      [1, [1, 2]],
+      [3, [2, 3]],
+    ]);
+    const out = notePassages(notes, [1, 3], docOf, 10, spans);
+    expect(out.map((s) => [s.id, s.span])).toEqual([
+      [1, [1, 2]],
+      [3, [3]],
+      [4, [4]],
+      [5, [5]],
+      [6, [6]],
+    ]);
+  });
+
+  it('keeps a trimmed span one run of consecutive passages around its own passage', () => {
+    expect(unshownRun([1, 2, 3, 4, 5], 2, new Set([4]))).toEqual([1, 2, 3]);
+    expect(unshownRun([1, 2, 3, 4, 5], 4, new Set([1, 2]))).toEqual([3, 4, 5]);
+    expect(unshownRun([1, 2, 3], 2, new Set())).toEqual([1, 2, 3]);
+    expect(unshownRun([1, 2], 7, new Set())).toEqual([7]);
   });
 });

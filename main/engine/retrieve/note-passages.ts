@@ -45,13 +45,19 @@ export function nearTopPassages(chosen: Scored[], bm25: Scored[], p: PassagePara
   return ids;
 }
 
+/** A passage to show, and the passages its context shows: its span, less what earlier contexts show. */
+export interface ShownPassage extends Scored {
+  span: number[];
+}
+
 /**
  * Up to k contexts: the notes in rank order, each followed by its further passages among `nearTop`.
  * Further passages take at most ⌊k/2⌋ of the k places, so the first ⌈k/2⌉ notes of the ranking are
  * always shown and recall over distinct notes at k/2 is the ranking's own. A passage shown in the span
- * of another (passage-spans.ts: passage → the passages it is shown with) is not shown again.
+ * of another (passage-spans.ts: passage → the passages it is shown with) is not shown again, and a
+ * span that overlaps one already shown loses the passages shown, so no line is shown twice.
  */
-export function notePassages(notes: RankedNote[], nearTop: number[], docOf: Map<number, number>, k: number, spans: Map<number, number[]> = new Map()): Scored[] {
+export function notePassages(notes: RankedNote[], nearTop: number[], docOf: Map<number, number>, k: number, spans: Map<number, number[]> = new Map()): ShownPassage[] {
   const further = new Map<number, number[]>();
   for (const id of nearTop) {
     const d = docOf.get(id);
@@ -61,12 +67,12 @@ export function notePassages(notes: RankedNote[], nearTop: number[], docOf: Map<
     else further.set(d, [id]);
   }
   let spare = Math.floor(k / 2);
-  const out: Scored[] = [];
+  const out: ShownPassage[] = [];
   const shown = new Set<number>();
   const show = (id: number, score: number) => {
-    out.push({ id, score });
-    // A span holds its own passage (passage-spans.ts spanOf).
-    for (const x of spans.get(id) ?? [id]) shown.add(x);
+    const span = unshownRun(spans.get(id) ?? [id], id, shown);
+    out.push({ id, score, span });
+    for (const x of span) shown.add(x);
   };
   for (const n of notes) {
     if (out.length >= k) break;
@@ -79,4 +85,15 @@ export function notePassages(notes: RankedNote[], nearTop: number[], docOf: Map<
     }
   }
   return out;
+}
+
+/** The run of a span's consecutive passages around `id` that no earlier context shows. */
+export function unshownRun(span: number[], id: number, shown: Set<number>): number[] {
+  const at = span.indexOf(id);
+  if (at < 0) return [id];
+  let first = at;
+  let last = at;
+  while (first > 0 && !shown.has(span[first - 1]!)) first--;
+  while (last < span.length - 1 && !shown.has(span[last + 1]!)) last++;
+  return span.slice(first, last + 1);
 }

@@ -18,7 +18,7 @@ import type { Scored } from '../embed/vector-matrix.js';
 import { sectionPassages, type SectionPassage } from '../store/passage-terms.js';
 import { MAX_CHUNK_CHARS } from '../ingest/chunk.js';
 import { chunkContexts } from './contexts.js';
-import { notePassages, type RankedNote } from './note-passages.js';
+import { notePassages, type RankedNote, type ShownPassage } from './note-passages.js';
 
 /** How `--explain` says that a method shows passages in their spans with their notes' near-top passages (hig, pgr). */
 export const SECTION_SPANS =
@@ -55,17 +55,18 @@ export function passageSpans(db: Db, ids: number[], maxChars = MAX_CHUNK_CHARS):
 }
 
 /**
- * Contexts of passages shown in their spans: the span's text and lines, under the heading it opens
- * with; the context keeps the passage's own id (the one the retrieval found).
+ * Contexts of passages shown in their spans (a passage's own `span` where it has one, else its span in
+ * `spans`): the span's text and lines, under the heading it opens with; the context keeps the passage's
+ * own id (the one the retrieval found).
  */
-export function spanContexts(db: Db, scored: Scored[], spans: Map<number, number[]>): RetrievedContext[] {
-  const spanIds = (id: number) => spans.get(id) ?? [id];
-  const parts = new Map(chunkContexts(db, [...new Set(scored.flatMap((s) => spanIds(s.id)))].map((id) => ({ id, score: 0 }))).map((c) => [c.chunkId!, c]));
+export function spanContexts(db: Db, scored: (Scored | ShownPassage)[], spans: Map<number, number[]> = new Map()): RetrievedContext[] {
+  const spanIds = (s: Scored | ShownPassage) => ('span' in s ? s.span : (spans.get(s.id) ?? [s.id]));
+  const parts = new Map(chunkContexts(db, [...new Set(scored.flatMap(spanIds))].map((id) => ({ id, score: 0 }))).map((c) => [c.chunkId!, c]));
   return scored.flatMap((s) => {
     const own = parts.get(s.id);
     if (!own) return [];
     // Never empty: a span holds its own passage.
-    const span = spanIds(s.id).flatMap((id) => parts.get(id) ?? []);
+    const span = spanIds(s).flatMap((id) => parts.get(id) ?? []);
     const opening = span[0]!;
     return [{ ...own, factPath: opening.factPath, text: span.map((c) => c.text).join('\n\n'), lineFrom: opening.lineFrom, lineTo: span[span.length - 1]!.lineTo, score: s.score }];
   });
@@ -77,5 +78,5 @@ export function spanContexts(db: Db, scored: Scored[], spans: Map<number, number
  */
 export function notesInSpans(db: Db, notes: RankedNote[], nearTop: number[], docOf: Map<number, number>, k: number): RetrievedContext[] {
   const spans = passageSpans(db, [...new Set([...notes.map((n) => n.chunkId), ...nearTop])]);
-  return spanContexts(db, notePassages(notes, nearTop, docOf, k, spans), spans);
+  return spanContexts(db, notePassages(notes, nearTop, docOf, k, spans));
 }

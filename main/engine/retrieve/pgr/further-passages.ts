@@ -7,14 +7,15 @@ import type { RetrievedContext } from '../../types.js';
 import type { RetrievalContext } from '../retriever.js';
 import type { Scored } from '../../embed/vector-matrix.js';
 import { passageSpans, spanContexts } from '../passage-spans.js';
-import { DEFAULT_PASSAGE_PARAMS } from '../note-passages.js';
+import { DEFAULT_PASSAGE_PARAMS, unshownRun } from '../note-passages.js';
 import { chunkDocuments } from '../fusion.js';
 
 /**
  * The first k contexts, each note's first followed by its passages among the fusion's first
  * DEFAULT_PASSAGE_PARAMS.withinTop (as loci's, note-passages.ts), each in its span (`spans` holds the
  * contexts' own). A further passage takes the place of a note's later fact path, never a note's own
- * place, so the notes returned are pgr's; a passage an earlier span shows is not shown again.
+ * place, so the notes returned are pgr's; a passage an earlier span shows is not shown again, and a
+ * span loses what earlier contexts show of it, so no line is shown twice.
  */
 export function withFurtherPassages(ctx: RetrievalContext, contexts: RetrievedContext[], fusedPassages: Scored[], spans: Map<number, number[]>, k: number): RetrievedContext[] {
   const { db } = ctx;
@@ -51,5 +52,19 @@ export function withFurtherPassages(ctx: RetrievalContext, contexts: RetrievedCo
       for (const x of furtherSpans.get(id) ?? [id]) shown.add(x);
     }
   }
-  return out;
+  return withoutRepeatedPassages(db, out, (id) => furtherSpans.get(id) ?? spans.get(id) ?? [id]);
+}
+
+/** Each context in its span less the passages earlier contexts show (their fact paths and scores kept). */
+function withoutRepeatedPassages(db: RetrievalContext['db'], contexts: RetrievedContext[], spanOf: (id: number) => number[]): RetrievedContext[] {
+  const shown = new Set<number>();
+  return contexts.map((c) => {
+    if (c.chunkId === undefined) return c;
+    const full = spanOf(c.chunkId);
+    const span = unshownRun(full, c.chunkId, shown);
+    for (const x of span) shown.add(x);
+    if (span.length === full.length) return c;
+    const trimmed = spanContexts(db, [{ id: c.chunkId, score: c.score, span }])[0];
+    return trimmed ? { ...c, text: trimmed.text, lineFrom: trimmed.lineFrom, lineTo: trimmed.lineTo } : c;
+  });
 }
