@@ -13,8 +13,9 @@ export const FAST_EXTRACTOR: Extractor = 'fast';
  * 2: sentences no longer end after a title or an initial ("Dr. Amundsen").
  * 3: a lead-in ("Loci runs on:") and its short list items become one fact.
  * 4: a heading and the short list items right under it ("## Requirements", "- Node 20") become one fact.
+ * 5: sentences no longer end at a question or exclamation mark glued to the next word ("?resetClient=1").
  */
-export const FAST_PIPELINE_VERSION = 4;
+export const FAST_PIPELINE_VERSION = 5;
 
 export type Lang = 'en' | 'zh' | 'other';
 

@@ -404,4 +404,19 @@ describe('sentences and names', () => {
     ]);
     expectFcisInTheirLines({ note, lines: content.split('\n'), x });
   });
+
+  it('does not end a sentence at a URL query or a parameter, and still ends one at a question or exclamation mark before a space', () => {
+    const content =
+      '# Reset\n\nYou can perform a full client reset by adding `?resetClient=1` to any URL, such as http://localhost:3000/?disableSpaceLua=1 here. Did the reset work for you today? It did work very well after that! 你今天过得怎么样?我今天过得很好。\n';
+    const note = parseNote('reset.md', content);
+    const x = extractFast(note);
+    expect(x.fcis.map((f) => f.text)).toEqual([
+      'You can perform a full client reset by adding ?resetClient=1 to any URL, such as http://localhost:3000/?disableSpaceLua=1 here.',
+      'Did the reset work for you today?',
+      'It did work very well after that!',
+      '你今天过得怎么样?',
+      '我今天过得很好。',
+    ]);
+    expectFcisInTheirLines({ note, lines: content.split('\n'), x });
+  });
 });

@@ -202,12 +202,25 @@ interface Sentence {
   index: number;
 }
 
-/** ICU's sentences of the text, with a break after a title or an initial before a name undone. */
+/**
+ * A question or exclamation mark with a word right after it, no space between: a URL's query or a
+ * parameter ("adding ?resetClient=1 to any URL", "/?disableSpaceLua=1"), not a sentence's end. ICU breaks
+ * there all the same, which cut documentation facts in two at the mark. Only ASCII marks before ASCII
+ * word characters: "你好吗？我很好" and "吗?我" are sentence ends.
+ */
+const GLUED_MARK = /[?!]$/;
+const GLUED_NEXT = /^[A-Za-z0-9_$=&%/]/;
+
+/**
+ * ICU's sentences of the text, with a break after a title or an initial before a name undone, and one
+ * at a question or exclamation mark glued to the next word.
+ */
 export function* sentencesOf(text: string): Generator<Sentence> {
   let pending: Sentence | null = null;
   for (const seg of sentenceSegmenter.segment(text)) {
     const current: Sentence = pending ? { segment: pending.segment + seg.segment, index: pending.index } : { segment: seg.segment, index: seg.index };
-    if (NAME_PREFIX.test(current.segment.trimEnd())) {
+    const glued = GLUED_MARK.test(current.segment) && GLUED_NEXT.test(text.slice(current.index + current.segment.length, current.index + current.segment.length + 1));
+    if (glued || NAME_PREFIX.test(current.segment.trimEnd())) {
       pending = current;
       continue;
     }
