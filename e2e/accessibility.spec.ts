@@ -20,6 +20,9 @@ test('every view passes axe (no serious or critical violations)', async ({ page 
     await page.getByLabel('Question').fill('What is SilverBullet?');
     await page.getByLabel('Question').press('Enter');
     await expect(page.getByTestId('answer').last().getByTestId('citation').first()).toBeVisible({ timeout: 120_000 });
+    // With the passages the answer was drawn from open, so they are checked too.
+    await page.getByTestId('answer').last().getByTestId('answer-passages').locator('summary').click();
+    await expect(page.getByTestId('answer').last().getByTestId('passage').first()).toBeVisible();
     await expectAccessible(page, `ask with an answer (${theme})`);
 
     await page.getByTestId('answer').last().getByTestId('citation').first().click();

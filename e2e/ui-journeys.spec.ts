@@ -110,6 +110,25 @@ test('reading: an answer cites lines; the rendered note highlights them; raw lin
   await viewer.getByRole('button', { name: 'Raw lines' }).click();
   await expect(viewer.getByTestId('note-rendered')).toBeVisible();
 
+  // The passages the answer was drawn from, under it: each shows the note's lines and opens the note there.
+  const passages = answer.getByTestId('answer-passages');
+  await passages.locator('summary').click();
+  const passage = passages.getByTestId('passage').last();
+  await expect(passage).toBeVisible();
+  await expect(passages.locator('summary')).toHaveText(`${await passages.getByTestId('passage').count()} passages retrieved`);
+  const pm = /lines? (\d+)(?:–(\d+))?/.exec((await passage.getByTestId('passage-source').textContent()) ?? '');
+  expect(pm, 'a passage shows its lines').toBeTruthy();
+  const passageFrom = Number(pm![1]);
+  const passageTo = Number(pm![2] ?? pm![1]);
+  expect((await passage.textContent())!.length).toBeGreaterThan(20);
+  await passage.getByRole('button').click();
+  const shownLines = viewer.getByTestId('note-rendered').locator('[data-cited]');
+  await expect(shownLines.first()).toBeVisible();
+  expect(Number(await shownLines.first().getAttribute('data-line'))).toBeLessThanOrEqual(passageTo);
+  expect(Number(await shownLines.last().getAttribute('data-line-end'))).toBeGreaterThanOrEqual(passageFrom);
+  await passage.scrollIntoViewIfNeeded();
+  await shot(page, 'journey-04b-passages');
+
   const related = viewer.getByTestId('related-notes');
   await expect(related).toBeVisible();
   await expect(related.getByTestId('related-note').first()).toBeVisible();

@@ -6,6 +6,7 @@ import { useApp } from '../lib/app-context.js';
 import { lineRange } from '../lib/format.js';
 import { useCall } from '../lib/use-call.js';
 import { RelatedNotes } from '../components/RelatedNotes.js';
+import { RetrievedPassages } from '../components/RetrievedPassages.js';
 import views from './views.module.css';
 import css from './Ask.module.css';
 
@@ -205,6 +206,7 @@ function TurnView({ turn }: { turn: Turn }) {
             ))}
           </ol>
         )}
+        {a && 'contexts' in a && <RetrievedPassages contexts={a.contexts} onOpen={(c) => openNote({ docPath: c.docPath, docId: c.docId, lineFrom: c.lineFrom, lineTo: c.lineTo })} />}
         {citations[0] && (
           <details className={css.related} data-testid="answer-related">
             <summary>Related to {citations[0].docTitle || citations[0].docPath}</summary>
