@@ -147,6 +147,14 @@ test('reading: an answer cites lines; the rendered note highlights them; raw lin
   await viewer.getByRole('button', { name: 'Open in editor' }).click();
   await expect.poll(() => (existsSync(opened) ? (JSON.parse(readFileSync(opened, 'utf8')) as string[])[0] : ''), { timeout: 15_000 }).toMatch(/\.md$/);
   expect((JSON.parse(readFileSync(opened, 'utf8')) as string[])[0]!.startsWith(realpathSync(process.env.LOCI_E2E_BIG_DIR!))).toBe(true);
+
+  // The conversation reopened from the history shows the answer's passages as asked.
+  const passageCount = await passages.getByTestId('passage').count();
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await expect(page.getByTestId('answer')).toHaveCount(0);
+  await page.getByRole('complementary', { name: 'Conversation history' }).getByRole('button', { name: 'How do I create a new note in Foam?' }).first().click();
+  const restored = page.getByTestId('answer').last().getByTestId('answer-passages');
+  await expect(restored.locator('summary')).toHaveText(`${passageCount} passages retrieved`);
   expect(errors).toEqual([]);
 });
 

@@ -2,7 +2,6 @@
 // (pure zod, no Node code) and re-exported here: the engine's types are z.infer of the same objects,
 // so a field missing on the wire fails to compile. Shapes only the contract knows are declared below.
 import { z } from 'zod';
-import { citation } from '../engine/shapes/domain.js';
 import { settingDescriptor } from '../engine/shapes/settings.js';
 
 export {
@@ -21,16 +20,11 @@ export {
   modelPassSummary,
   noteText,
   stats,
+  chatSummary,
+  chatMessage,
 } from '../engine/shapes/domain.js';
 export { graphView, relatedNote } from '../engine/shapes/graph.js';
 export { settingDescriptor };
-
-export const chatSummary = z.object({ id: z.number(), title: z.string(), createdAt: z.string() });
-export const chatMessage = z.object({
-  role: z.enum(['user', 'assistant']),
-  text: z.string(),
-  citations: z.array(citation),
-});
 
 export const catalogueModel = z.object({
   id: z.string(),

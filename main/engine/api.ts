@@ -39,3 +39,5 @@ export type GraphLink = z.infer<typeof graphShape.graphLink>;
 export type RelatedNote = z.infer<typeof graphShape.relatedNote>;
 export type RelatedReason = z.infer<typeof graphShape.relatedReason>;
 export type Stats = z.infer<typeof shape.stats>;
+export type ChatSummary = z.infer<typeof shape.chatSummary>;
+export type ChatMessage = z.infer<typeof shape.chatMessage>;

@@ -534,8 +534,8 @@ export class LociEngine {
     let chatId: number | undefined;
     if (!this.readOnly) {
       chatId = opts.chatId ?? newChat(this.db, question);
-      addChatMessage(this.db, chatId, { role: 'user', text: question, citations: [], method, model: null });
-      addChatMessage(this.db, chatId, { role: 'assistant', text: answer.text, citations: answer.citations, method, model: answer.model });
+      addChatMessage(this.db, chatId, { role: 'user', text: question, citations: [], contexts: [], method, model: null });
+      addChatMessage(this.db, chatId, { role: 'assistant', text: answer.text, citations: answer.citations, contexts: result.contexts, method, model: answer.model });
     }
     return {
       question,

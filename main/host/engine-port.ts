@@ -1,8 +1,7 @@
 // The part of LociEngine (main/engine/engine.ts) that a host's contract handlers drive. Structural, so
 // hosts and tests can hand in the engine without this module importing it.
-import type { Answer, AskOptions, DocumentSummary, FolderSummary, GraphView, IndexReport, MindMapView, NoteText, RelatedNote, Stats } from '../engine/api.js';
+import type { Answer, AskOptions, ChatMessage, ChatSummary, DocumentSummary, FolderSummary, GraphView, IndexReport, MindMapView, NoteText, RelatedNote, Stats } from '../engine/api.js';
 import type { SettingDescriptor } from '../engine/shapes/settings.js';
-import type { Citation } from '../engine/api.js';
 import type { IndexProgress } from '../engine/types.js';
 import type { EngineEvent, JobOptions } from '../engine/engine.js';
 import type { FolderJob } from '../engine/jobs/folder-jobs.js';
@@ -36,8 +35,8 @@ export interface EnginePort {
   localGraph(docId: number, opts?: { hops?: 1 | 2; limit?: number }): GraphView;
   related(docId: number, opts?: { limit?: number }): RelatedNote[];
   stats(): Stats;
-  chats(): { id: number; title: string; createdAt: string }[];
-  chat(id: number): { role: 'user' | 'assistant'; text: string; citations: Citation[] }[];
+  chats(): ChatSummary[];
+  chat(id: number): ChatMessage[];
   settings(): Record<string, unknown>;
   updateSettings(patch: Record<string, unknown>): Promise<void>;
   describeSettings(): SettingDescriptor[];

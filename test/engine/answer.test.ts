@@ -34,11 +34,14 @@ describe('extractive answers (no model)', () => {
     });
   }
 
-  it('stores the exchange as a chat with its citations', async () => {
+  it('stores the exchange as a chat with its citations and the passages it was drawn from', async () => {
     const a = await engine.ask('What water hardness do I aim for?');
     const messages = engine.chat(a.chatId!);
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(at(messages, 1).citations).toEqual(a.citations);
+    expect(a.contexts.length).toBeGreaterThan(0);
+    expect(at(messages, 1).contexts).toEqual(a.contexts);
+    expect(at(messages, 0).contexts).toEqual([]);
   });
 
   it('says so when nothing matches', async () => {

@@ -123,6 +123,16 @@ export const answer = z.object({
   ms: z.number(),
 });
 
+export const chatSummary = z.object({ id: z.number(), title: z.string(), createdAt: z.string() });
+
+export const chatMessage = z.object({
+  role: z.enum(['user', 'assistant']),
+  text: z.string(),
+  citations: z.array(citation),
+  /** The passages an answer was drawn from (empty for a question, and for answers saved before they were kept). */
+  contexts: z.array(retrievedContext),
+});
+
 const mindMapRelated = z.object({
   superId: z.number(),
   superKind: z.enum(['topic', 'fact']),

@@ -1,5 +1,5 @@
 import type { Db } from './db.js';
-import type { Citation } from '../api.js';
+import type { ChatMessage, ChatSummary } from '../api.js';
 import { NotFoundError } from '../errors.js';
 
 /** A chat id from a caller must name a chat (else SQLite's bare "FOREIGN KEY constraint failed"). */
@@ -17,27 +17,24 @@ export function newChat(db: Db, title: string): number {
 export function addChatMessage(
   db: Db,
   chatId: number,
-  m: { role: 'user' | 'assistant'; text: string; citations: Citation[]; method: string | null; model: string | null },
+  m: ChatMessage & { method: string | null; model: string | null },
 ): void {
   db.prepare(
-    "INSERT INTO chat_messages (chat_id, role, text, citations, method, model, created_at) VALUES (?, ?, ?, ?, ?, ?, datetime('now'))",
-  ).run(chatId, m.role, m.text, JSON.stringify(m.citations), m.method, m.model);
+    "INSERT INTO chat_messages (chat_id, role, text, citations, contexts, method, model, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, datetime('now'))",
+  ).run(chatId, m.role, m.text, JSON.stringify(m.citations), JSON.stringify(m.contexts), m.method, m.model);
 }
 
-export function listChats(db: Db): { id: number; title: string; createdAt: string }[] {
-  return db.prepare('SELECT id, title, created_at AS createdAt FROM chats ORDER BY id DESC').all() as {
-    id: number;
-    title: string;
-    createdAt: string;
-  }[];
+export function listChats(db: Db): ChatSummary[] {
+  return db.prepare('SELECT id, title, created_at AS createdAt FROM chats ORDER BY id DESC').all() as ChatSummary[];
 }
 
-export function loadChat(db: Db, chatId: number): { role: 'user' | 'assistant'; text: string; citations: Citation[] }[] {
+export function loadChat(db: Db, chatId: number): ChatMessage[] {
   return (
-    db.prepare('SELECT role, text, citations FROM chat_messages WHERE chat_id = ? ORDER BY id').all(chatId) as {
+    db.prepare('SELECT role, text, citations, contexts FROM chat_messages WHERE chat_id = ? ORDER BY id').all(chatId) as {
       role: 'user' | 'assistant';
       text: string;
       citations: string;
+      contexts: string;
     }[]
-  ).map((r) => ({ role: r.role, text: r.text, citations: JSON.parse(r.citations) as Citation[] }));
+  ).map((r) => ({ role: r.role, text: r.text, citations: JSON.parse(r.citations) as ChatMessage['citations'], contexts: JSON.parse(r.contexts) as ChatMessage['contexts'] }));
 }

@@ -17,7 +17,7 @@ interface Turn {
   id: string;
   question: string;
   streamed: string;
-  answer: Res<'ask'> | { text: string; citations: Citation[]; mode?: undefined } | null;
+  answer: Res<'ask'> | { text: string; citations: Citation[]; contexts: Res<'ask'>['contexts']; mode?: undefined } | null;
   error: unknown;
 }
 
@@ -88,7 +88,7 @@ export function AskView() {
       const restored: Turn[] = [];
       for (const m of messages) {
         if (m.role === 'user') restored.push({ id: `chat-${id}-${restored.length}`, question: m.text, streamed: '', answer: null, error: null });
-        else if (restored.length) restored[restored.length - 1]!.answer = { text: m.text, citations: m.citations };
+        else if (restored.length) restored[restored.length - 1]!.answer = { text: m.text, citations: m.citations, contexts: m.contexts };
       }
       setTurns(restored);
       setChatId(id);
@@ -206,7 +206,7 @@ function TurnView({ turn }: { turn: Turn }) {
             ))}
           </ol>
         )}
-        {a && 'contexts' in a && <RetrievedPassages contexts={a.contexts} onOpen={(c) => openNote({ docPath: c.docPath, docId: c.docId, lineFrom: c.lineFrom, lineTo: c.lineTo })} />}
+        {a && <RetrievedPassages contexts={a.contexts} onOpen={(c) => openNote({ docPath: c.docPath, docId: c.docId, lineFrom: c.lineFrom, lineTo: c.lineTo })} />}
         {citations[0] && (
           <details className={css.related} data-testid="answer-related">
             <summary>Related to {citations[0].docTitle || citations[0].docPath}</summary>

@@ -4,6 +4,7 @@ import m0003 from './0003_library_folders.js';
 import m0004 from './0004_delete_paths.js';
 import m0005 from './0005_stemmed_fts.js';
 import m0006 from './0006_write_less.js';
+import m0007 from './0007_chat_passages.js';
 
 /** Append-only: never edit a shipped migration, add the next number. */
 export const migrations: { version: number; name: string; sql: string }[] = [
@@ -13,4 +14,5 @@ export const migrations: { version: number; name: string; sql: string }[] = [
   { version: 4, name: 'delete paths', sql: m0004 },
   { version: 5, name: 'stemmed fts', sql: m0005 },
   { version: 6, name: 'write less', sql: m0006 },
+  { version: 7, name: 'chat passages', sql: m0007 },
 ];
