@@ -121,6 +121,25 @@ test('reading: an answer cites lines; the rendered note highlights them; raw lin
   const passageFrom = Number(pm![1]);
   const passageTo = Number(pm![2] ?? pm![1]);
   expect((await passage.textContent())!.length).toBeGreaterThan(20);
+  // A passage whose lines hold a cited fact says which: every citation's lines are checked against every passage's.
+  const span = (source: string) => {
+    const [path, lines] = source.split(' · ');
+    const n = /lines? (\d+)(?:–(\d+))?/.exec(lines ?? '')!;
+    return { path, from: Number(n[1]), to: Number(n[2] ?? n[1]) };
+  };
+  const cites = await answer.getByTestId('citation').allTextContents();
+  const sources = await answer.getByTestId('citation').locator('span span:last-child').allTextContents();
+  let held = 0;
+  for (let i = 0; i < (await passages.getByTestId('passage').count()); i++) {
+    const item = passages.getByTestId('passage').nth(i);
+    const p = span((await item.getByTestId('passage-source').textContent())!);
+    const expected = sources.map(span).flatMap((c, j) => (c.path === p.path && p.from <= c.from && c.to <= p.to ? [/^\[(\d+)\]/.exec(cites[j]!)![1]] : []));
+    if (expected.length) {
+      held++;
+      await expect(item.getByTestId('passage-cites')).toHaveText(` · holds ${expected.map((n) => `[${n}]`).join(' ')}`);
+    } else await expect(item.getByTestId('passage-cites')).toHaveCount(0);
+  }
+  expect(held, 'some passage holds a cited fact').toBeGreaterThan(0);
   await passage.getByRole('button').click();
   const shownLines = viewer.getByTestId('note-rendered').locator('[data-cited]');
   await expect(shownLines.first()).toBeVisible();

@@ -7,24 +7,34 @@ import { lineRange, plural } from '../lib/format.js';
 import css from './RetrievedPassages.module.css';
 
 type Context = Res<'ask'>['contexts'][number];
+type Citation = Res<'ask'>['citations'][number];
 
-export function RetrievedPassages({ contexts, onOpen }: { contexts: Context[]; onOpen: (c: Context) => void }) {
+/** The answer's citations whose lines lie within the passage's. */
+function citedIn(c: Context, citations: Citation[]): number[] {
+  return citations.filter((x) => (x.docId === undefined ? x.docPath === c.docPath : x.docId === c.docId) && c.lineFrom <= x.lineFrom && x.lineTo <= c.lineTo).map((x) => x.n);
+}
+
+export function RetrievedPassages({ contexts, citations, onOpen }: { contexts: Context[]; citations: Citation[]; onOpen: (c: Context) => void }) {
   if (contexts.length === 0) return null;
   return (
     <details className={css.passages} data-testid="answer-passages">
       <summary>{plural(contexts.length, 'passage')} retrieved</summary>
       <ol className={css.list}>
-        {contexts.map((c, i) => (
-          <li key={`${c.docId}:${c.lineFrom}:${i}`} className={css.item} data-testid="passage">
-            <button type="button" className={css.open} onClick={() => onOpen(c)} title="Open the note at these lines">
-              <span className={css.path}>{c.factPath ?? c.docTitle}</span>
-              <span className={css.source} data-testid="passage-source">
-                {c.docPath} · {lineRange(c.lineFrom, c.lineTo)}
-              </span>
-            </button>
-            <div className={css.text}>{c.text}</div>
-          </li>
-        ))}
+        {contexts.map((c, i) => {
+          const cited = citedIn(c, citations);
+          return (
+            <li key={`${c.docId}:${c.lineFrom}:${i}`} className={css.item} data-testid="passage">
+              <button type="button" className={css.open} onClick={() => onOpen(c)} title="Open the note at these lines">
+                <span className={css.path}>{c.factPath ?? c.docTitle}</span>
+                <span className={css.source} data-testid="passage-source">
+                  {c.docPath} · {lineRange(c.lineFrom, c.lineTo)}
+                  {cited.length > 0 && <span data-testid="passage-cites"> · holds {cited.map((n) => `[${n}]`).join(' ')}</span>}
+                </span>
+              </button>
+              <div className={css.text}>{c.text}</div>
+            </li>
+          );
+        })}
       </ol>
     </details>
   );

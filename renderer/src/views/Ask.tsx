@@ -206,7 +206,7 @@ function TurnView({ turn }: { turn: Turn }) {
             ))}
           </ol>
         )}
-        {a && <RetrievedPassages contexts={a.contexts} onOpen={(c) => openNote({ docPath: c.docPath, docId: c.docId, lineFrom: c.lineFrom, lineTo: c.lineTo })} />}
+        {a && <RetrievedPassages contexts={a.contexts} citations={citations} onOpen={(c) => openNote({ docPath: c.docPath, docId: c.docId, lineFrom: c.lineFrom, lineTo: c.lineTo })} />}
         {citations[0] && (
           <details className={css.related} data-testid="answer-related">
             <summary>Related to {citations[0].docTitle || citations[0].docPath}</summary>
