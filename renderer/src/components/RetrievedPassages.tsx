@@ -4,6 +4,7 @@
 // in its extractive answer), so the user can read them, each opening its note at its lines.
 import type { Res } from '../../../main/contract/contract.js';
 import { lineRange, plural } from '../lib/format.js';
+import { ui } from './ui.js';
 import css from './RetrievedPassages.module.css';
 
 type Context = Res<'ask'>['contexts'][number];
@@ -25,8 +26,8 @@ export function RetrievedPassages({ contexts, citations, onOpen }: { contexts: C
           return (
             <li key={`${c.docId}:${c.lineFrom}:${i}`} className={css.item} data-testid="passage">
               <button type="button" className={css.open} onClick={() => onOpen(c)} title="Open the note at these lines">
-                <span className={css.path}>{c.factPath ?? c.docTitle}</span>
-                <span className={css.source} data-testid="passage-source">
+                <span className={ui.sourceTitle}>{c.factPath ?? c.docTitle}</span>
+                <span className={ui.sourceLines} data-testid="passage-source">
                   {c.docPath} · {lineRange(c.lineFrom, c.lineTo)}
                   {cited.length > 0 && <span data-testid="passage-cites"> · holds {cited.map((n) => `[${n}]`).join(' ')}</span>}
                 </span>

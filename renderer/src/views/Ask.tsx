@@ -196,8 +196,8 @@ function TurnView({ turn }: { turn: Turn }) {
                 <button type="button" className={css.citation} onClick={() => open(c)} data-testid="citation">
                   <span className={css.citeNumber}>[{c.n}]</span>
                   <span>
-                    <span className={css.factPath}>{c.factPath ?? c.text}</span>
-                    <span className={css.source}>
+                    <span className={ui.sourceTitle}>{c.factPath ?? c.text}</span>
+                    <span className={ui.sourceLines}>
                       {c.docPath} · {lineRange(c.lineFrom, c.lineTo)}
                     </span>
                   </span>
