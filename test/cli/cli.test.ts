@@ -87,6 +87,23 @@ describe('loci CLI on the bundled sample notes', () => {
     expect(plain).toMatch(/no graph walk to explain/);
   });
 
+  it('prints the passages the answer was drawn from, each with its note\'s lines as written (--passages)', async () => {
+    const q = 'Where was the founder of Kestrel Coffee Works born?';
+    const out = await lociText('ask', q, '--db', db, '--passages');
+    const json = JSON.parse(await loci('ask', q, '--db', db, '--json')) as { contexts: { docPath: string; lineFrom: number; lineTo: number }[] };
+    expect(out).toContain(`${json.contexts.length} passage(s) retrieved:`);
+    const heads = [...out.matchAll(/^\((\d+)\) (.+?):(\d+)-(\d+)/gm)];
+    expect(heads.map((h) => [h[2], Number(h[3]), Number(h[4])])).toEqual(json.contexts.map((c) => [c.docPath, c.lineFrom, c.lineTo]));
+    // Each passage's text is its note's lines: its first line is the note's line where the passage starts.
+    for (const h of heads) {
+      const firstLine = out.slice(h.index! + h[0].length).split('\n').find((l) => l.startsWith('    '))!.slice(4);
+      const lines = (await readFile(join(samples, h[2]!), 'utf8')).split('\n');
+      expect(lines.slice(Number(h[3]) - 1, Number(h[4]))).toContain(firstLine);
+    }
+    // Without the flag, no passages.
+    expect(await lociText('ask', q, '--db', db)).not.toContain('passage(s) retrieved');
+  });
+
   it('says on stderr, not in the JSON, why unchanged notes are extracted again after an upgrade', async () => {
     const upgraded = join(dir, 'upgraded.db');
     const first = JSON.parse(await loci('index', samples, '--db', upgraded, '--json'));

@@ -15,8 +15,9 @@ export function registerAsk(program: Command): void {
     .addOption(new Option('--method <method>', 'retrieval method').choices(['bm25', 'dense', 'hybrid', 'hig', 'pgr', 'ppr', 'loci']))
     .addOption(new Option('--k <n>', 'how many contexts to retrieve').default(8).argParser((v) => Number.parseInt(v, 10)))
     .addOption(new Option('--explain', 'show how the retrieval reached each context'))
+    .addOption(new Option('--passages', 'also print the passages the answer was drawn from, with their notes\' lines'))
     .addOption(modelOption())
-    .action(async (question: string, opts: { db: string; json?: boolean; embedder?: string; model?: string; method?: RetrievalMethod; k: number; explain?: boolean }) => {
+    .action(async (question: string, opts: { db: string; json?: boolean; embedder?: string; model?: string; method?: RetrievalMethod; k: number; explain?: boolean; passages?: boolean }) => {
       await withEngine(opts, async (engine) => {
         // A generated answer streams to the terminal as the model writes it; the sources follow.
         const streaming = !opts.json;
@@ -29,7 +30,7 @@ export function registerAsk(program: Command): void {
         if (streaming && answer.mode === 'generated') process.stdout.write('\n\n');
         const { formatExplanation } = await import('../../engine/retrieve/explain.js');
         const explanation = opts.explain ? formatExplanation(answer.explanation) : null;
-        print(!!opts.json, jsonAnswer(answer), () => formatAnswer(answer, explanation, streaming && answer.mode === 'generated'));
+        print(!!opts.json, jsonAnswer(answer), () => formatAnswer(answer, explanation, streaming && answer.mode === 'generated', !!opts.passages));
       });
     });
 }
@@ -41,10 +42,18 @@ function jsonAnswer(a: Answer) {
   };
 }
 
-function formatAnswer(a: Answer, explanation: string | null, textAlreadyShown: boolean): string {
+function formatAnswer(a: Answer, explanation: string | null, textAlreadyShown: boolean, passages: boolean): string {
   const out = textAlreadyShown ? [] : [a.text, ''];
   for (const c of a.citations) out.push(`[${c.n}] ${termField(c.docPath)}:${c.lineFrom}-${c.lineTo}${c.factPath ? `  ${termField(c.factPath)}` : ''}`);
   if (a.droppedCitations) out.push(`(${a.droppedCitations} citation(s) to sources that were not given were removed)`);
+  if (passages) {
+    // As the window lists them under an answer: each passage's note and lines, then its text as written, indented.
+    out.push('', `${a.contexts.length} passage(s) retrieved:`);
+    a.contexts.forEach((c, i) => {
+      out.push('', `(${i + 1}) ${termField(c.docPath)}:${c.lineFrom}-${c.lineTo}${c.factPath ? `  ${termField(c.factPath)}` : ''}`);
+      for (const line of termText(c.text).split('\n')) out.push(`    ${line}`);
+    });
+  }
   out.push('', `(${a.mode}, method ${a.method}${a.model ? `, model ${a.model}` : ''}, ${a.ms.toFixed(0)} ms)`);
   if (explanation) out.push('', explanation);
   return out.join('\n');
