@@ -121,6 +121,9 @@ test('reading: an answer cites lines; the rendered note highlights them; raw lin
   const passageFrom = Number(pm![1]);
   const passageTo = Number(pm![2] ?? pm![1]);
   expect((await passage.textContent())!.length).toBeGreaterThan(20);
+  // Rendered as the note viewer renders notes: lists and code are elements, no Markdown fences show.
+  expect(await passages.locator('pre, code, li, table').count()).toBeGreaterThan(0);
+  expect(await passages.textContent()).not.toContain('```');
   // A passage whose lines hold a cited fact says which: every citation's lines are checked against every passage's.
   const span = (source: string) => {
     const [path, lines] = source.split(' · ');

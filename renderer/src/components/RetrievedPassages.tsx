@@ -1,9 +1,11 @@
 // The passages retrieval found for an answer, in its order: what the answer was drawn from. Without a
 // model the answer is a handful of facts, while the passages hold the answer more often (on the
 // documentation dev sets, 82% of the reference answer's words are in loci's first five passages and 58%
-// in its extractive answer), so the user can read them, each opening its note at its lines.
+// in its extractive answer), so the user can read them, rendered as the note viewer renders the note, each
+// opening its note at its lines.
 import type { Res } from '../../../main/contract/contract.js';
 import { lineRange, plural } from '../lib/format.js';
+import { NoteMarkdown, noteMarkdownClass } from './NoteMarkdown.js';
 import { ui } from './ui.js';
 import css from './RetrievedPassages.module.css';
 
@@ -32,7 +34,9 @@ export function RetrievedPassages({ contexts, citations, onOpen }: { contexts: C
                   {cited.length > 0 && <span data-testid="passage-cites"> · holds {cited.map((n) => `[${n}]`).join(' ')}</span>}
                 </span>
               </button>
-              <div className={css.text}>{c.text}</div>
+              <div className={`${css.text} ${noteMarkdownClass}`}>
+                <NoteMarkdown docPath={c.docPath} text={c.text} />
+              </div>
             </li>
           );
         })}

@@ -1,7 +1,5 @@
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import Markdown from 'react-markdown';
-import rehypeSanitize from 'rehype-sanitize';
-import remarkGfm from 'remark-gfm';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { NoteMarkdown, noteMarkdownClass, type RehypePlugins } from '../components/NoteMarkdown.js';
 import { RelatedNotes } from '../components/RelatedNotes.js';
 import { Button, ErrorBox, ui } from '../components/ui.js';
 import { useApp, type NoteTarget } from '../lib/app-context.js';
@@ -13,7 +11,7 @@ import css from './NoteViewer.module.css';
 const RAW_KEY = 'loci.noteViewer.raw';
 
 export function NoteViewer({ target, onClose }: { target: NoteTarget; onClose(): void }) {
-  const { client, openMindMap, openGraph, openNote, indexVersion } = useApp();
+  const { client, openMindMap, openGraph, indexVersion } = useApp();
   const note = useCall('notes.text', { docPath: target.docPath, docId: target.docId }, [indexVersion]);
   const [raw, setRaw] = useState(() => localStorage.getItem(RAW_KEY) === '1');
   const [editorError, setEditorError] = useState<unknown>(null);
@@ -36,8 +34,7 @@ export function NoteViewer({ target, onClose }: { target: NoteTarget; onClose():
   }, [target]);
 
   const markdown = useMemo(() => (note.data ? blankFrontMatter(note.data.lines) : null), [note.data]);
-  const rehypePlugins = useMemo(() => [rehypeSanitize, [rehypeSourceLines, { from, to }]] as const, [from, to]);
-  const components = useMemo(() => ({ a: linkFor(target.docPath, openNote), img: NoteImage }), [target.docPath, openNote]);
+  const rehypePlugins = useMemo(() => [[rehypeSourceLines, { from, to }]] as RehypePlugins, [from, to]);
 
   async function openInEditor() {
     setEditorError(null);
@@ -89,62 +86,17 @@ export function NoteViewer({ target, onClose }: { target: NoteTarget; onClose():
         </div>
       )}
       {note.data && !raw && markdown && (
-        <div className={css.rendered} role="document" ref={body} data-testid="note-rendered" tabIndex={0} aria-label="Note">
+        <div className={`${css.rendered} ${noteMarkdownClass}`} role="document" ref={body} data-testid="note-rendered" tabIndex={0} aria-label="Note">
           {markdown.frontMatter.length > 0 && (
             <details className={css.frontMatter}>
               <summary>Properties</summary>
               <pre>{markdown.frontMatter.join('\n')}</pre>
             </details>
           )}
-          <Markdown remarkPlugins={[remarkGfm]} rehypePlugins={rehypePlugins as never} skipHtml components={components}>
-            {markdown.text}
-          </Markdown>
+          <NoteMarkdown docPath={target.docPath} text={markdown.text} rehypePlugins={rehypePlugins} />
         </div>
       )}
       <RelatedNotes docId={docId} />
     </aside>
   );
-}
-
-/** Links in a note: web links open outside the app; links to other notes open them here. */
-function linkFor(fromPath: string, openNote: (t: NoteTarget) => void) {
-  return function NoteLink({ href, children }: { href?: string; children?: ReactNode }) {
-    if (!href) return <span>{children}</span>;
-    if (/^[a-z][a-z0-9+.-]*:/i.test(href)) {
-      return (
-        <a href={href} target="_blank" rel="noreferrer noopener">
-          {children}
-        </a>
-      );
-    }
-    const [file] = href.split('#');
-    const resolved = file ? resolvePath(fromPath, decodeURIComponent(file)) : fromPath;
-    const docPath = /\.(md|markdown|txt)$/i.test(resolved) ? resolved : `${resolved}.md`;
-    return (
-      <a
-        href={`#${encodeURIComponent(docPath)}`}
-        onClick={(e) => {
-          e.preventDefault();
-          openNote({ docPath });
-        }}
-      >
-        {children}
-      </a>
-    );
-  };
-}
-
-function resolvePath(from: string, rel: string): string {
-  const parts = rel.startsWith('/') ? [] : from.split('/').slice(0, -1);
-  for (const seg of rel.replace(/^\//, '').split('/')) {
-    if (seg === '..') parts.pop();
-    else if (seg && seg !== '.') parts.push(seg);
-  }
-  return parts.join('/');
-}
-
-/** Web images show; a note's local images cannot be served to the page, so they show as their alt text. */
-function NoteImage({ src, alt }: { src?: string | Blob; alt?: string }) {
-  if (typeof src === 'string' && /^data:image\//i.test(src)) return <img src={src} alt={alt ?? ''} loading="lazy" />;
-  return <span className={css.localImage}>[image{alt ? `: ${alt}` : ''}]</span>;
 }
