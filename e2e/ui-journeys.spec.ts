@@ -124,6 +124,10 @@ test('reading: an answer cites lines; the rendered note highlights them; raw lin
   // Rendered as the note viewer renders notes: lists and code are elements, no Markdown fences show.
   expect(await passages.locator('pre, code, li, table').count()).toBeGreaterThan(0);
   expect(await passages.textContent()).not.toContain('```');
+  // The question's words are marked where they occur ("How do I create a new note in Foam?").
+  const marks = (await passages.locator('mark').allTextContents()).map((m) => m.toLowerCase());
+  expect(marks.length).toBeGreaterThan(0);
+  for (const m of marks) expect(['creat', 'new', 'note', 'foam'].some((w) => m.startsWith(w)), m).toBe(true);
   // A passage whose lines hold a cited fact says which: every citation's lines are checked against every passage's.
   const span = (source: string) => {
     const [path, lines] = source.split(' · ');

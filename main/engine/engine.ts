@@ -7,6 +7,8 @@ import { indexFolder, type IndexerOptions } from './indexer.js';
 import { IndexCache, type RetrievalContext } from './retrieve/retriever.js';
 import { retrieve } from './retrieve/index.js';
 import { extractiveAnswer } from './answer/extractive.js';
+import { matchKeys } from './answer/term-match.js';
+import { analyseQuery } from './retrieve/query.js';
 import { describeSettings, DEFAULT_SETTINGS, readSettings, writeSettings, type Settings } from './settings.js';
 import { indexCounts } from './store/counts.js';
 import { loadMindMap } from './store/mind-map.js';
@@ -542,6 +544,7 @@ export class LociEngine {
       ...answer,
       method,
       contexts: result.contexts,
+      matchKeys: matchKeys((result.query ?? (await analyseQuery(ctx, question))).terms),
       explanation: opts.explain ? result.explanation : undefined,
       chatId,
       ms: performance.now() - started,

@@ -17,6 +17,7 @@ const answer = {
   model: null,
   method: 'loci' as const,
   contexts: [],
+  matchKeys: ['fact'],
   citations: [{ n: 1, docPath: 'a.md', docTitle: 'A', lineFrom: 3, lineTo: 4, factPath: 'A › B', text: 'A fact' }],
   droppedCitations: 0,
   ms: 5,

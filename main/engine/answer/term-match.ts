@@ -15,14 +15,27 @@ export interface TermMatcher {
   termsIn(text: string): Set<string>;
 }
 
+/** What a non-Han term is matched by: its Porter stem at a word start, or the whole term when the stem is short or not a prefix. */
+function prefixOf(term: string): string {
+  const s = stem(term);
+  return s.length >= MIN_STEM && term.startsWith(s) ? s : term;
+}
+
+/**
+ * The keys a text is matched by, for showing the matches (the window marks them in an answer's passages):
+ * Han terms, found as substrings, and the other terms' prefixes, found at a word start.
+ */
+export function matchKeys(terms: string[]): string[] {
+  return [...new Set(terms.map((t) => (hasHan(t) ? t : prefixOf(t))))];
+}
+
 export function termMatcher(terms: string[]): TermMatcher {
   const han = terms.filter(hasHan);
-  const prefixOf = new Map<string, string[]>();
+  const byPrefix = new Map<string, string[]>();
   for (const t of terms) {
     if (hasHan(t)) continue;
-    const s = stem(t);
-    const prefix = s.length >= MIN_STEM && t.startsWith(s) ? s : t;
-    prefixOf.set(prefix, [...(prefixOf.get(prefix) ?? []), t]);
+    const prefix = prefixOf(t);
+    byPrefix.set(prefix, [...(byPrefix.get(prefix) ?? []), t]);
   }
   return {
     termsIn(text) {
@@ -30,7 +43,7 @@ export function termMatcher(terms: string[]): TermMatcher {
       const found = new Set<string>();
       for (const t of han) if (lower.includes(t)) found.add(t);
       // A native substring search first (most terms are absent from most facts), then the word start.
-      for (const [prefix, ts] of prefixOf) {
+      for (const [prefix, ts] of byPrefix) {
         for (let at = lower.indexOf(prefix); at >= 0; at = lower.indexOf(prefix, at + 1)) {
           if (at > 0 && isWordChar(lower, at - 1)) continue;
           for (const t of ts) found.add(t);

@@ -115,6 +115,11 @@ export const answer = z.object({
   model: z.string().nullable(),
   method: retrievalMethod,
   contexts: z.array(retrievedContext),
+  /**
+   * How the question's words are matched in the contexts, for marking them: Han words as substrings,
+   * every other entry as a lowercase prefix at a word start (a Porter stem: "found" for "founder").
+   */
+  matchKeys: z.array(z.string()),
   citations: z.array(citation),
   /** Citations the model wrote to sources it was not given; removed from the text. */
   droppedCitations: z.number(),

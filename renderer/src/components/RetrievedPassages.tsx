@@ -3,9 +3,11 @@
 // documentation dev sets, 82% of the reference answer's words are in loci's first five passages and 58%
 // in its extractive answer), so the user can read them, rendered as the note viewer renders the note, each
 // opening its note at its lines.
+import { useMemo } from 'react';
 import type { Res } from '../../../main/contract/contract.js';
 import { lineRange, plural } from '../lib/format.js';
-import { NoteMarkdown, noteMarkdownClass } from './NoteMarkdown.js';
+import { NoteMarkdown, noteMarkdownClass, type RehypePlugins } from './NoteMarkdown.js';
+import { rehypeMarkWords } from '../lib/rehype-mark-words.js';
 import { ui } from './ui.js';
 import css from './RetrievedPassages.module.css';
 
@@ -17,7 +19,9 @@ function citedIn(c: Context, citations: Citation[]): number[] {
   return citations.filter((x) => (x.docId === undefined ? x.docPath === c.docPath : x.docId === c.docId) && c.lineFrom <= x.lineFrom && x.lineTo <= c.lineTo).map((x) => x.n);
 }
 
-export function RetrievedPassages({ contexts, citations, onOpen }: { contexts: Context[]; citations: Citation[]; onOpen: (c: Context) => void }) {
+/** `matchKeys`: how the question's words are matched (answer.matchKeys); they are marked in the passages. */
+export function RetrievedPassages({ contexts, citations, matchKeys, onOpen }: { contexts: Context[]; citations: Citation[]; matchKeys: string[]; onOpen: (c: Context) => void }) {
+  const marks = useMemo(() => [[rehypeMarkWords, { keys: matchKeys }]] as RehypePlugins, [matchKeys]);
   if (contexts.length === 0) return null;
   return (
     <details className={css.passages} data-testid="answer-passages">
@@ -35,7 +39,7 @@ export function RetrievedPassages({ contexts, citations, onOpen }: { contexts: C
                 </span>
               </button>
               <div className={`${css.text} ${noteMarkdownClass}`}>
-                <NoteMarkdown docPath={c.docPath} text={c.text} />
+                <NoteMarkdown docPath={c.docPath} text={c.text} rehypePlugins={marks} />
               </div>
             </li>
           );

@@ -32,6 +32,9 @@ const METHODS: { value: Method; label: string }[] = [
 
 let streamCounter = 0;
 
+/** A conversation reopened from the history has no match keys: its passages show unmarked. */
+const NO_KEYS: string[] = [];
+
 export function AskView() {
   const { client, indexVersion } = useApp();
   const [turns, setTurns] = useState<Turn[]>([]);
@@ -206,7 +209,7 @@ function TurnView({ turn }: { turn: Turn }) {
             ))}
           </ol>
         )}
-        {a && <RetrievedPassages contexts={a.contexts} citations={citations} onOpen={(c) => openNote({ docPath: c.docPath, docId: c.docId, lineFrom: c.lineFrom, lineTo: c.lineTo })} />}
+        {a && <RetrievedPassages contexts={a.contexts} citations={citations} matchKeys={'matchKeys' in a ? a.matchKeys : NO_KEYS} onOpen={(c) => openNote({ docPath: c.docPath, docId: c.docId, lineFrom: c.lineFrom, lineTo: c.lineTo })} />}
         {citations[0] && (
           <details className={css.related} data-testid="answer-related">
             <summary>Related to {citations[0].docTitle || citations[0].docPath}</summary>
