@@ -181,6 +181,8 @@ test('reading: an answer cites lines; the rendered note highlights them; raw lin
   await page.getByRole('complementary', { name: 'Conversation history' }).getByRole('button', { name: 'How do I create a new note in Foam?' }).first().click();
   const restored = page.getByTestId('answer').last().getByTestId('answer-passages');
   await expect(restored.locator('summary')).toHaveText(`${passageCount} passages retrieved`);
+  await restored.locator('summary').click();
+  expect((await restored.locator('mark').allTextContents()).map((m) => m.toLowerCase()).sort()).toEqual([...marks].sort());
   expect(errors).toEqual([]);
 });
 

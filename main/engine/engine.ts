@@ -8,7 +8,7 @@ import { IndexCache, type RetrievalContext } from './retrieve/retriever.js';
 import { retrieve } from './retrieve/index.js';
 import { extractiveAnswer } from './answer/extractive.js';
 import { matchKeys } from './answer/term-match.js';
-import { analyseQuery } from './retrieve/query.js';
+import { analyseQuery, questionTerms } from './retrieve/query.js';
 import { describeSettings, DEFAULT_SETTINGS, readSettings, writeSettings, type Settings } from './settings.js';
 import { indexCounts } from './store/counts.js';
 import { loadMindMap } from './store/mind-map.js';
@@ -19,7 +19,7 @@ import { watchFolder, type FolderWatch } from './jobs/watch.js';
 import { addChatMessage, assertChat, listChats, loadChat, newChat } from './store/chats.js';
 import { NotFoundError } from './errors.js';
 import { reportEngineError } from './log.js';
-import type { Answer, AskOptions, DocumentSummary, FolderSummary, GraphView, IndexReport, MindMapView, ModelPassSummary, NoteText, RelatedNote, Stats } from './api.js';
+import type { Answer, AskOptions, ChatMessage, DocumentSummary, FolderSummary, GraphView, IndexReport, MindMapView, ModelPassSummary, NoteText, RelatedNote, Stats } from './api.js';
 import type { IndexProgress, RetrievalMethod } from './types.js';
 import type { LlmProvider } from './llm/provider.js';
 import type { RefineReport } from './extract/llm/refine.js';
@@ -612,9 +612,14 @@ export class LociEngine {
     return listChats(this.db);
   }
 
-  chat(id: number) {
+  chat(id: number): ChatMessage[] {
     assertChat(this.db, id);
-    return loadChat(this.db, id);
+    // An answer's passages mark its question's words, as when it was asked (matchKeys).
+    let question = '';
+    return loadChat(this.db, id).map((m) => {
+      if (m.role === 'user') question = m.text;
+      return { ...m, matchKeys: m.role === 'assistant' ? matchKeys(questionTerms(question)) : [] };
+    });
   }
 
   /** Every user setting with the value in force (stored, else its default). */

@@ -42,6 +42,9 @@ describe('extractive answers (no model)', () => {
     expect(a.contexts.length).toBeGreaterThan(0);
     expect(at(messages, 1).contexts).toEqual(a.contexts);
     expect(at(messages, 0).contexts).toEqual([]);
+    // The passages mark the question's words as they did when asked.
+    expect(a.matchKeys).toEqual(expect.arrayContaining(['water', 'hard']));
+    expect(at(messages, 1).matchKeys).toEqual(a.matchKeys);
   });
 
   it('says so when nothing matches', async () => {

@@ -49,10 +49,19 @@ export function nameGrams(words: string[], maxWords = MAX_NAME_WORDS): string[] 
   return [...out];
 }
 
+/** A question's searchable words: its words as the index segments them, no stop words, deduplicated. */
+export function questionTerms(question: string): string[] {
+  return termsOf(segmentWords(question));
+}
+
+function termsOf(words: string[]): string[] {
+  return [...new Set(words.filter((w) => !isStopWord(w)))];
+}
+
 export async function analyseQuery(ctx: RetrievalContext, question: string): Promise<QueryAnalysis> {
   return ctx.cache.analysis(question, async () => {
     const words = segmentWords(question);
-    const terms = [...new Set(words.filter((w) => !isStopWord(w)))];
+    const terms = termsOf(words);
     return {
       question,
       words,

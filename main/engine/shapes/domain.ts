@@ -136,6 +136,8 @@ export const chatMessage = z.object({
   citations: z.array(citation),
   /** The passages an answer was drawn from (empty for a question, and for answers saved before they were kept). */
   contexts: z.array(retrievedContext),
+  /** How the question's words are matched in them (as answer.matchKeys; empty for a question). */
+  matchKeys: z.array(z.string()),
 });
 
 const mindMapRelated = z.object({

@@ -17,7 +17,7 @@ interface Turn {
   id: string;
   question: string;
   streamed: string;
-  answer: Res<'ask'> | { text: string; citations: Citation[]; contexts: Res<'ask'>['contexts']; mode?: undefined } | null;
+  answer: Res<'ask'> | (Pick<Res<'ask'>, 'text' | 'citations' | 'contexts' | 'matchKeys'> & { mode?: undefined }) | null;
   error: unknown;
 }
 
@@ -31,9 +31,6 @@ const METHODS: { value: Method; label: string }[] = [
 ];
 
 let streamCounter = 0;
-
-/** A conversation reopened from the history has no match keys: its passages show unmarked. */
-const NO_KEYS: string[] = [];
 
 export function AskView() {
   const { client, indexVersion } = useApp();
@@ -91,7 +88,7 @@ export function AskView() {
       const restored: Turn[] = [];
       for (const m of messages) {
         if (m.role === 'user') restored.push({ id: `chat-${id}-${restored.length}`, question: m.text, streamed: '', answer: null, error: null });
-        else if (restored.length) restored[restored.length - 1]!.answer = { text: m.text, citations: m.citations, contexts: m.contexts };
+        else if (restored.length) restored[restored.length - 1]!.answer = { text: m.text, citations: m.citations, contexts: m.contexts, matchKeys: m.matchKeys };
       }
       setTurns(restored);
       setChatId(id);
@@ -209,7 +206,7 @@ function TurnView({ turn }: { turn: Turn }) {
             ))}
           </ol>
         )}
-        {a && <RetrievedPassages contexts={a.contexts} citations={citations} matchKeys={'matchKeys' in a ? a.matchKeys : NO_KEYS} onOpen={(c) => openNote({ docPath: c.docPath, docId: c.docId, lineFrom: c.lineFrom, lineTo: c.lineTo })} />}
+        {a && <RetrievedPassages contexts={a.contexts} citations={citations} matchKeys={a.matchKeys} onOpen={(c) => openNote({ docPath: c.docPath, docId: c.docId, lineFrom: c.lineFrom, lineTo: c.lineTo })} />}
         {citations[0] && (
           <details className={css.related} data-testid="answer-related">
             <summary>Related to {citations[0].docTitle || citations[0].docPath}</summary>
