@@ -8,7 +8,7 @@ import { IndexCache, type RetrievalContext } from './retrieve/retriever.js';
 import { retrieve } from './retrieve/index.js';
 import { extractiveAnswer } from './answer/extractive.js';
 import { matchKeys } from './answer/term-match.js';
-import { analyseQuery, questionTerms } from './retrieve/query.js';
+import { questionTerms } from './retrieve/query.js';
 import { describeSettings, DEFAULT_SETTINGS, readSettings, writeSettings, type Settings } from './settings.js';
 import { indexCounts } from './store/counts.js';
 import { loadMindMap } from './store/mind-map.js';
@@ -544,7 +544,7 @@ export class LociEngine {
       ...answer,
       method,
       contexts: result.contexts,
-      matchKeys: matchKeys((result.query ?? (await analyseQuery(ctx, question))).terms),
+      matchKeys: matchKeys(result.query?.terms ?? questionTerms(question)),
       explanation: opts.explain ? result.explanation : undefined,
       chatId,
       ms: performance.now() - started,
