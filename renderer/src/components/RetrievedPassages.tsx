@@ -24,7 +24,7 @@ export function RetrievedPassages({ contexts, citations, matchKeys, onOpen }: { 
   const marks = useMemo(() => [[rehypeMarkWords, { keys: matchKeys }]] as RehypePlugins, [matchKeys]);
   if (contexts.length === 0) return null;
   return (
-    <details className={css.passages} data-testid="answer-passages">
+    <details className={ui.disclosure} data-testid="answer-passages">
       <summary>{plural(contexts.length, 'passage')} retrieved</summary>
       <ol className={css.list}>
         {contexts.map((c, i) => {

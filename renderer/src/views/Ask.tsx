@@ -166,7 +166,7 @@ function TurnView({ turn }: { turn: Turn }) {
   const a = turn.answer;
   const citations = a?.citations ?? [];
   const known = new Set(citations.map((c) => c.n));
-  const open = (c: Citation) => openNote({ docPath: c.docPath, docId: c.docId, lineFrom: c.lineFrom, lineTo: c.lineTo });
+  const open = (c: Pick<Citation, 'docPath' | 'docId' | 'lineFrom' | 'lineTo'>) => openNote({ docPath: c.docPath, docId: c.docId, lineFrom: c.lineFrom, lineTo: c.lineTo });
   const openN = (n: number) => {
     const c = citations.find((x) => x.n === n);
     if (c) open(c);
@@ -206,9 +206,9 @@ function TurnView({ turn }: { turn: Turn }) {
             ))}
           </ol>
         )}
-        {a && <RetrievedPassages contexts={a.contexts} citations={citations} matchKeys={a.matchKeys} onOpen={(c) => openNote({ docPath: c.docPath, docId: c.docId, lineFrom: c.lineFrom, lineTo: c.lineTo })} />}
+        {a && <RetrievedPassages contexts={a.contexts} citations={citations} matchKeys={a.matchKeys} onOpen={open} />}
         {citations[0] && (
-          <details className={css.related} data-testid="answer-related">
+          <details className={ui.disclosure} data-testid="answer-related">
             <summary>Related to {citations[0].docTitle || citations[0].docPath}</summary>
             <RelatedNotes docId={citations[0].docId} title={`Notes related to ${citations[0].docTitle || citations[0].docPath}`} limit={5} compact />
           </details>

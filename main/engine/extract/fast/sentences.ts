@@ -219,7 +219,7 @@ export function* sentencesOf(text: string): Generator<Sentence> {
   let pending: Sentence | null = null;
   for (const seg of sentenceSegmenter.segment(text)) {
     const current: Sentence = pending ? { segment: pending.segment + seg.segment, index: pending.index } : { segment: seg.segment, index: seg.index };
-    const glued = GLUED_MARK.test(current.segment) && GLUED_NEXT.test(text.slice(current.index + current.segment.length, current.index + current.segment.length + 1));
+    const glued = GLUED_MARK.test(current.segment) && GLUED_NEXT.test(text[current.index + current.segment.length] ?? '');
     if (glued || NAME_PREFIX.test(current.segment.trimEnd())) {
       pending = current;
       continue;

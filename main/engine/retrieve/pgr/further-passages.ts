@@ -7,7 +7,7 @@ import type { RetrievedContext } from '../../types.js';
 import type { RetrievalContext } from '../retriever.js';
 import type { Scored } from '../../embed/vector-matrix.js';
 import { passageSpans, spanContexts } from '../passage-spans.js';
-import { DEFAULT_PASSAGE_PARAMS, unshownRun } from '../note-passages.js';
+import { DEFAULT_PASSAGE_PARAMS, unshownRun, type ShownPassage } from '../note-passages.js';
 import { chunkDocuments } from '../fusion.js';
 
 /**
@@ -55,16 +55,24 @@ export function withFurtherPassages(ctx: RetrievalContext, contexts: RetrievedCo
   return withoutRepeatedPassages(db, out, (id) => furtherSpans.get(id) ?? spans.get(id) ?? [id]);
 }
 
-/** Each context in its span less the passages earlier contexts show (their fact paths and scores kept). */
+/**
+ * Each context in its span less the passages earlier contexts show (their fact paths and scores kept).
+ * The trimmed ones are read again in one query; most questions trim none.
+ */
 function withoutRepeatedPassages(db: RetrievalContext['db'], contexts: RetrievedContext[], spanOf: (id: number) => number[]): RetrievedContext[] {
   const shown = new Set<number>();
-  return contexts.map((c) => {
-    if (c.chunkId === undefined) return c;
+  const trimmed: ShownPassage[] = [];
+  for (const c of contexts) {
+    if (c.chunkId === undefined) continue;
     const full = spanOf(c.chunkId);
     const span = unshownRun(full, c.chunkId, shown);
     for (const x of span) shown.add(x);
-    if (span.length === full.length) return c;
-    const trimmed = spanContexts(db, [{ id: c.chunkId, score: c.score, span }])[0];
-    return trimmed ? { ...c, text: trimmed.text, lineFrom: trimmed.lineFrom, lineTo: trimmed.lineTo } : c;
+    if (span.length < full.length) trimmed.push({ id: c.chunkId, score: c.score, span });
+  }
+  if (trimmed.length === 0) return contexts;
+  const shownAs = new Map(spanContexts(db, trimmed).map((t) => [t.chunkId!, t]));
+  return contexts.map((c) => {
+    const t = c.chunkId === undefined ? undefined : shownAs.get(c.chunkId);
+    return t ? { ...c, text: t.text, lineFrom: t.lineFrom, lineTo: t.lineTo } : c;
   });
 }
