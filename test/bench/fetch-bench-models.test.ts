@@ -28,6 +28,8 @@ describe('scripts/fetch-bench-models layout (runs when staged)', () => {
     const embedder = await createEmbedder(`transformers:${minilm!}`);
     try {
       expect(embedder.dim).toBe(384);
+      // sentence_bert_config.json is staged: texts are cut at the 256 tokens the model was trained on.
+      expect(embedder.id).toBe('transformers:minilm-l6-v2-int8@256');
       const [a, b, c] = await embedder.embed([
         'The committee postponed the vote until next week.',
         'The vote was delayed by the committee for seven days.',
@@ -35,6 +37,21 @@ describe('scripts/fetch-bench-models layout (runs when staged)', () => {
       ]);
       const dot = (x: Float32Array, y: Float32Array) => x.reduce((s, v, i) => s + v * y[i]!, 0);
       expect(dot(a!, b!)).toBeGreaterThan(dot(a!, c!) + 0.2);
+    } finally {
+      await embedder.dispose?.();
+    }
+  });
+
+  it.skipIf(!minilm)('minilm-l6-v2-int8 reads no further than 256 tokens', async () => {
+    const embedder = await createEmbedder(`transformers:${minilm!}`);
+    try {
+      // About 300 word pieces of ordinary words: a different ending past the 256th changes nothing, one
+      // inside it does.
+      const words = 'the quick brown fox jumps over a lazy dog near river bank while birds sing'.split(' ');
+      const body = Array.from({ length: 300 }, (_, i) => words[i % words.length]).join(' ');
+      const [a, b, c] = await embedder.embed([body, `${body} penguins live mostly in the southern hemisphere`, `penguins live mostly in the southern hemisphere ${body}`]);
+      expect(Array.from(b!)).toEqual(Array.from(a!));
+      expect(Array.from(c!)).not.toEqual(Array.from(a!));
     } finally {
       await embedder.dispose?.();
     }

@@ -134,3 +134,42 @@ describe.skipIf(!hasTokenizer)('transformers.js embedder over a local model fold
     await expect(createTransformersEmbedder({ modelDir, quantized: true })).rejects.toThrow(/model_quantized\.onnx/);
   });
 });
+
+describe.skipIf(!hasTokenizer)('transformers.js embedder: the length the model was trained on', () => {
+  const cutDir = join(root, 'tiny-cut');
+
+  beforeAll(() => {
+    if (!hasTokenizer) return;
+    mkdirSync(join(cutDir, 'onnx'), { recursive: true });
+    for (const f of readdirSync(modelDir)) if (f !== 'onnx') copyFileSync(join(modelDir, f), join(cutDir, f));
+    copyFileSync(join(modelDir, 'onnx', 'model.onnx'), join(cutDir, 'onnx', 'model.onnx'));
+    // As a sentence-transformers folder says it (all-MiniLM-L6-v2: 256): [CLS], six characters, [SEP].
+    writeFileSync(join(cutDir, 'sentence_bert_config.json'), JSON.stringify({ max_seq_length: 8, do_lower_case: false }));
+  });
+
+  it('cuts a text at sentence_bert_config.json max_seq_length tokens, and says so in its id', async () => {
+    const cut = await createTransformersEmbedder({ modelDir: cutDir });
+    try {
+      expect(cut.id).toBe('transformers:tiny-cut@8');
+      const long = '今天天气很好我们去公园散步吧';
+      const [v, short] = await cut.embed([long, '北京欢迎你']);
+      const expected = expectedVector(long.slice(0, 6), 'mean'); // [SEP] stays, as sentence-transformers keeps it
+      for (let j = 0; j < DIM; j++) expect(v![j]!).toBeCloseTo(expected[j]!, 5);
+      // Shorter texts are untouched, and the folder without the file embeds the long text whole.
+      const [whole, same] = await embedder.embed([long, '北京欢迎你']);
+      expect(Array.from(short!)).toEqual(Array.from(same!));
+      const full = expectedVector(long, 'mean');
+      for (let j = 0; j < DIM; j++) expect(whole![j]!).toBeCloseTo(full[j]!, 5);
+      expect(dot(v!, whole!)).toBeLessThan(0.999);
+    } finally {
+      await cut.dispose?.();
+    }
+  });
+
+  it('refuses a max_seq_length that is not a token count', async () => {
+    writeFileSync(join(cutDir, 'sentence_bert_config.json'), JSON.stringify({ max_seq_length: '256' }));
+    await expect(createTransformersEmbedder({ modelDir: cutDir })).rejects.toThrow(/max_seq_length must be an integer/);
+    writeFileSync(join(cutDir, 'sentence_bert_config.json'), '{ not json');
+    await expect(createTransformersEmbedder({ modelDir: cutDir })).rejects.toThrow(/is not JSON/);
+  });
+});

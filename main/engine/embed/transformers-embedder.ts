@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { env, pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers';
+import { env, mean_pooling, pipeline, Tensor, type FeatureExtractionPipeline } from '@huggingface/transformers';
 import type { Embedder } from './embedder.js';
 import { embedInLengthOrder } from './length-batches.js';
 
@@ -12,6 +12,27 @@ export interface TransformersEmbedderOptions {
   /** Use onnx/model_quantized.onnx. Default: only when onnx/model.onnx is absent and the quantised one exists. */
   quantized?: boolean;
   batchSize?: number;
+}
+
+/**
+ * The longest input, in tokens, the model was trained to embed: sentence-transformers folders say so in
+ * sentence_bert_config.json (all-MiniLM-L6-v2: 256), and sentence-transformers cuts every text there.
+ * The tokenizer's own model_max_length (512 for every BERT) is only what the position table holds.
+ * Null when the folder does not say.
+ */
+export function trainedMaxTokens(modelDir: string): number | null {
+  const file = join(modelDir, 'sentence_bert_config.json');
+  if (!existsSync(file)) return null;
+  let config: unknown;
+  try {
+    config = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new Error(`${file} is not JSON: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const max = (config as { max_seq_length?: unknown }).max_seq_length;
+  if (max === undefined || max === null) return null;
+  if (typeof max !== 'number' || !Number.isInteger(max) || max < 2) throw new Error(`${file}: max_seq_length must be an integer of at least 2, not ${JSON.stringify(max)}`);
+  return max;
 }
 
 /** transformers.js reads its configuration from one global `env`: creations are serialised around it. */
@@ -46,24 +67,61 @@ export async function createTransformersEmbedder(opts: TransformersEmbedderOptio
   const extractor = await load;
 
   const pooling = opts.pooling ?? 'mean';
+  // Texts are cut where the model was trained to cut them, so a long passage gets the vector the model's
+  // authors meant, at the cost of its first 256 tokens instead of 512 (MiniLM on Chinese news, a token
+  // per character: most chunks are longer than 512 characters).
+  const trained = trainedMaxTokens(dir);
+  const maxTokens = Math.min(trained ?? Infinity, extractor.tokenizer.model_max_length);
+  const cutShorter = trained !== null && trained < extractor.tokenizer.model_max_length;
   // A quarter of SilverBullet's chunks with MiniLM int8, CPU seconds / peak RSS: 32 as they come, with the
   // arena 69 s / 2.4 GB; length-ordered without the arena, 32 per batch 44 s / 0.64 GB, 16 per batch
   // 39 s / 0.77 GB (nice 19 on a loaded 2-core machine: CPU time, not wall time, is the comparable figure).
   const batchSize = opts.batchSize ?? 16;
+  const tokenizer = extractor.tokenizer;
+  const closing = new Set(tokenizer.all_special_ids);
+  /**
+   * The batch's token ids, each cut to maxTokens as sentence-transformers cuts them: the text's tokens
+   * end early and the closing special token ([SEP], </s>) stays. (transformers.js's own truncation drops
+   * it with the text's end.) Padded to the batch's longest, with its attention mask.
+   */
+  const encode = (batch: string[]) => {
+    const rows = batch.map((text) => {
+      const ids = tokenizer.encode(text);
+      if (ids.length <= maxTokens) return ids;
+      const last = ids[ids.length - 1]!;
+      return closing.has(last) ? [...ids.slice(0, maxTokens - 1), last] : ids.slice(0, maxTokens);
+    });
+    const width = Math.max(...rows.map((r) => r.length));
+    const ids = new BigInt64Array(rows.length * width).fill(BigInt(tokenizer.pad_token_id ?? 0));
+    const mask = new BigInt64Array(rows.length * width);
+    rows.forEach((row, r) =>
+      row.forEach((id, j) => {
+        ids[r * width + j] = BigInt(id);
+        mask[r * width + j] = 1n;
+      }),
+    );
+    return { input_ids: new Tensor('int64', ids, [rows.length, width]), attention_mask: new Tensor('int64', mask, [rows.length, width]) };
+  };
   const run = async (batch: string[]): Promise<Float32Array[]> => {
-    const output = await extractor(batch, { pooling, normalize: true });
-    const [rows, dim] = output.dims as [number, number];
-    const data = output.data as Float32Array;
+    // What the feature-extraction pipeline does after tokenizing (the model adds token_type_ids of zeros).
+    const inputs = encode(batch);
+    const outputs = (await extractor.model(inputs)) as Record<string, Tensor | undefined>;
+    const states = outputs.last_hidden_state ?? outputs.token_embeddings;
+    if (!states) throw new Error(`${dir}: the model has no last_hidden_state output to pool`);
+    const pooled = (pooling === 'mean' ? mean_pooling(states, inputs.attention_mask) : states.slice(null, 0)).normalize(2, -1);
+    const [rows, dim] = pooled.dims as [number, number];
+    const data = pooled.data as Float32Array;
     const vectors: Float32Array[] = [];
     for (let r = 0; r < rows; r++) vectors.push(data.slice(r * dim, (r + 1) * dim));
-    output.dispose?.();
+    for (const t of [pooled, states, inputs.input_ids, inputs.attention_mask]) t.dispose();
     return vectors;
   };
   // config.json's hidden_size describes the architecture, not necessarily this export: ask the model.
   const [probe] = await run(['dimension probe']);
 
   return {
-    id: opts.id ?? `transformers:${basename(dir)}`,
+    // Vectors of long texts differ once they are cut shorter, so an index keeps them apart from older ones.
+    id: opts.id ?? `transformers:${basename(dir)}${cutShorter ? `@${trained}` : ''}`,
     dim: probe!.length,
     embed: (texts) => embedInLengthOrder(texts, batchSize, run),
     async dispose() {
