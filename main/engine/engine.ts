@@ -515,10 +515,11 @@ export class LociEngine {
       ctx.keyPoints = await keyPoints(llm, question, { signal: opts.signal });
     }
     const result = await retrieve(ctx, question, method, k);
+    const terms = result.query?.terms ?? questionTerms(question);
     let answer: Pick<Answer, 'text' | 'citations' | 'droppedCitations' | 'mode' | 'model'>;
     if (llm) {
       const { generateAnswer } = await import('./answer/generate.js');
-      const g = await generateAnswer(llm, question, result.contexts, { onToken: opts.onToken, signal: opts.signal });
+      const g = await generateAnswer(llm, question, result.contexts, { onToken: opts.onToken, signal: opts.signal, terms });
       answer = {
         text: g.text,
         mode: 'generated',
@@ -544,7 +545,7 @@ export class LociEngine {
       ...answer,
       method,
       contexts: result.contexts,
-      matchKeys: matchKeys(result.query?.terms ?? questionTerms(question)),
+      matchKeys: matchKeys(terms),
       explanation: opts.explain ? result.explanation : undefined,
       chatId,
       ms: performance.now() - started,

@@ -132,7 +132,12 @@ describe.skipIf(!haveNotes)('docs-QA dev sets (ours) over the notes folders', ()
     expect(bm25.answerRecall[5]).toBeGreaterThan(0.3);
     expect(bm25.answerRecall[5]).toBeLessThanOrEqual(1);
     expect(bm25.extractiveAnswer).toBeGreaterThanOrEqual(0);
+    // What a model would read of ask's 8 contexts holds reference words too; a peer library has no answer.
+    expect(bm25.sourcesAnswer).toBeGreaterThan(0.3);
+    expect(bm25.sourcesAnswer).toBeLessThanOrEqual(1);
+    expect(bm25.perQuestion.every((q) => q.sources !== null && q.sources >= 0 && q.sources <= 1)).toBe(true);
     expect(Number.isNaN(report.results.find((r) => r.method === 'minisearch')!.extractiveAnswer)).toBe(true);
+    expect(Number.isNaN(report.results.find((r) => r.method === 'minisearch')!.sourcesAnswer)).toBe(true);
   }, 300_000);
 
   it('the suite runs chosen sets side by side and prints one table per measure', async () => {

@@ -6,6 +6,8 @@ import { keyPointsOutput } from '../llm/prompts/schemas.js';
 import type { LlmProvider } from '../llm/provider.js';
 import { generateStructured } from '../llm/structured.js';
 import type { Lang, RetrievedContext } from '../types.js';
+import { sourceWindow } from './source-window.js';
+import { termMatcher, type TermMatcher } from './term-match.js';
 
 export interface GenerateAnswerOptions {
   onToken?: (t: string) => void;
@@ -15,6 +17,8 @@ export interface GenerateAnswerOptions {
   timeoutMs?: number;
   /** Longest text shown per source (characters). */
   maxSourceChars?: number;
+  /** The question's analysed terms: a longer source is shown by its part that holds most of them (source-window.ts). */
+  terms?: string[];
 }
 
 export interface GeneratedAnswer {
@@ -26,14 +30,20 @@ export interface GeneratedAnswer {
   tokens: number;
 }
 
-/** Sources numbered by their position in `contexts` (so [n] ↔ contexts[n-1]), grouped under their note. */
-export function formatSources(contexts: RetrievedContext[], maxChars = 600): string {
+/** What a source may take of the answer prompt, in characters. */
+export const SOURCE_CHARS = 600;
+
+/**
+ * Sources numbered by their position in `contexts` (so [n] ↔ contexts[n-1]), grouped under their note.
+ * A source's text longer than `maxChars` is shown by its part that holds most of the question's terms.
+ */
+export function formatSources(contexts: RetrievedContext[], maxChars = SOURCE_CHARS, matcher?: TermMatcher): string {
   const groups = new Map<string, { title: string; lines: string[] }>();
   contexts.forEach((c, i) => {
     const g = groups.get(c.docPath) ?? { title: c.docTitle || c.docPath, lines: [] };
-    const head = c.factPath ?? c.text;
-    const body = c.factPath && c.text && !c.factPath.includes(c.text) ? `\n    ${clip(c.text, maxChars)}` : '';
-    g.lines.push(`[${i + 1}] ${clip(head, maxChars)} (lines ${c.lineFrom}–${c.lineTo})${body}`);
+    const head = c.factPath ? clip(c.factPath, maxChars) : sourceWindow(c.text, maxChars, matcher);
+    const body = c.factPath && c.text && !c.factPath.includes(c.text) ? `\n    ${sourceWindow(c.text, maxChars, matcher)}` : '';
+    g.lines.push(`[${i + 1}] ${head} (lines ${c.lineFrom}–${c.lineTo})${body}`);
     groups.set(c.docPath, g);
   });
   return [...groups.entries()].map(([path, g]) => `Note: ${g.title} (${path})\n${g.lines.join('\n')}`).join('\n\n');
@@ -46,7 +56,7 @@ export async function generateAnswer(
   opts: GenerateAnswerOptions = {},
 ): Promise<GeneratedAnswer> {
   const lang = opts.lang ? promptLang(opts.lang) : detectLang(question);
-  const built = answerPrompt(lang, question, formatSources(contexts, opts.maxSourceChars));
+  const built = answerPrompt(lang, question, formatSources(contexts, opts.maxSourceChars, opts.terms ? termMatcher(opts.terms) : undefined));
   const filter = new CitationFilter(contexts.length, opts.onToken);
   const res = await llm.generate({
     system: built.system,

@@ -12,6 +12,9 @@ import { retrieve } from '../retrieve/index.js';
 import type { RetrievalContext } from '../retrieve/retriever.js';
 import type { RetrievalMethod } from '../types.js';
 import { extractiveAnswer } from '../answer/extractive.js';
+import { formatSources } from '../answer/generate.js';
+import { termMatcher } from '../answer/term-match.js';
+import { questionTerms } from '../retrieve/query.js';
 import type { AnswerMetric, BenchDataset, BenchParagraph } from './datasets.js';
 import { wordShare } from './docs-qa.js';
 import { PEER_NAMES, buildPeer, type PeerIndex, type PeerName } from './peers.js';
@@ -26,6 +29,8 @@ export interface QuestionScore {
   answer: Record<number, number | null>;
   /** The answer score of the extractive answer shown (null: none, or a peer library). */
   shown: number | null;
+  /** The answer score of the sources a model would be given (null: none, or a peer library). */
+  sources: number | null;
 }
 
 export interface MethodResult {
@@ -41,6 +46,11 @@ export interface MethodResult {
   answerQuestions: number;
   /** The same answer score on the extractive answer a user sees (`loci ask` with no model); NaN for peers. */
   extractiveAnswer: number;
+  /**
+   * The same answer score on what a model reads when it answers: `ask`'s contexts as the answer prompt
+   * gives them (generate.ts formatSources, each cut to its share of the prompt); NaN for peers.
+   */
+  sourcesAnswer: number;
   /** Retrieval alone. */
   latencyP50Ms: number;
   latencyP95Ms: number;
@@ -116,6 +126,8 @@ interface Ranked {
 interface Asked {
   text: string;
   ms: number;
+  /** The same contexts as a model would read them. */
+  sources: string;
 }
 
 function scoreAnswer(metric: AnswerMetric, text: string, answers: string[]): number | null {
@@ -146,10 +158,11 @@ async function evaluate(
   const recall: Record<number, number[]> = Object.fromEntries(ks.map((k) => [k, []]));
   const answers: Record<number, number[]> = Object.fromEntries(ks.map((k) => [k, []]));
   const extractive: number[] = [];
+  const sources: number[] = [];
   const perQuestion: QuestionScore[] = [];
   let errors = 0;
   for (const q of ds.questions) {
-    const scores: QuestionScore = { id: q.id, recall: {}, answer: {}, shown: null };
+    const scores: QuestionScore = { id: q.id, recall: {}, answer: {}, shown: null, sources: null };
     perQuestion.push(scores);
     const started = performance.now();
     let ranked: Ranked;
@@ -173,6 +186,8 @@ async function evaluate(
         askLatencies.push(a.ms);
         const found = (scores.shown = scoreAnswer(metric, a.text, q.answers));
         if (found !== null) extractive.push(found);
+        const read = (scores.sources = scoreAnswer(metric, a.sources, q.answers));
+        if (read !== null) sources.push(read);
       } catch {
         errors++;
       }
@@ -185,6 +200,7 @@ async function evaluate(
     answerRecall: Object.fromEntries(ks.map((k) => [k, mean(answers[k]!)])),
     answerQuestions: answers[ks[0]!]!.length,
     extractiveAnswer: ask ? mean(extractive) : NaN,
+    sourcesAnswer: ask ? mean(sources) : NaN,
     latencyP50Ms: percentile(latencies, 50),
     latencyP95Ms: percentile(latencies, 95),
     askP50Ms: ask ? percentile(askLatencies, 50) : NaN,
@@ -301,10 +317,11 @@ export async function evaluateDataset(
           // What `loci ask` does with no model (engine.ask without the chat history write).
           ctx.cache.forgetQuestions();
           const started = performance.now();
-          const { contexts } = await retrieve(ctx, question, m, ASK_K);
+          const { contexts, query } = await retrieve(ctx, question, m, ASK_K);
           const answer = await extractiveAnswer(ctx, question, contexts);
           const ms = performance.now() - started;
-          return { ms, text: answer.citations.map((c) => `${c.factPath ?? ''}\n${c.text}`).join('\n') };
+          const sources = formatSources(contexts, undefined, termMatcher(query?.terms ?? questionTerms(question)));
+          return { ms, text: answer.citations.map((c) => `${c.factPath ?? ''}\n${c.text}`).join('\n'), sources };
         },
       ),
     );
@@ -347,6 +364,7 @@ export function formatReport(r: BenchReport): string {
     ...r.ks.map((k) => `R@${k}`),
     ...r.ks.map((k) => `ans@${k}`),
     'ans shown',
+    'ans sources',
     'ret p50',
     'ret p95',
     'ask p50',
@@ -360,6 +378,7 @@ export function formatReport(r: BenchReport): string {
     ...r.ks.map((k) => pct(m.recall[k]!)),
     ...r.ks.map((k) => pct(m.answerRecall[k]!)),
     pct(m.extractiveAnswer),
+    pct(m.sourcesAnswer),
     ms(m.latencyP50Ms),
     ms(m.latencyP95Ms),
     ms(m.askP50Ms),

@@ -8,7 +8,8 @@ import type { Embedder } from '../embed/embedder.js';
 import { DEFAULT_CRUD_POOL, loadCrud } from './crud.js';
 import { loadDataset, type BenchDataset, type DatasetFormat } from './datasets.js';
 import { loadDocsQa } from './docs-qa.js';
-import { evaluateDataset, LOCI_METHODS, pct, prepareIndex, table, type BenchReport } from './runner.js';
+import { ASK_K, evaluateDataset, LOCI_METHODS, pct, prepareIndex, table, type BenchReport } from './runner.js';
+import { SOURCE_CHARS } from '../answer/generate.js';
 
 export const SUITES = ['dev'] as const;
 
@@ -167,7 +168,10 @@ export function formatSuite(r: SuiteReport): string {
       'answer in the extractive answer `loci ask` shows, no model (%)',
       ...table(['set', ...lociMethods], r.reports.map((rep) => [setCol(rep), ...lociMethods.map((m) => cell(rep, m, (x) => pct(x.extractiveAnswer)))])),
       '',
-      'ask latency p50 / p95 ms (retrieval of 8 contexts + extractive answer)',
+      `answer in the sources a model reads: the ${ASK_K} contexts of \`ask\`, each cut to ${SOURCE_CHARS} characters (%)`,
+      ...table(['set', ...lociMethods], r.reports.map((rep) => [setCol(rep), ...lociMethods.map((m) => cell(rep, m, (x) => pct(x.sourcesAnswer)))])),
+      '',
+      `ask latency p50 / p95 ms (retrieval of ${ASK_K} contexts + extractive answer)`,
       ...table(['set', ...lociMethods], r.reports.map((rep) => [setCol(rep), ...lociMethods.map((m) => cell(rep, m, (x) => `${ms(x.askP50Ms)} / ${ms(x.askP95Ms)}`))])),
       '',
       'index seconds: ' + r.reports.map((rep) => `${rep.name} ${rep.indexSeconds.toFixed(1)}`).join(', '),

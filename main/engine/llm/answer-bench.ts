@@ -105,9 +105,10 @@ export async function runAnswerBench(ds: BenchDataset, opts: AnswerBenchOptions)
     for (const [i, q] of ds.questions.entries()) {
       for (const condition of conditions) {
         log(`question ${i + 1}/${ds.questions.length}, ${condition}`);
-        const contexts: RetrievedContext[] = condition === 'none' ? [] : (await retrieve(ctx, q.question, condition, k)).contexts;
+        const retrieved = condition === 'none' ? null : await retrieve(ctx, q.question, condition, k);
+        const contexts: RetrievedContext[] = retrieved?.contexts ?? [];
         const started = performance.now();
-        const reply = await generateAnswer(llm, q.question, contexts, { maxTokens: opts.maxTokens ?? 32, lang: 'en' });
+        const reply = await generateAnswer(llm, q.question, contexts, { maxTokens: opts.maxTokens ?? 32, lang: 'en', terms: retrieved?.query?.terms });
         const s = sums.get(condition)!;
         const score = scoreReply(reply.text, q.answers);
         s.em += score.em;
