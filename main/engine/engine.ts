@@ -515,7 +515,7 @@ export class LociEngine {
       ctx.keyPoints = await keyPoints(llm, question, { signal: opts.signal });
     }
     const result = await retrieve(ctx, question, method, k);
-    const terms = result.query?.terms ?? questionTerms(question);
+    const terms = result.query.terms;
     let answer: Pick<Answer, 'text' | 'citations' | 'droppedCitations' | 'mode' | 'model'>;
     if (llm) {
       const { generateAnswer } = await import('./answer/generate.js');

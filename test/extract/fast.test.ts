@@ -394,29 +394,31 @@ describe('parse + extract on odd notes', () => {
 describe('sentences and names', () => {
   it('keeps a title or an initial with the name it stands before, and still splits where a sentence ends', () => {
     const content = '# Guests\n\nOur guide was Dr. Amundsen, who walked us to St. Olaf church with J. R. Hartley. He left at noon.\nThe ferry left from Washington, D.C. It was late by more than an hour.\n';
-    const note = parseNote('guests.md', content);
-    const x = extractFast(note);
-    expect(x.fcis.map((f) => f.text)).toEqual([
+    expectSentences('guests.md', content, [
       'Our guide was Dr. Amundsen, who walked us to St. Olaf church with J. R. Hartley.',
       'He left at noon.',
       'The ferry left from Washington, D.C.',
       'It was late by more than an hour.',
     ]);
-    expectFcisInTheirLines({ note, lines: content.split('\n'), x });
   });
 
   it('does not end a sentence at a URL query or a parameter, and still ends one at a question or exclamation mark before a space', () => {
     const content =
       '# Reset\n\nYou can perform a full client reset by adding `?resetClient=1` to any URL, such as http://localhost:3000/?disableSpaceLua=1 here. Did the reset work for you today? It did work very well after that! 你今天过得怎么样?我今天过得很好。\n';
-    const note = parseNote('reset.md', content);
-    const x = extractFast(note);
-    expect(x.fcis.map((f) => f.text)).toEqual([
+    expectSentences('reset.md', content, [
       'You can perform a full client reset by adding ?resetClient=1 to any URL, such as http://localhost:3000/?disableSpaceLua=1 here.',
       'Did the reset work for you today?',
       'It did work very well after that!',
       '你今天过得怎么样?',
       '我今天过得很好。',
     ]);
-    expectFcisInTheirLines({ note, lines: content.split('\n'), x });
   });
 });
+
+/** The note's facts are exactly these sentences, each cited from the lines that hold it. */
+function expectSentences(file: string, content: string, sentences: string[]): void {
+  const note = parseNote(file, content);
+  const x = extractFast(note);
+  expect(x.fcis.map((f) => f.text)).toEqual(sentences);
+  expectFcisInTheirLines({ note, lines: content.split('\n'), x });
+}

@@ -44,17 +44,22 @@ function jsonAnswer(a: Answer) {
 
 function formatAnswer(a: Answer, explanation: string | null, textAlreadyShown: boolean, passages: boolean): string {
   const out = textAlreadyShown ? [] : [a.text, ''];
-  for (const c of a.citations) out.push(`[${c.n}] ${termField(c.docPath)}:${c.lineFrom}-${c.lineTo}${c.factPath ? `  ${termField(c.factPath)}` : ''}`);
+  for (const c of a.citations) out.push(`[${c.n}] ${sourceRef(c)}`);
   if (a.droppedCitations) out.push(`(${a.droppedCitations} citation(s) to sources that were not given were removed)`);
   if (passages) {
     // As the window lists them under an answer: each passage's note and lines, then its text as written, indented.
     out.push('', `${a.contexts.length} passage(s) retrieved:`);
     a.contexts.forEach((c, i) => {
-      out.push('', `(${i + 1}) ${termField(c.docPath)}:${c.lineFrom}-${c.lineTo}${c.factPath ? `  ${termField(c.factPath)}` : ''}`);
+      out.push('', `(${i + 1}) ${sourceRef(c)}`);
       for (const line of termText(c.text).split('\n')) out.push(`    ${line}`);
     });
   }
   out.push('', `(${a.mode}, method ${a.method}${a.model ? `, model ${a.model}` : ''}, ${a.ms.toFixed(0)} ms)`);
   if (explanation) out.push('', explanation);
   return out.join('\n');
+}
+
+/** A citation's or passage's note and lines, and its fact path when it has one. */
+function sourceRef(c: { docPath: string; lineFrom: number; lineTo: number; factPath: string | null }): string {
+  return `${termField(c.docPath)}:${c.lineFrom}-${c.lineTo}${c.factPath ? `  ${termField(c.factPath)}` : ''}`;
 }

@@ -6,7 +6,7 @@ import { keyPointsOutput } from '../llm/prompts/schemas.js';
 import type { LlmProvider } from '../llm/provider.js';
 import { generateStructured } from '../llm/structured.js';
 import type { Lang, RetrievedContext } from '../types.js';
-import { sourceWindow } from './source-window.js';
+import { clipped, sourceWindow } from './source-window.js';
 import { termMatcher, type TermMatcher } from './term-match.js';
 
 export interface GenerateAnswerOptions {
@@ -41,7 +41,7 @@ export function formatSources(contexts: RetrievedContext[], maxChars = SOURCE_CH
   const groups = new Map<string, { title: string; lines: string[] }>();
   contexts.forEach((c, i) => {
     const g = groups.get(c.docPath) ?? { title: c.docTitle || c.docPath, lines: [] };
-    const head = c.factPath ? clip(c.factPath, maxChars) : sourceWindow(c.text, maxChars, matcher);
+    const head = c.factPath ? clipped(c.factPath, maxChars) : sourceWindow(c.text, maxChars, matcher);
     const body = c.factPath && c.text && !c.factPath.includes(c.text) ? `\n    ${sourceWindow(c.text, maxChars, matcher)}` : '';
     g.lines.push(`[${i + 1}] ${head} (lines ${c.lineFrom}–${c.lineTo})${body}`);
     groups.set(c.docPath, g);
@@ -127,9 +127,4 @@ export async function keyPoints(
   });
   if (!r.ok) return [];
   return [...new Set(r.value.keyPoints.map((k) => k.replace(/\s+/g, ' ').trim()).filter((k) => k.length >= 3))];
-}
-
-function clip(s: string, n: number): string {
-  const one = s.replace(/\s+/g, ' ').trim();
-  return one.length > n ? `${one.slice(0, n - 1)}…` : one;
 }

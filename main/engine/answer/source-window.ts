@@ -9,6 +9,12 @@ import type { TermMatcher } from './term-match.js';
 
 const ELLIPSIS = '…';
 
+/** At most `maxChars` characters of `text`, whitespace collapsed: its beginning, marked where it was cut. */
+export function clipped(text: string, maxChars: number): string {
+  const one = text.replace(/\s+/g, ' ').trim();
+  return one.length > maxChars ? `${one.slice(0, maxChars - 1)}${ELLIPSIS}` : one;
+}
+
 /**
  * At most `maxChars` characters of `text`, whitespace collapsed: the whole of it when it fits; else the
  * run of consecutive sentences that fits and holds the most distinct question terms (`matcher`), marked
@@ -16,9 +22,8 @@ const ELLIPSIS = '…';
  */
 export function sourceWindow(text: string, maxChars: number, matcher?: TermMatcher): string {
   const one = text.replace(/\s+/g, ' ').trim();
-  if (one.length <= maxChars) return one;
-  const opening = `${one.slice(0, maxChars - 1)}${ELLIPSIS}`;
-  if (!matcher) return opening;
+  const opening = clipped(one, maxChars);
+  if (one.length <= maxChars || !matcher) return opening;
   const starts = [...sentencesOf(one)].map((s) => s.index);
   // Leave room for the marks at either end.
   const room = maxChars - 2;

@@ -14,7 +14,6 @@ import type { RetrievalMethod } from '../types.js';
 import { extractiveAnswer } from '../answer/extractive.js';
 import { formatSources } from '../answer/generate.js';
 import { termMatcher } from '../answer/term-match.js';
-import { questionTerms } from '../retrieve/query.js';
 import type { AnswerMetric, BenchDataset, BenchParagraph } from './datasets.js';
 import { wordShare } from './docs-qa.js';
 import { PEER_NAMES, buildPeer, type PeerIndex, type PeerName } from './peers.js';
@@ -320,7 +319,7 @@ export async function evaluateDataset(
           const { contexts, query } = await retrieve(ctx, question, m, ASK_K);
           const answer = await extractiveAnswer(ctx, question, contexts);
           const ms = performance.now() - started;
-          const sources = formatSources(contexts, undefined, termMatcher(query?.terms ?? questionTerms(question)));
+          const sources = formatSources(contexts, undefined, termMatcher(query.terms));
           return { ms, text: answer.citations.map((c) => `${c.factPath ?? ''}\n${c.text}`).join('\n'), sources };
         },
       ),

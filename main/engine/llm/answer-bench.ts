@@ -108,7 +108,7 @@ export async function runAnswerBench(ds: BenchDataset, opts: AnswerBenchOptions)
         const retrieved = condition === 'none' ? null : await retrieve(ctx, q.question, condition, k);
         const contexts: RetrievedContext[] = retrieved?.contexts ?? [];
         const started = performance.now();
-        const reply = await generateAnswer(llm, q.question, contexts, { maxTokens: opts.maxTokens ?? 32, lang: 'en', terms: retrieved?.query?.terms });
+        const reply = await generateAnswer(llm, q.question, contexts, { maxTokens: opts.maxTokens ?? 32, lang: 'en', terms: retrieved?.query.terms });
         const s = sums.get(condition)!;
         const score = scoreReply(reply.text, q.answers);
         s.em += score.em;

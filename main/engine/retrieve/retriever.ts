@@ -17,8 +17,8 @@ export interface RetrievalContext {
 export interface RetrievalResult {
   contexts: RetrievedContext[];
   explanation?: unknown;
-  /** The analysed question, with the rankings computed for it (the extractive answer reuses them). */
-  query?: QueryAnalysis;
+  /** The analysed question, with the rankings computed for it (the extractive and generated answers reuse them). */
+  query: QueryAnalysis;
 }
 
 export type Retriever = (ctx: RetrievalContext, question: string, k: number) => Promise<RetrievalResult>;
