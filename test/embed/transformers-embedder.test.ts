@@ -173,3 +173,95 @@ describe.skipIf(!hasTokenizer)('transformers.js embedder: the length the model w
     await expect(createTransformersEmbedder({ modelDir: cutDir })).rejects.toThrow(/is not JSON/);
   });
 });
+
+describe.skipIf(!hasTokenizer)('transformers.js embedder: a sentence-transformers folder’s pooling and prompts', () => {
+  /** A copy of the tiny model folder with the given sentence-transformers files beside it. */
+  function folderWith(name: string, files: Record<string, unknown>): string {
+    const dir = join(root, name);
+    mkdirSync(join(dir, 'onnx'), { recursive: true });
+    for (const f of readdirSync(modelDir)) if (f !== 'onnx') copyFileSync(join(modelDir, f), join(dir, f));
+    copyFileSync(join(modelDir, 'onnx', 'model.onnx'), join(dir, 'onnx', 'model.onnx'));
+    for (const [file, value] of Object.entries(files)) {
+      mkdirSync(join(dir, file, '..'), { recursive: true });
+      writeFileSync(join(dir, file), typeof value === 'string' ? value : JSON.stringify(value));
+    }
+    return dir;
+  }
+
+  it('pools by [CLS] where 1_Pooling/config.json says so (BGE), and names it in its id', async () => {
+    const dir = folderWith('tiny-cls', { '1_Pooling/config.json': { word_embedding_dimension: DIM, pooling_mode_cls_token: true, pooling_mode_mean_tokens: false } });
+    const cls = await createTransformersEmbedder({ modelDir: dir });
+    try {
+      expect(cls.id).toBe('transformers:tiny-cls+cls');
+      const [v] = await cls.embed(['机器学习']);
+      const expected = expectedVector('机器学习', 'cls');
+      for (let j = 0; j < DIM; j++) expect(v![j]!).toBeCloseTo(expected[j]!, 5);
+    } finally {
+      await cls.dispose?.();
+    }
+  });
+
+  it('finds the pooling module where modules.json puts it, and a mean-pooling folder keeps the plain id', async () => {
+    const dir = folderWith('tiny-mean', {
+      'modules.json': [
+        { idx: 0, name: '0', path: '', type: 'sentence_transformers.models.Transformer' },
+        { idx: 1, name: '1', path: 'pool', type: 'sentence_transformers.models.Pooling' },
+      ],
+      'pool/config.json': { pooling_mode_mean_tokens: true },
+      // Not the module modules.json names: would say CLS if it were read.
+      '1_Pooling/config.json': { pooling_mode_cls_token: true },
+    });
+    const mean = await createTransformersEmbedder({ modelDir: dir });
+    try {
+      expect(mean.id).toBe('transformers:tiny-mean');
+      const [v] = await mean.embed(['北京欢迎你']);
+      const [w] = await embedder.embed(['北京欢迎你']);
+      expect(Array.from(v!)).toEqual(Array.from(w!));
+    } finally {
+      await mean.dispose?.();
+    }
+  });
+
+  it('puts the query prompt before questions and the passage prompt before indexed texts (E5)', async () => {
+    const dir = folderWith('tiny-e5', { 'config_sentence_transformers.json': { prompts: { query: '问：', passage: '文：' }, default_prompt_name: null } });
+    const e5 = await createTransformersEmbedder({ modelDir: dir });
+    try {
+      expect(e5.id).toBe('transformers:tiny-e5+prompts');
+      expect(e5.embedQueries).toBeTypeOf('function');
+      const [passage] = await e5.embed(['北京欢迎你']);
+      const [query] = await e5.embedQueries!(['北京欢迎你']);
+      const [plainPassage, plainQuery, plain] = await embedder.embed(['文：北京欢迎你', '问：北京欢迎你', '北京欢迎你']);
+      expect(Array.from(passage!)).toEqual(Array.from(plainPassage!));
+      expect(Array.from(query!)).toEqual(Array.from(plainQuery!));
+      expect(dot(query!, plain!)).toBeLessThan(0.999);
+      expect(dot(passage!, query!)).toBeLessThan(0.999);
+    } finally {
+      await e5.dispose?.();
+    }
+    // A model with no prompts embeds questions as it embeds passages.
+    expect(embedder.embedQueries).toBeUndefined();
+  });
+
+  it('reads sentence-transformers’ "document" prompt as the passage prompt', async () => {
+    const dir = folderWith('tiny-doc', { 'config_sentence_transformers.json': { prompts: { document: '文：' } } });
+    const doc = await createTransformersEmbedder({ modelDir: dir });
+    try {
+      const [v] = await doc.embed(['北京']);
+      const [w] = await embedder.embed(['文：北京']);
+      expect(Array.from(v!)).toEqual(Array.from(w!));
+      // No query prompt: a question is embedded bare.
+      const [q] = await doc.embedQueries!(['北京']);
+      const [bare] = await embedder.embed(['北京']);
+      expect(Array.from(q!)).toEqual(Array.from(bare!));
+    } finally {
+      await doc.dispose?.();
+    }
+  });
+
+  it('refuses a pooling it does not implement, or a file that is not JSON, naming the file', async () => {
+    const max = folderWith('tiny-max', { '1_Pooling/config.json': { pooling_mode_max_tokens: true } });
+    await expect(createTransformersEmbedder({ modelDir: max })).rejects.toThrow(/1_Pooling[\\/]config\.json: pooling max_tokens is not supported/);
+    const bad = folderWith('tiny-bad', { 'config_sentence_transformers.json': '{ prompts' });
+    await expect(createTransformersEmbedder({ modelDir: bad })).rejects.toThrow(/config_sentence_transformers\.json is not JSON/);
+  });
+});

@@ -1,38 +1,19 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { env, mean_pooling, pipeline, Tensor, type FeatureExtractionPipeline } from '@huggingface/transformers';
 import type { Embedder } from './embedder.js';
 import { embedInLengthOrder } from './length-batches.js';
+import { readSentenceTransformersConfig, type Pooling } from './sentence-transformers-folder.js';
 
 export interface TransformersEmbedderOptions {
   /** A local feature-extraction model folder: config.json, tokenizer files, onnx/model(.quantized).onnx. */
   modelDir: string;
   id?: string;
-  pooling?: 'mean' | 'cls';
+  /** Overrides the folder's pooling (sentence-transformers' 1_Pooling/config.json; mean where it says none). */
+  pooling?: Pooling;
   /** Use onnx/model_quantized.onnx. Default: only when onnx/model.onnx is absent and the quantised one exists. */
   quantized?: boolean;
   batchSize?: number;
-}
-
-/**
- * The longest input, in tokens, the model was trained to embed: sentence-transformers folders say so in
- * sentence_bert_config.json (all-MiniLM-L6-v2: 256), and sentence-transformers cuts every text there.
- * The tokenizer's own model_max_length (512 for every BERT) is only what the position table holds.
- * Null when the folder does not say.
- */
-export function trainedMaxTokens(modelDir: string): number | null {
-  const file = join(modelDir, 'sentence_bert_config.json');
-  if (!existsSync(file)) return null;
-  let config: unknown;
-  try {
-    config = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new Error(`${file} is not JSON: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  const max = (config as { max_seq_length?: unknown }).max_seq_length;
-  if (max === undefined || max === null) return null;
-  if (typeof max !== 'number' || !Number.isInteger(max) || max < 2) throw new Error(`${file}: max_seq_length must be an integer of at least 2, not ${JSON.stringify(max)}`);
-  return max;
 }
 
 /** transformers.js reads its configuration from one global `env`: creations are serialised around it. */
@@ -50,6 +31,10 @@ export async function createTransformersEmbedder(opts: TransformersEmbedderOptio
   const onnxFile = join(dir, 'onnx', quantized ? 'model_quantized.onnx' : 'model.onnx');
   if (!existsSync(onnxFile)) throw new Error(`${dir} has no ${join('onnx', basename(onnxFile))}`);
 
+  // The folder says how its authors embed (sentence-transformers-folder.ts): the trained length, the
+  // pooling, the prompts before queries and passages. Read first: a bad file is refused before the model loads.
+  const folder = readSentenceTransformersConfig(dir);
+
   const load = loadQueue.then(async () => {
     env.allowRemoteModels = false;
     env.allowLocalModels = true;
@@ -66,13 +51,14 @@ export async function createTransformersEmbedder(opts: TransformersEmbedderOptio
   loadQueue = load.catch(() => undefined);
   const extractor = await load;
 
-  const pooling = opts.pooling ?? 'mean';
+  const pooling = opts.pooling ?? folder.pooling ?? 'mean';
   // Texts are cut where the model was trained to cut them, so a long passage gets the vector the model's
   // authors meant, at the cost of its first 256 tokens instead of 512 (MiniLM on Chinese news, a token
   // per character: most chunks are longer than 512 characters).
-  const trained = trainedMaxTokens(dir);
+  const trained = folder.maxSeqLength;
   const maxTokens = Math.min(trained ?? Infinity, extractor.tokenizer.model_max_length);
   const cutShorter = trained !== null && trained < extractor.tokenizer.model_max_length;
+  const { query: queryPrompt = '', passage: passagePrompt = '' } = folder.prompts;
   // A quarter of SilverBullet's chunks with MiniLM int8, CPU seconds / peak RSS: 32 as they come, with the
   // arena 69 s / 2.4 GB; length-ordered without the arena, 32 per batch 44 s / 0.64 GB, 16 per batch
   // 39 s / 0.77 GB (nice 19 on a loaded 2-core machine: CPU time, not wall time, is the comparable figure).
@@ -119,11 +105,15 @@ export async function createTransformersEmbedder(opts: TransformersEmbedderOptio
   // config.json's hidden_size describes the architecture, not necessarily this export: ask the model.
   const [probe] = await run(['dimension probe']);
 
+  const prefixed = (prompt: string, texts: string[]) => (prompt ? texts.map((t) => prompt + t) : texts);
+  // Vectors differ once texts are cut shorter, pooled by [CLS] or prompted, so an index embedded
+  // otherwise by the same folder keeps them apart (and embeds again).
+  const variant = `${cutShorter ? `@${trained}` : ''}${folder.pooling === 'cls' && !opts.pooling ? '+cls' : ''}${queryPrompt || passagePrompt ? '+prompts' : ''}`;
   return {
-    // Vectors of long texts differ once they are cut shorter, so an index keeps them apart from older ones.
-    id: opts.id ?? `transformers:${basename(dir)}${cutShorter ? `@${trained}` : ''}`,
+    id: opts.id ?? `transformers:${basename(dir)}${variant}`,
     dim: probe!.length,
-    embed: (texts) => embedInLengthOrder(texts, batchSize, run),
+    embed: (texts) => embedInLengthOrder(prefixed(passagePrompt, texts), batchSize, run),
+    ...(queryPrompt || passagePrompt ? { embedQueries: (texts: string[]) => embedInLengthOrder(prefixed(queryPrompt, texts), batchSize, run) } : {}),
     async dispose() {
       await extractor.dispose();
     },
