@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import { importModel } from '../../main/engine/llm/models/import.js';
 import { resolveModelFile } from '../../main/engine/llm/models/installed.js';
 import { ChecksumMismatchError, pullModel, sha256File, type PullProgress } from '../../main/engine/llm/models/pull.js';
 import { tinyModelPath } from './helpers/tiny-model.js';
+import { readSentenceTransformersConfig } from '../../main/engine/embed/sentence-transformers-folder.js';
 
 /** Serves one real file with Range support; `cutAfter` makes the next full response drop after that many bytes. */
 function fileServer(file: string) {
@@ -60,6 +61,15 @@ describe('model catalogue', () => {
     }
   });
 
+  it('says for every embedding model how its authors embed with it', () => {
+    const byId = new Map(loadCatalogue().map((m) => [m.id, m]));
+    // As their model cards say: MiniLM was trained on 256 word pieces; BGE pools by [CLS] and asks for an
+    // instruction before a retrieval query; E5 asks for "query: " and "passage: ".
+    expect(byId.get('all-minilm-l6-v2')!.embedding).toEqual({ pooling: 'mean', maxSeqLength: 256 });
+    expect(byId.get('bge-small-zh-v1.5')!.embedding).toMatchObject({ pooling: 'cls', prompts: { query: expect.stringMatching(/检索/) } });
+    expect(byId.get('multilingual-e5-small')!.embedding).toMatchObject({ pooling: 'mean', prompts: { query: 'query: ', passage: 'passage: ' } });
+  });
+
   it('recommends one first chat model for a laptop: verified, small, with its memory, languages and licence', () => {
     const picks = loadCatalogue().filter((m) => m.role === 'chat' && m.recommended);
     expect(picks).toHaveLength(1);
@@ -83,6 +93,9 @@ describe('model catalogue', () => {
       const chat = base.models.find((m) => m.recommended && m.role === 'chat')!;
       expect(() => loadCatalogue(write([{ ...chat, sha256: null }]))).toThrow(/verified without a checksum/);
       expect(() => loadCatalogue(write([chat, { ...chat, id: 'second' }]))).toThrow(/more than one recommended chat/);
+      const embedding = base.models.find((m) => m.role === 'embedding')!;
+      expect(() => loadCatalogue(write([{ ...embedding, embedding: undefined }]))).toThrow(/needs its embedding/);
+      expect(() => loadCatalogue(write([{ ...embedding, embedding: { pooling: 'max', maxSeqLength: 256 } }]))).toThrow();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -170,6 +183,28 @@ describe('model downloader against a local HTTP server serving the real tiny GGU
     const r = await pullModel(entry(), sub);
     expect(srv.state.requests).toBe(before);
     expect(r.files[0]!.downloadedBytes).toBe(0);
+  });
+
+  it('lays out an embedding model as a sentence-transformers folder, keeping the files the download brought', async () => {
+    const sub = join(dir, 'embedding');
+    const e5 = entry({
+      id: 'tiny-e5',
+      kind: 'transformers.js',
+      role: 'embedding',
+      files: [{ path: 'onnx/model_quantized.onnx', url, sha256: sha }],
+      embedding: { pooling: 'mean', maxSeqLength: 512, prompts: { query: 'query: ', passage: 'passage: ' } },
+    });
+    const r = await pullModel(e5, sub);
+    expect(r.path).toBe(join(sub, 'tiny-e5'));
+    expect(statSync(join(r.path, 'onnx', 'model_quantized.onnx')).size).toBe(srv.size);
+    expect(readSentenceTransformersConfig(r.path)).toEqual({ maxSeqLength: 512, pooling: 'mean', prompts: { query: 'query: ', passage: 'passage: ' } });
+
+    // BGE: [CLS] and a query instruction only; the authors' own sentence_bert_config.json stays as it came.
+    const bgeDir = join(sub, 'tiny-bge');
+    mkdirSync(bgeDir, { recursive: true });
+    writeFileSync(join(bgeDir, 'sentence_bert_config.json'), JSON.stringify({ max_seq_length: 384 }));
+    const bge = await pullModel({ ...e5, id: 'tiny-bge', embedding: { pooling: 'cls', maxSeqLength: 512, prompts: { query: '为这个句子生成表示以用于检索相关文章：' } } }, sub);
+    expect(readSentenceTransformersConfig(bge.path)).toEqual({ maxSeqLength: 384, pooling: 'cls', prompts: { query: '为这个句子生成表示以用于检索相关文章：' } });
   });
 
   it('imports a GGUF file into the models folder and resolves it by name; refuses non-GGUF files', async () => {

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { resourcePath } from '../../paths.js';
 import { z } from 'zod';
+import { embeddingDeclaration } from '../../embed/sentence-transformers-folder.js';
 
 const sha = z.string().regex(/^[0-9a-f]{64}$/).nullable();
 
@@ -26,6 +27,11 @@ const entrySchema = z.object({
   verified: z.boolean(),
   /** Memory the model needs while it runs on CPU (weights + a 4k context), for choosing one that fits. */
   ramLabel: z.string().optional(),
+  /**
+   * How the model's authors embed with it (their model card): pooling, trained length, prompts. Written
+   * into the pulled folder as sentence-transformers' own files, which the embedder reads.
+   */
+  embedding: embeddingDeclaration.optional(),
   /** The first model to install on a laptop; at most one chat and one embedding model carry it. */
   recommended: z.boolean().optional(),
 });
@@ -47,6 +53,7 @@ export function loadCatalogue(file = CATALOGUE_FILE): CatalogueEntry[] {
     if (m.verified && !(m.sha256 || m.files?.every((f) => f.sha256))) throw new Error(`Catalogue entry ${m.id}: verified without a checksum.`);
     if (m.kind === 'gguf' && (!m.url || !m.file)) throw new Error(`Catalogue entry ${m.id}: a GGUF model needs url and file.`);
     if (m.kind === 'transformers.js' && !m.files?.length) throw new Error(`Catalogue entry ${m.id}: a transformers.js model needs files.`);
+    if (m.kind === 'transformers.js' && m.role === 'embedding' && !m.embedding) throw new Error(`Catalogue entry ${m.id}: an embedding model needs its embedding (pooling, maxSeqLength, prompts).`);
   }
   return parsed.models;
 }

@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { entryFiles, type CatalogueEntry, type CatalogueFile } from './catalogue.js';
+import { writeSentenceTransformersConfig } from '../../embed/sentence-transformers-folder.js';
 
 export interface PullProgress {
   file: string;
@@ -54,7 +55,11 @@ export async function pullModel(entry: CatalogueEntry, destDir: string, opts: Pu
   const base = entry.kind === 'gguf' ? destDir : join(destDir, entry.id);
   const files: PulledFile[] = [];
   for (const f of entryFiles(entry)) files.push(await pullFile(f, join(base, f.path), opts));
-  if (entry.kind !== 'gguf') return { id: entry.id, path: base, files };
+  if (entry.kind !== 'gguf') {
+    // Written last, so a folder is only ever complete (and then embeds as its authors meant).
+    if (entry.embedding) writeSentenceTransformersConfig(base, entry.embedding);
+    return { id: entry.id, path: base, files };
+  }
   const gguf = files[0];
   if (!gguf) throw new Error(`Catalogue entry ${entry.id} names no GGUF file`);
   return { id: entry.id, path: gguf.path, files };
