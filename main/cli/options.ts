@@ -6,7 +6,7 @@ import { termText } from './terminal.js';
 export const dbOption = () => new Option('--db <file>', 'index database file').default(defaultDbPath());
 export const jsonOption = () => new Option('--json', 'print machine-readable JSON');
 export const embedderOption = () =>
-  new Option('--embedder <spec>', "embedding model: 'glove' (built in) or 'transformers:<model folder>'");
+  new Option('--embedder <spec>', "embedding model: 'glove' (built in), 'transformers:<model folder>' (see loci models list) or 'openai:http://host:port/v1#model'");
 
 export const modelOption = () =>
   new Option('--model <model>', 'language model: a .gguf file, an installed model id, or http(s)://server/v1#model (OpenAI-compatible)');

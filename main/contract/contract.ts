@@ -104,7 +104,7 @@ export const calls = {
     z.object({
       dir: z.string(),
       catalogue: z.array(s.catalogueModel),
-      installed: z.array(z.object({ id: z.string(), file: z.string(), sizeBytes: z.number() })),
+      installed: z.array(s.installedModel),
       downloading: z.array(z.string()),
     }),
     'The model catalogue, the installed models and the downloads in progress.',

@@ -44,6 +44,17 @@ export const catalogueModel = z.object({
   recommended: z.boolean(),
 });
 
+/** A model in the models folder: a GGUF language model, or a transformers.js embedding model's folder. */
+export const installedModel = z.object({
+  id: z.string(),
+  kind: z.enum(['gguf', 'transformers.js']),
+  /** The GGUF file, or the model's folder. */
+  file: z.string(),
+  sizeBytes: z.number(),
+  /** For an embedding model, the settings `embedder` value that uses it; null for a language model. */
+  embedder: z.string().nullable(),
+});
+
 /** Settings as stored: each value is checked by the engine against its setting's shape (settings.describe lists them). */
 export const settingsRecord = z.record(z.string(), z.unknown());
 export const settingsDescription = z.array(settingDescriptor);

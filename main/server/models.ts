@@ -2,7 +2,7 @@
 // download, GGUF import). Shared by browser mode and the Electron engine process.
 import { findCatalogueEntry, loadCatalogue } from '../engine/llm/models/catalogue.js';
 import { importModel } from '../engine/llm/models/import.js';
-import { listInstalledModels } from '../engine/llm/models/installed.js';
+import { listInstalledEmbedders, listInstalledModels } from '../engine/llm/models/installed.js';
 import { modelsDir } from '../engine/llm/models/paths.js';
 import { pullModel } from '../engine/llm/models/pull.js';
 import type { Emit } from '../contract/dispatcher.js';
@@ -28,7 +28,10 @@ export function modelHandlers(emit: Emit, dir: () => string = modelsDir): ModelH
         verified: m.verified,
         recommended: m.recommended ?? false,
       })),
-      installed: listInstalledModels(dir()),
+      installed: [
+        ...listInstalledModels(dir()).map((m) => ({ ...m, kind: 'gguf' as const, embedder: null })),
+        ...listInstalledEmbedders(dir()).map((m) => ({ ...m, kind: 'transformers.js' as const })),
+      ],
       downloading: [...downloads.keys()],
     }),
     'models.pull': async ({ id }) => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { openDb } from '../../main/engine/store/db.js';
@@ -121,5 +121,22 @@ describe('loci CLI on the bundled sample notes', () => {
 
   it('fails clearly for a note that is not indexed', async () => {
     await expect(loci('mindmap', 'no/such/note.md', '--db', db)).rejects.toMatchObject({ stderr: expect.stringContaining('No mind map') });
+  });
+});
+
+describe('loci models list', () => {
+  it('marks an installed embedding model and says which --embedder uses it', async () => {
+    const models = join(dir, 'models');
+    // A pulled folder's layout (what listing reads; loading the model is tested in test/server/models.test.ts).
+    const folder = join(models, 'multilingual-e5-small');
+    await mkdir(join(folder, 'onnx'), { recursive: true });
+    for (const f of ['config.json', 'tokenizer.json', 'onnx/model_quantized.onnx']) await writeFile(join(folder, f), '{}');
+    const json = JSON.parse(await loci('models', 'list', '--dir', models, '--json')) as { catalogue: { id: string; installed: boolean; embedder?: string }[] };
+    const byId = new Map(json.catalogue.map((m) => [m.id, m]));
+    expect(byId.get('multilingual-e5-small')).toMatchObject({ installed: true, embedder: `transformers:${folder}` });
+    expect(byId.get('all-minilm-l6-v2')).toMatchObject({ installed: false });
+    expect(byId.get('all-minilm-l6-v2')!.embedder).toBeUndefined();
+    const text = await lociText('models', 'list', '--dir', models);
+    expect(text).toMatch(/✓ multilingual-e5-small .*\n {4}use it with --embedder transformers:.*multilingual-e5-small\n/);
   });
 });

@@ -35,7 +35,8 @@ describe('settings values', () => {
     [{ fusionFact: 0 }, 'fusionFact', /above 0/],
     [{ maxBytes: -1 }, 'maxBytes', /at least 1024/],
     [{ maxBytes: 2 ** 40 }, 'maxBytes', /at most 1 GiB/],
-    [{ embedder: 'bogus' }, 'embedder', /"glove", "glove:<file>" or "transformers:<model folder>"/],
+    [{ embedder: 'bogus' }, 'embedder', /"glove", "glove:<file>", "transformers:<model folder>" or "openai:http:\/\/host:port\/v1#model"/],
+    [{ embedder: 'openai:127.0.0.1:11434' }, 'embedder', /openai:http:\/\/host:port\/v1#model/],
     [{ embedder: 'transformers:' }, 'embedder', /transformers:<model folder>/],
     [{ method: 'magic' }, 'method', /must be one of bm25/],
     [{ model: 42 }, 'model', /must be a string/],
@@ -66,6 +67,10 @@ describe('settings values', () => {
   it('accepts good values, trims specs, and resets to the default with null', () => {
     writeSettings(db, { embedder: '  transformers:/models/minilm ', threads: 4, fusionTopic: 0.5, method: 'bm25' });
     expect(getSetting(db, 'embedder', null)).toBe('transformers:/models/minilm');
+    // An OpenAI-compatible embeddings server (Ollama, LM Studio, llama.cpp, vLLM), as the CLI takes it.
+    writeSettings(db, { embedder: 'openai:http://127.0.0.1:11434/v1#nomic-embed-text' });
+    expect(readSettings(db).embedder).toBe('openai:http://127.0.0.1:11434/v1#nomic-embed-text');
+    writeSettings(db, { embedder: '  transformers:/models/minilm ' });
     expect(readSettings(db)).toMatchObject({ threads: 4, fusionTopic: 0.5, method: 'bm25' });
     writeSettings(db, { threads: null });
     expect(readSettings(db).threads).toBe(DEFAULT_SETTINGS.threads);

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,10 +6,16 @@ import { createDispatcher, validatedEmit, type Handlers } from '../../main/contr
 import { openLlm } from '../../main/engine/llm/open.js';
 import { modelHandlers } from '../../main/server/models.js';
 import { tinyModelFile } from '../llm/helpers/tiny-model.js';
+import { createEmbedder } from '../../main/engine/embed/registry.js';
+import { buildTinyBertOnnx } from '../embed/build-tiny-onnx.js';
+
+const TOKENIZER = path.join(import.meta.dirname, '../../../shared/models/tokenizers/bge-small-zh-v1.5');
 
 // The contract's models.* calls over the real catalogue and the real tiny GGUF (the shared copy or the
 // vendored fixture; downloads are tested against a local server where the downloader lives).
 const GGUF = tinyModelFile();
+
+const statSize = (file: string) => readFileSync(file).length;
 
 function setup() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'loci-models-'));
@@ -36,8 +42,36 @@ describe('models.* calls', () => {
     expect(r).toMatchObject({ ok: true, result: { id: 'stories260K' } });
     const list = await d.dispatch('models.list', {});
     expect((list as { result: { installed: { id: string; sizeBytes: number }[] } }).result.installed).toEqual([
-      expect.objectContaining({ id: 'stories260K', sizeBytes: 1185376 }),
+      expect.objectContaining({ id: 'stories260K', kind: 'gguf', sizeBytes: 1185376, embedder: null }),
     ]);
+  });
+
+  it.runIf(existsSync(path.join(TOKENIZER, 'tokenizer.json')))('lists an installed embedding model with the embedder spec that uses it, and not one still downloading', async () => {
+    const { d, dir } = setup();
+    // A transformers.js folder as `models pull` lays it out: the real tokenizer beside a tiny ONNX model built here.
+    const folder = path.join(dir, 'tiny-embedder');
+    mkdirSync(path.join(folder, 'onnx'), { recursive: true });
+    for (const f of readdirSync(TOKENIZER)) copyFileSync(path.join(TOKENIZER, f), path.join(folder, f));
+    const { vocab_size } = JSON.parse(readFileSync(path.join(folder, 'config.json'), 'utf8')) as { vocab_size: number };
+    writeFileSync(path.join(folder, 'onnx', 'model_quantized.onnx'), buildTinyBertOnnx({ vocabSize: vocab_size, dim: 16 }).onnx);
+    // Another whose weights are still arriving: only the partial file is there.
+    const pending = path.join(dir, 'pending-embedder');
+    mkdirSync(path.join(pending, 'onnx'), { recursive: true });
+    for (const f of ['config.json', 'tokenizer.json']) copyFileSync(path.join(TOKENIZER, f), path.join(pending, f));
+    writeFileSync(path.join(pending, 'onnx', 'model_quantized.onnx.partial'), 'half');
+
+    const r = await d.dispatch('models.list', {});
+    const installed = (r as { result: { installed: { id: string; kind: string; file: string; embedder: string | null; sizeBytes: number }[] } }).result.installed;
+    expect(installed).toEqual([{ id: 'tiny-embedder', kind: 'transformers.js', file: folder, embedder: `transformers:${folder}`, sizeBytes: expect.any(Number) }]);
+    expect(installed[0]!.sizeBytes).toBeGreaterThan(statSize(path.join(folder, 'tokenizer.json')));
+    // The spec it gives is one the engine loads.
+    const embedder = await createEmbedder(installed[0]!.embedder!);
+    try {
+      expect(embedder.id).toBe('transformers:tiny-embedder');
+      expect(embedder.dim).toBe(16);
+    } finally {
+      await embedder.dispose?.();
+    }
   });
 
   it('refuses a file that is not a GGUF, unknown ids and bad ids, naming the call', async () => {

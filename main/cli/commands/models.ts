@@ -2,9 +2,10 @@ import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { findCatalogueEntry, loadCatalogue } from '../../engine/llm/models/catalogue.js';
 import { importModel } from '../../engine/llm/models/import.js';
-import { listInstalledModels } from '../../engine/llm/models/installed.js';
+import { listInstalledEmbedders, listInstalledModels } from '../../engine/llm/models/installed.js';
 import { modelsDir } from '../../engine/llm/models/paths.js';
 import { pullModel } from '../../engine/llm/models/pull.js';
+import { transformersSpec } from '../../engine/embed/registry.js';
 import { print } from '../options.js';
 import { termField } from '../terminal.js';
 
@@ -20,19 +21,24 @@ export function registerModels(program: Command): void {
     .option('--json', 'print machine-readable JSON')
     .action((opts: { dir: string; json?: boolean }) => {
       const installed = listInstalledModels(opts.dir);
-      const catalogue = loadCatalogue().map((m) => ({
-        ...m,
-        installed: m.kind === 'gguf' ? installed.some((i) => i.file.endsWith(`/${m.file}`) || i.file.endsWith(`\\${m.file}`)) : false,
-      }));
+      const embedders = listInstalledEmbedders(opts.dir);
+      const catalogue = loadCatalogue().map((m) => {
+        const embedder = m.kind === 'gguf' ? undefined : embedders.find((e) => e.id === m.id)?.embedder;
+        return {
+          ...m,
+          installed: m.kind === 'gguf' ? installed.some((i) => i.file.endsWith(`/${m.file}`) || i.file.endsWith(`\\${m.file}`)) : embedder !== undefined,
+          ...(embedder ? { embedder } : {}),
+        };
+      });
       const known = new Set(catalogue.map((m) => m.file));
       const extra = installed.filter((i) => !known.has(i.file.split(/[\\/]/).pop()));
-      print(!!opts.json, { dir: opts.dir, catalogue, installed }, () =>
+      print(!!opts.json, { dir: opts.dir, catalogue, installed, embedders }, () =>
         [
           `Models folder: ${opts.dir}`,
           ...catalogue.map(
             (m) =>
               `${m.installed ? '✓' : ' '} ${m.id.padEnd(32)} ${m.kind.padEnd(15)} ${m.role.padEnd(9)} ${(mb(m.sizeBytes) || m.sizeLabel || '').padEnd(9)} ${m.licence.padEnd(11)} ` +
-              `sha256 ${m.sha256 ? (m.verified ? 'verified' : 'listed') : 'unknown'}`,
+              `sha256 ${m.sha256 ? (m.verified ? 'verified' : 'listed') : 'unknown'}${m.embedder ? `\n    use it with --embedder ${termField(m.embedder)}` : ''}`,
           ),
           ...extra.map((i) => `✓ ${termField(i.id).padEnd(32)} gguf (imported)  ${mb(i.sizeBytes)}`),
         ].join('\n'),
@@ -72,6 +78,7 @@ export function registerModels(program: Command): void {
           [
             `Installed ${entry.id} → ${result.path}`,
             ...result.files.map((f) => `  ${f.path}  sha256 ${f.sha256} ${f.verified ? '(matches the catalogue)' : '(no catalogue checksum to compare)'}${f.resumed ? ' — resumed' : ''}`),
+            entry.role === 'embedding' ? `  use it with --embedder ${termField(transformersSpec(result.path))} (or under Settings & models in the app)` : `  use it with --model ${termField(entry.id)}`,
           ].join('\n'),
         );
       } finally {

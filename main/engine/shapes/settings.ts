@@ -34,8 +34,11 @@ export type SettingDescriptor = z.infer<typeof settingDescriptor>;
 const meta = (m: SettingMeta) => m;
 const int = () => z.number({ error: 'must be a number' }).int({ error: 'must be a whole number' });
 
-/** `glove`, `glove:<binary file>` or `transformers:<model folder>` (see embed/registry.ts). */
-export const EMBEDDER_SPEC = /^(glove|glove:.+|transformers:.+)$/;
+/**
+ * `glove`, `glove:<binary file>`, `transformers:<model folder>` or `openai:http(s)://host:port/v1#model`
+ * (an OpenAI-compatible embeddings server: Ollama, LM Studio, llama.cpp, vLLM); see embed/registry.ts.
+ */
+export const EMBEDDER_SPEC = /^(glove|glove:.+|transformers:.+|openai:https?:\/\/.+)$/;
 
 export const settingsShape = z.strictObject({
   method: z
@@ -52,16 +55,17 @@ export const settingsShape = z.strictObject({
   embedder: z
     .string({ error: 'must be a string' })
     .trim()
-    .regex(EMBEDDER_SPEC, { error: 'must be "glove", "glove:<file>" or "transformers:<model folder>"' })
+    .regex(EMBEDDER_SPEC, { error: 'must be "glove", "glove:<file>", "transformers:<model folder>" or "openai:http://host:port/v1#model"' })
     .meta(
       meta({
         label: 'Embedding model',
-        description: 'Turns passages into vectors. Changing it re-embeds the whole index in the background.',
+        description:
+          'Turns passages into vectors: the built-in GloVe, an embedding model installed under Models, or an OpenAI-compatible server (openai:http://127.0.0.1:11434/v1#nomic-embed-text). Changing it re-embeds the whole index in the background.',
         group: 'Indexing',
         kind: 'select',
         options: ['glove'],
         allowCustom: true,
-        placeholder: 'glove | transformers:<model folder>',
+        placeholder: 'glove | transformers:<model folder> | openai:http://host:port/v1#model',
       }),
     ),
   model: z

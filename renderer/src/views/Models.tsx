@@ -3,6 +3,7 @@ import type { EventPayload } from '../../../main/contract/contract.js';
 import { Badge, Button, ErrorBox, Notice, ProgressBar, ui } from '../components/ui.js';
 import { useApp } from '../lib/app-context.js';
 import { useCall } from '../lib/use-call.js';
+import { inUse, inUseNotice, installedCopy, settingFor, actionLabel, type CatalogueModel, type ModelSetting } from '../lib/model-use.js';
 import views from './views.module.css';
 
 type Progress = EventPayload<'models.progress'>;
@@ -22,6 +23,7 @@ export function ModelsPanel({ settings, onSaved }: { settings: Record<string, un
   const [spec, setSpec] = useState('');
   const [threads, setThreads] = useState(1);
   const [importPath, setImportPath] = useState('');
+  const [notice, setNotice] = useState<string | null>(null);
 
   useEffect(() => {
     if (!settings) return;
@@ -63,6 +65,20 @@ export function ModelsPanel({ settings, onSaved }: { settings: Record<string, un
     }
   }
 
+  /** Puts an installed catalogue model to work: a language model answers, an embedding model embeds. */
+  async function putToWork(m: CatalogueModel, setting: ModelSetting) {
+    if ('model' in setting) return switchModel(setting.model);
+    setError(null);
+    setNotice(null);
+    try {
+      await client.call('settings.update', { patch: setting });
+      setNotice(inUseNotice(setting, m.name));
+      onSaved();
+    } catch (err) {
+      setError(err);
+    }
+  }
+
   async function importGguf(e: FormEvent) {
     e.preventDefault();
     setError(null);
@@ -76,7 +92,9 @@ export function ModelsPanel({ settings, onSaved }: { settings: Record<string, un
     }
   }
 
-  const installed = new Set((models.data?.installed ?? []).map((m) => m.id));
+  const installed = models.data?.installed ?? [];
+  // The model field above, not yet saved, counts as the language model in use.
+  const current = { ...settings, model: spec };
   const downloading = new Set([...(models.data?.downloading ?? []), ...busy]);
 
   return (
@@ -89,6 +107,7 @@ export function ModelsPanel({ settings, onSaved }: { settings: Record<string, un
         (Ollama, llama.cpp server, LM Studio, vLLM) writes the answers instead.
       </Notice>
       <ErrorBox error={error ?? models.error} />
+      {notice && <Notice>{notice}</Notice>}
       <form
         className={ui.row}
         onSubmit={(e) => {
@@ -126,6 +145,8 @@ export function ModelsPanel({ settings, onSaved }: { settings: Record<string, un
         <tbody>
           {models.data?.catalogue.map((m) => {
             const p = progress[m.id];
+            const copy = installedCopy(m, installed);
+            const setting = copy && settingFor(m, copy);
             return (
               <tr key={m.id}>
                 <td title={m.description}>
@@ -146,9 +167,9 @@ export function ModelsPanel({ settings, onSaved }: { settings: Record<string, un
                         Cancel
                       </Button>
                     </span>
-                  ) : installed.has(m.id) || installed.has(m.id.replace(/\.gguf$/, '')) ? (
-                    <Button size="small" onClick={() => switchModel(m.id)} disabled={spec === m.id}>
-                      {spec === m.id ? 'In use' : 'Use for answers'}
+                  ) : setting ? (
+                    <Button size="small" onClick={() => putToWork(m, setting)} disabled={inUse(current, setting)} aria-label={`${actionLabel(setting)}: ${m.name}`}>
+                      {inUse(current, setting) ? 'In use' : actionLabel(setting)}
                     </Button>
                   ) : (
                     <Button size="small" onClick={() => pull(m.id)} disabled={m.kind !== 'gguf' && m.role !== 'embedding'}>
@@ -161,8 +182,8 @@ export function ModelsPanel({ settings, onSaved }: { settings: Record<string, un
           })}
         </tbody>
       </table>
-      {models.data && models.data.installed.length > 0 && (
-        <span className={ui.muted}>Installed: {models.data.installed.map((m) => `${m.id} (${size(m.sizeBytes)})`).join(', ')}</span>
+      {installed.length > 0 && (
+        <span className={ui.muted}>Installed: {installed.map((m) => `${m.id} (${size(m.sizeBytes)})`).join(', ')}</span>
       )}
       <form className={ui.row} onSubmit={importGguf}>
         <label htmlFor="import-gguf" className={ui.muted}>

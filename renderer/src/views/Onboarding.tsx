@@ -8,12 +8,12 @@ import { Badge, Button, ErrorBox, Notice, ProgressBar, ui } from '../components/
 import { useApp } from '../lib/app-context.js';
 import { plural } from '../lib/format.js';
 import { useCall } from '../lib/use-call.js';
+import { inUse, inUseNotice, installedCopy, settingFor, actionLabel, type CatalogueModel, type InstalledModel } from '../lib/model-use.js';
 import type { LibraryState } from '../lib/use-library-activity.js';
 import { useIndexFolder } from './Library.js';
 import views from './views.module.css';
 import css from './Onboarding.module.css';
 
-type CatalogueModel = Res<'models.list'>['catalogue'][number];
 type Progress = EventPayload<'models.progress'>;
 
 const STEPS = ['Choose your notes', 'Index them', 'Models (optional)'] as const;
@@ -114,7 +114,8 @@ function ModelStep({ onDone }: { onDone(): void }) {
   const catalogue = models.data?.catalogue ?? [];
   const recommended = (role: CatalogueModel['role']) => catalogue.find((m) => m.role === role && m.recommended) ?? catalogue.find((m) => m.role === role);
   const picks = [recommended('embedding'), recommended('chat')].filter((m): m is CatalogueModel => !!m);
-  const installed = new Set((models.data?.installed ?? []).map((m) => m.id));
+  const settings = useCall('settings.get', {});
+  const installed = models.data?.installed ?? [];
 
   return (
     <div className={`${ui.panel} ${ui.stack}`} aria-labelledby="models-step-title" data-testid="model-step">
@@ -129,7 +130,17 @@ function ModelStep({ onDone }: { onDone(): void }) {
       {models.loading && !models.data && <span className={ui.muted}>Loading the model catalogue…</span>}
       <div className={css.models}>
         {picks.map((m) => (
-          <ModelOffer key={m.id} model={m} installed={installed.has(m.id) || installed.has(m.id.replace(/\.gguf$/, ''))} onChanged={models.reload} downloading={models.data?.downloading.includes(m.id) ?? false} />
+          <ModelOffer
+            key={m.id}
+            model={m}
+            copy={installedCopy(m, installed)}
+            settings={settings.data}
+            onChanged={() => {
+              models.reload();
+              settings.reload();
+            }}
+            downloading={models.data?.downloading.includes(m.id) ?? false}
+          />
         ))}
       </div>
       <span className={ui.row}>
@@ -141,7 +152,20 @@ function ModelStep({ onDone }: { onDone(): void }) {
   );
 }
 
-function ModelOffer({ model, installed, downloading, onChanged }: { model: CatalogueModel; installed: boolean; downloading: boolean; onChanged(): void }) {
+function ModelOffer({
+  model,
+  copy,
+  settings,
+  downloading,
+  onChanged,
+}: {
+  model: CatalogueModel;
+  /** The installed copy, once there is one. */
+  copy: InstalledModel | undefined;
+  settings: Record<string, unknown> | null;
+  downloading: boolean;
+  onChanged(): void;
+}) {
   const { client } = useApp();
   const [progress, setProgress] = useState<Progress | null>(null);
   const [busy, setBusy] = useState(downloading);
@@ -166,7 +190,20 @@ function ModelOffer({ model, installed, downloading, onChanged }: { model: Catal
     }
   }
 
+  async function use() {
+    if (!copy) return;
+    setError(null);
+    try {
+      await client.call('settings.update', { patch: settingFor(model, copy) });
+      onChanged();
+    } catch (err) {
+      setError(err);
+    }
+  }
+
   const ram = model.ramLabel;
+  const setting = copy && settingFor(model, copy);
+  const using = !!setting && inUse(settings, setting);
   return (
     <article className={`${css.offer} ${ui.stack}`} aria-label={`${model.role === 'chat' ? 'Chat' : 'Embedding'} model ${model.name}`} data-testid="model-offer">
       <span className={ui.row}>
@@ -186,10 +223,19 @@ function ModelOffer({ model, installed, downloading, onChanged }: { model: Catal
         <dt>Licence</dt>
         <dd>{model.licence}</dd>
       </dl>
-      {installed || result ? (
-        <span className={ui.muted} role="status">
-          Installed{result ? (result.verified ? ', checksum verified' : ', no published checksum to verify') : ''}
-          {result?.resumed ? ' (resumed)' : ''}.
+      {copy || result ? (
+        <span className={ui.stack}>
+          <span className={ui.muted} role="status">
+            Installed{result ? (result.verified ? ', checksum verified' : ', no published checksum to verify') : ''}
+            {result?.resumed ? ' (resumed)' : ''}.{using && setting ? ` ${inUseNotice(setting, model.name)}` : ''}
+          </span>
+          {setting && (
+            <span className={ui.row}>
+              <Button onClick={use} disabled={using} aria-label={`${actionLabel(setting)}: ${model.name}`}>
+                {using ? 'In use' : actionLabel(setting)}
+              </Button>
+            </span>
+          )}
         </span>
       ) : busy ? (
         <span className={ui.stack}>

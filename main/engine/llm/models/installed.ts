@@ -1,22 +1,51 @@
 // What is in the models folder, and how a `--model <id|path>` argument maps to a file.
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { findCatalogueEntry, loadCatalogue } from './catalogue.js';
 import { modelsDir } from './paths.js';
 import { isGguf } from './import.js';
 import { UserError } from '../../errors.js';
+import { transformersSpec } from '../../embed/registry.js';
 
 export interface InstalledModel {
   id: string;
+  /** The GGUF file, or the folder of a transformers.js model. */
   file: string;
   sizeBytes: number;
 }
 
+export interface InstalledEmbedder extends InstalledModel {
+  /** The embedder spec that uses it (settings `embedder`, `--embedder`). */
+  embedder: string;
+}
+
+/** The GGUF language models in the models folder (the files `--model <id>` resolves). */
 export function listInstalledModels(dir = modelsDir()): InstalledModel[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((f) => f.toLowerCase().endsWith('.gguf'))
     .map((f) => ({ id: f.replace(/\.gguf$/i, ''), file: join(dir, f), sizeBytes: statSync(join(dir, f)).size }));
+}
+
+/** Bytes under a folder. */
+function folderSize(dir: string): number {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .reduce((sum, e) => sum + statSync(join(e.parentPath, e.name)).size, 0);
+}
+
+/**
+ * The transformers.js embedding models in the models folder: folders `loci models pull` completed (or
+ * a user laid out) with a config, a tokenizer and ONNX weights. A download still under way has no
+ * weights yet (each file is renamed into place only when whole), so it is not listed.
+ */
+export function listInstalledEmbedders(dir = modelsDir()): InstalledEmbedder[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => join(dir, e.name))
+    .filter((folder) => ['config.json', 'tokenizer.json'].every((f) => existsSync(join(folder, f))) && ['model.onnx', 'model_quantized.onnx'].some((f) => existsSync(join(folder, 'onnx', f))))
+    .map((folder) => ({ id: basename(folder), file: folder, sizeBytes: folderSize(folder), embedder: transformersSpec(folder) }));
 }
 
 /** A path to an existing file, a catalogue id, or the name of an installed GGUF → the GGUF path. */

@@ -1,0 +1,102 @@
+import { expect, test } from '@playwright/test';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadCatalogue } from '../main/engine/llm/models/catalogue.js';
+import { writeSentenceTransformersConfig } from '../main/engine/embed/sentence-transformers-folder.js';
+import { buildTinyBertOnnx } from '../test/embed/build-tiny-onnx.js';
+import { startServer } from './support/start-server.js';
+
+// An embedding model installed under Models is put to work from the window: the catalogue row offers
+// "Use for search", the engine (the bundled CLI's server, as the packaged app runs it) loads the folder
+// and re-embeds the index, and the index then names the model, cut where the catalogue says.
+// The model is tiny and built here (no model hub on these machines), laid out under the catalogue's id
+// with the real tokenizer and the files `loci models pull` writes.
+const TOKENIZER = path.resolve('../shared/models/tokenizers/bge-small-zh-v1.5');
+
+/** A models folder holding the catalogue's recommended embedding model, as `loci models pull` lays it out. */
+function modelsWithMiniLm(work: string) {
+  const models = path.join(work, 'models');
+  const entry = loadCatalogue().find((m) => m.id === 'all-minilm-l6-v2')!;
+  const folder = path.join(models, entry.id);
+  mkdirSync(path.join(folder, 'onnx'), { recursive: true });
+  for (const f of readdirSync(TOKENIZER)) copyFileSync(path.join(TOKENIZER, f), path.join(folder, f));
+  const { vocab_size } = JSON.parse(readFileSync(path.join(folder, 'config.json'), 'utf8')) as { vocab_size: number };
+  writeFileSync(path.join(folder, 'onnx', 'model_quantized.onnx'), buildTinyBertOnnx({ vocabSize: vocab_size, dim: 24 }).onnx);
+  writeSentenceTransformersConfig(folder, entry.embedding!);
+  return { models, entry };
+}
+
+const serve = (db: string, models: string) =>
+  startServer([path.resolve('out/engine/loci.js'), 'serve', '--db', db, '--port', '0', '--static', path.resolve('out/renderer'), '--url-uses', '4'], {
+    LOCI_DB: db,
+    LOCI_MODELS_DIR: models,
+  });
+
+test('an installed embedding model: use it for search, the index is re-embedded with it', async ({ page }) => {
+  test.skip(!existsSync(path.join(TOKENIZER, 'tokenizer.json')), `no tokenizer at ${TOKENIZER}`);
+  const work = mkdtempSync(path.join(os.tmpdir(), 'loci-e2e-embedders-'));
+  const notes = path.join(work, 'notes');
+  cpSync(path.resolve('resources/sample-notes'), notes, { recursive: true });
+  const db = path.join(work, 'index.db');
+  const index = spawnSync(process.execPath, ['out/engine/loci.js', 'index', notes, '--db', db, '--json'], { encoding: 'utf8' });
+  expect(index.status, index.stderr).toBe(0);
+
+  const { models, entry } = modelsWithMiniLm(work);
+  const server = await serve(db, models);
+  try {
+    await page.goto(server.url);
+    await expect(page.getByTestId('folder-card')).toContainText(notes);
+    await page.getByRole('button', { name: /^Settings/ }).first().click();
+    const embedderRow = page.getByRole('row', { name: /Embedder/ });
+    await expect(embedderRow).toContainText('glove');
+
+    // The installed model's row offers to use it; another embedding model, not installed, offers its download.
+    const use = page.getByRole('button', { name: `Use for search: ${entry.name}` });
+    await expect(use).toBeEnabled();
+    await expect(page.getByRole('row', { name: /multilingual-e5-small/ }).getByRole('button', { name: 'Download' })).toBeVisible();
+    await use.focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByText(`${entry.name} now embeds your notes`)).toBeVisible();
+    await expect(page.getByRole('button', { name: `Use for search: ${entry.name}` })).toHaveText('In use');
+    await expect(page.getByRole('button', { name: `Use for search: ${entry.name}` })).toBeDisabled();
+
+    // Once re-embedded, the index names the model, with the trained length the catalogue declared.
+    await expect(async () => {
+      await page.reload();
+      await page.getByRole('button', { name: /^Settings/ }).first().click();
+      await expect(embedderRow).toContainText(`transformers:${entry.id}@${entry.embedding!.maxSeqLength}`, { timeout: 2000 });
+    }).toPass({ timeout: 90_000 });
+    // And a question is answered with it.
+    await page.keyboard.press('Control+2');
+    await page.getByLabel('Question').fill('Where was the founder of Kestrel Coffee Works born?');
+    await page.getByLabel('Question').press('Enter');
+    await expect(page.getByTestId('answer').last().getByTestId('citation').first()).toBeVisible({ timeout: 60_000 });
+  } finally {
+    await server.stop();
+  }
+});
+
+test('first run: the model step offers an installed embedding model for search', async ({ page }) => {
+  test.skip(!existsSync(path.join(TOKENIZER, 'tokenizer.json')), `no tokenizer at ${TOKENIZER}`);
+  const work = mkdtempSync(path.join(os.tmpdir(), 'loci-e2e-onboarding-embedder-'));
+  const notes = path.join(work, 'notes');
+  cpSync(path.resolve('resources/sample-notes'), notes, { recursive: true });
+  const { models, entry } = modelsWithMiniLm(work);
+  const server = await serve(path.join(work, 'index.db'), models);
+  try {
+    await page.goto(server.url);
+    await page.getByLabel('Folder path').fill(notes);
+    await page.getByRole('button', { name: 'Add folder' }).click();
+    const offer = page.getByTestId('model-step').getByRole('article', { name: `Embedding model ${entry.name}` });
+    await expect(offer).toContainText('Installed.');
+    await offer.getByRole('button', { name: `Use for search: ${entry.name}` }).click();
+    await expect(offer.getByRole('button', { name: `Use for search: ${entry.name}` })).toHaveText('In use');
+    await expect(offer).toContainText('now embeds your notes');
+    // The chat model is not installed: it still offers its download.
+    await expect(page.getByTestId('model-step').getByRole('article', { name: /^Chat model/ }).getByRole('button', { name: 'Download' })).toBeVisible();
+  } finally {
+    await server.stop();
+  }
+});

@@ -1,0 +1,36 @@
+// Which installed model a catalogue entry is, and the settings change that puts it to work: a language
+// model writes answers (`model`), an embedding model embeds the notes and questions (`embedder`).
+import type { Res } from '../../../main/contract/contract.js';
+
+type Listed = Res<'models.list'>;
+export type CatalogueModel = Listed['catalogue'][number];
+export type InstalledModel = Listed['installed'][number];
+export type ModelSetting = { model: string } | { embedder: string };
+
+/** The installed copy of a catalogue model: an embedding model's folder, or a GGUF named by the id. */
+export function installedCopy(model: CatalogueModel, installed: readonly InstalledModel[]): InstalledModel | undefined {
+  const kind = model.kind === 'gguf' ? 'gguf' : 'transformers.js';
+  return installed.find((i) => i.kind === kind && (i.id === model.id || i.id === model.id.replace(/\.gguf$/, '')));
+}
+
+/** The settings change that uses an installed model. */
+export function settingFor(model: CatalogueModel, copy: InstalledModel): ModelSetting {
+  return copy.embedder !== null ? { embedder: copy.embedder } : { model: model.id };
+}
+
+/** Whether the settings already use it. */
+export function inUse(settings: Record<string, unknown> | null | undefined, setting: ModelSetting): boolean {
+  return !!settings && Object.entries(setting).every(([key, value]) => settings[key] === value);
+}
+
+/** The button that uses it, by what it does. */
+export function actionLabel(setting: ModelSetting): string {
+  return 'embedder' in setting ? 'Use for search' : 'Use for answers';
+}
+
+/** What happens once it is in use. */
+export function inUseNotice(setting: ModelSetting, name: string): string {
+  return 'embedder' in setting
+    ? `${name} now embeds your notes: the index is re-embedded in the background, and questions use the previous vectors until that is done.`
+    : `${name} now writes the answers.`;
+}
