@@ -138,6 +138,15 @@ export const events = {
   'index.report': z.object({ root: z.string(), report: s.indexReport }),
   /** A run that failed; a run the user stopped carries cancelled: true (shown as stopped, not as an error). */
   'index.error': z.object({ root: z.string(), message: z.string(), cancelled: z.boolean().optional() }),
+  /**
+   * A change of embedder under way (settings): the index is re-embedded for it, with progress, and the
+   * new embedder answers once that is done; or why it failed (the previous one stays).
+   */
+  'embedder.switch': z.object({
+    /** The setting's value, and the embedder's id (what the index and Settings name it by). */
+    spec: z.string(),
+    id: z.string(),
+    state: z.enum(['running', 'done', 'failed']), progress: s.indexProgress.nullable(), message: z.string().optional() }),
   /** A background failure nothing else reports (an embedder switch, a model load); also in the log file. */
   'engine.error': z.object({ source: z.string(), message: z.string() }),
   /** The engine worked around a problem, or has something the user should know (see engine.warnings). */

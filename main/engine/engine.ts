@@ -64,7 +64,9 @@ export type EngineEvent =
   | { type: 'progress'; root: string; progress: IndexProgress }
   | { type: 'report'; root: string; report: IndexReport }
   | { type: 'error'; root: string; message: string }
-  | { type: 'warning'; message: string };
+  | { type: 'warning'; message: string }
+  /** A switch of embedder (settings): the index re-embedded for it, then the swap; or why it failed. */
+  | { type: 'embedder'; spec: string; id: string; state: 'running' | 'done' | 'failed'; progress: IndexProgress | null; message?: string };
 
 export interface JobOptions {
   onProgress?: (p: IndexProgress) => void;
@@ -636,8 +638,9 @@ export class LociEngine {
   /**
    * Validates and stores settings. A new embedder is loaded before anything is stored (one that fails
    * stores nothing and throws); the index is then re-embedded for it in the background and the
-   * embedder swapped only when that is done, so questions meanwhile keep using complete vectors. A
-   * newly chosen model starts on the library's folders.
+   * embedder swapped only when that is done, so questions meanwhile keep using complete vectors (its
+   * progress, and its end or failure, reach hosts as `embedder` events; a failed one puts the setting
+   * back). A newly chosen model starts on the library's folders.
    */
   async updateSettings(patch: Record<string, unknown>): Promise<void> {
     this.assertWritable('change settings');
@@ -655,7 +658,7 @@ export class LociEngine {
       await next?.dispose?.();
       throw err;
     }
-    if (next && wanted !== undefined) void this.switchTo(wanted, next).catch((err) => {
+    if (next && wanted !== undefined) void this.switchTo(wanted, next, before.embedder as string).catch((err) => {
         reportEngineError('embedder', err);
         this.warn(`Embedder '${wanted}': ${errorText(err)}`);
       });
@@ -675,15 +678,32 @@ export class LociEngine {
     await this.switchTo(spec, await createEmbedder(spec));
   }
 
-  private switchTo(spec: string, next: Embedder): Promise<void> {
+  /**
+   * `restore`: the setting's value before this switch. A switch that fails puts it back, so Settings name
+   * the embedder still in use — unless Loci is closing (the next start resumes the switch) or another
+   * embedder has been chosen since.
+   */
+  private switchTo(spec: string, next: Embedder, restore?: string): Promise<void> {
+    const publish = (state: 'running' | 'done' | 'failed', progress: IndexProgress | null, message?: string) =>
+      this.publish({ type: 'embedder', spec, id: next.id, state, progress, ...(message !== undefined ? { message } : {}) });
     const done = this.serialised(async () => {
+      publish('running', null);
       // Vectors for the new model first (kept per model), then the swap: answers never see half an index.
-      if (needsReembedding(this.db, next)) await updateGraph(this.db, next, { ...this.indexDefaults(), signal: this.closing.signal });
+      const onProgress = (p: IndexProgress) => publish('running', p);
+      if (needsReembedding(this.db, next)) await updateGraph(this.db, next, { ...this.indexDefaults(), onProgress, signal: this.closing.signal });
       const previous = this.embedder;
       this.embedderSpec = spec;
       this.embedder = next;
       this.cache = new IndexCache(this.db, next);
       await previous.dispose?.();
+      publish('done', null);
+    }).catch(async (err: unknown) => {
+      if (this.embedder !== next) {
+        if (restore !== undefined && !this.closing.signal.aborted && this.settings().embedder === spec) writeSettings(this.db, { embedder: restore });
+        await next.dispose?.();
+      }
+      publish('failed', null, errorText(err));
+      throw err;
     });
     const switching = { spec, done };
     this.switching = switching;

@@ -39,7 +39,7 @@ describe('contract declaration', () => {
       expect(calls[name].request.safeParse).toBeTypeOf('function');
       expect(calls[name].response.safeParse).toBeTypeOf('function');
     }
-    expect(eventNames).toEqual(['index.progress', 'index.report', 'index.error', 'engine.error', 'engine.warning', 'answer.token', 'models.progress', 'ui.show']);
+    expect(eventNames).toEqual(['index.progress', 'index.report', 'index.error', 'embedder.switch', 'engine.error', 'engine.warning', 'answer.token', 'models.progress', 'ui.show']);
   });
 });
 

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { LociEngine } from '../../main/engine/engine.js';
+import { LociEngine, type EngineEvent } from '../../main/engine/engine.js';
 import { DEFAULT_SETTINGS } from '../../main/engine/settings.js';
 import { buildTinyBertOnnx } from '../embed/build-tiny-onnx.js';
 
@@ -71,9 +73,18 @@ describe('settings', () => {
     try {
       await engine.index(samples);
       const before = engine.embedder.id;
+      const events: EngineEvent[] = [];
+      engine.subscribe((e) => e.type === 'embedder' && events.push(e));
       await engine.updateSettings({ embedder: `transformers:${modelDir}` });
       await engine.switchEmbedder(`transformers:${modelDir}`); // waits for the switch the update started
       expect(engine.embedder.id).not.toBe(before);
+      // The host hears the re-embedding's progress (what the Settings view shows), then that it is done.
+      const running = events.filter((e) => e.type === 'embedder' && e.state === 'running' && e.progress);
+      const phases = new Set(running.map((e) => e.type === 'embedder' && e.progress!.phase));
+      expect([...phases]).toEqual(expect.arrayContaining(['embed', 'graph']));
+      for (const e of running) if (e.type === 'embedder') expect(e.progress!.done).toBeLessThanOrEqual(e.progress!.total);
+      expect(events.at(-1)).toEqual({ type: 'embedder', spec: `transformers:${modelDir}`, id: engine.embedder.id, state: 'done', progress: null });
+      expect(events.filter((e) => e.type === 'embedder' && e.state !== 'running')).toHaveLength(1);
       expect(engine.embedder.dim).toBe(32);
       const docs = engine.db.prepare("SELECT count(*) FROM embeddings WHERE owner_kind = 'doc' AND model = ?").pluck().get(engine.embedder.id);
       expect(docs).toBe(12);
@@ -81,6 +92,41 @@ describe('settings', () => {
       expect(a.contexts.length).toBe(3);
     } finally {
       await engine.close();
+    }
+  });
+  it('says when a switch fails (an embeddings server that stops answering), and keeps the embedder it had', async () => {
+    // An OpenAI-compatible server that answers the embedder's probe when it loads, then fails every
+    // request, as a server that ran out of memory would.
+    let calls = 0;
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        calls++;
+        res.writeHead(calls === 1 ? 200 : 503, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(calls === 1 ? { data: [{ index: 0, embedding: [0.6, 0.8, 0] }] } : { error: { message: 'out of memory' } }));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const spec = `openai:http://127.0.0.1:${(server.address() as AddressInfo).port}/v1#failing`;
+    const engine = await LociEngine.open({ dbPath: join(dir, 'switch-fails.db') });
+    try {
+      await engine.index(samples);
+      const before = engine.embedder.id;
+      const events: EngineEvent[] = [];
+      engine.subscribe((e) => (e.type === 'embedder' || e.type === 'warning') && events.push(e));
+      await engine.updateSettings({ embedder: spec });
+      await expect(engine.switchEmbedder(spec)).rejects.toThrow(/answered 503: out of memory/);
+      expect(engine.embedder.id).toBe(before);
+      // Settings name the embedder still in use, not the one that failed.
+      expect(engine.settings().embedder).toBe(DEFAULT_SETTINGS.embedder);
+      expect(events.find((e) => e.type === 'embedder' && e.state === 'failed')).toMatchObject({ spec, id: 'openai:failing', message: expect.stringMatching(/answered 503: out of memory/) });
+      expect(events.some((e) => e.type === 'warning' && e.message.startsWith(`Embedder '${spec}'`))).toBe(true);
+      // Questions are still answered, with the embedder it had.
+      expect((await engine.ask('Where was the founder of Kestrel Coffee Works born?', { method: 'dense', k: 3 })).contexts).toHaveLength(3);
+    } finally {
+      await engine.close();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
     }
   });
 });

@@ -6,7 +6,7 @@ import { Button, ProgressBar, ui } from './ui.js';
 import views from '../views/views.module.css';
 
 const PHASES = ['scan', 'parse', 'extract', 'embed', 'graph', 'llm'] as const;
-const PHASE_LABEL: Record<(typeof PHASES)[number], string> = {
+export const PHASE_LABEL: Record<(typeof PHASES)[number], string> = {
   scan: 'Scan',
   parse: 'Parse',
   extract: 'Extract',

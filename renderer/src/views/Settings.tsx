@@ -1,4 +1,5 @@
 import { EmptyState, ErrorBox, ui } from '../components/ui.js';
+import { EmbedderSwitchStatus } from '../components/EmbedderSwitch.js';
 import { useApp } from '../lib/app-context.js';
 import { useCall } from '../lib/use-call.js';
 import { DescribedSettings } from './SettingsForm.js';
@@ -17,6 +18,12 @@ export function SettingsView() {
         Settings &amp; models
       </h1>
 
+      <EmbedderSwitchStatus
+        onSettled={() => {
+          settings.reload();
+          stats.reload();
+        }}
+      />
       <DescribedSettings settings={settings.data} settingsError={settings.error} onSaved={settings.reload} />
       <ModelsPanel settings={settings.data} onSaved={settings.reload} />
 
