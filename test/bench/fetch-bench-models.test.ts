@@ -1,9 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readGgufFileInfo } from 'node-llama-cpp';
 import { createEmbedder } from '../../main/engine/embed/registry.js';
+import { writeSentenceTransformersConfig } from '../../main/engine/embed/sentence-transformers-folder.js';
+import { loadCatalogue } from '../../main/engine/llm/models/catalogue.js';
 import { REPO_ROOT } from '../fixtures/paths.js';
 import { benchModelsDir, fileMagic, findBenchModel } from '../support/bench-models.js';
 
@@ -54,6 +57,28 @@ describe('scripts/fetch-bench-models layout (runs when staged)', () => {
       expect(Array.from(c!)).not.toEqual(Array.from(a!));
     } finally {
       await embedder.dispose?.();
+    }
+  });
+
+  it.skipIf(!minilm)('the catalogue’s all-MiniLM-L6-v2, laid out as `models pull` lays it out, embeds as the staged one does', async () => {
+    // The same weights and tokenizer, without the staged sentence_bert_config.json: what the catalogue
+    // declares must bring back the same id and the same vectors, so the benched figures are what a user gets.
+    const entry = loadCatalogue().find((m) => m.id === 'all-minilm-l6-v2')!;
+    const folder = path.join(mkdtempSync(path.join(tmpdir(), 'loci-catalogue-minilm-')), entry.id);
+    cpSync(minilm!, folder, { recursive: true, filter: (src) => path.basename(src) !== 'sentence_bert_config.json' });
+    writeSentenceTransformersConfig(folder, entry.embedding!);
+    const [staged, pulled] = [await createEmbedder(`transformers:${minilm!}`), await createEmbedder(`transformers:${folder}`)];
+    try {
+      expect(pulled.id).toBe(`transformers:${entry.id}@256`);
+      expect(staged.id).toBe(`transformers:${path.basename(minilm!)}@256`);
+      expect(pulled.embedQueries).toBeUndefined();
+      const texts = ['Penguins live mostly in the southern hemisphere.', Array.from({ length: 300 }, (_, i) => `word${i % 17}`).join(' ')];
+      const [a, b] = [await staged.embed(texts), await pulled.embed(texts)];
+      for (let i = 0; i < texts.length; i++) expect(Array.from(b[i]!)).toEqual(Array.from(a[i]!));
+    } finally {
+      await staged.dispose?.();
+      await pulled.dispose?.();
+      rmSync(path.dirname(folder), { recursive: true, force: true });
     }
   });
 
