@@ -59,8 +59,8 @@ test('an installed embedding model: use it for search, the index is re-embedded 
     await use.focus();
     await page.keyboard.press('Enter');
     await expect(page.getByText(`${entry.name} now embeds your notes`)).toBeVisible();
-    await expect(page.getByRole('button', { name: `Use for search: ${entry.name}` })).toHaveText('In use');
-    await expect(page.getByRole('button', { name: `Use for search: ${entry.name}` })).toBeDisabled();
+    await expect(page.getByRole('button', { name: `In use: ${entry.name}` })).toBeDisabled();
+    await expect(use).toHaveCount(0);
 
     // The re-embedding reports its progress, then which embedder search uses; the index names it, with the
     // trained length the catalogue declared, without reloading the page.
@@ -91,7 +91,7 @@ test('first run: the model step offers an installed embedding model for search',
     const offer = page.getByTestId('model-step').getByRole('article', { name: `Embedding model ${entry.name}` });
     await expect(offer).toContainText('Installed.');
     await offer.getByRole('button', { name: `Use for search: ${entry.name}` }).click();
-    await expect(offer.getByRole('button', { name: `Use for search: ${entry.name}` })).toHaveText('In use');
+    await expect(offer.getByRole('button', { name: `In use: ${entry.name}` })).toBeDisabled();
     await expect(offer).toContainText('now embeds your notes');
     // The chat model is not installed: it still offers its download.
     await expect(page.getByTestId('model-step').getByRole('article', { name: /^Chat model/ }).getByRole('button', { name: 'Download' })).toBeVisible();

@@ -658,7 +658,7 @@ export class LociEngine {
       await next?.dispose?.();
       throw err;
     }
-    if (next && wanted !== undefined) void this.switchTo(wanted, next, before.embedder as string).catch((err) => {
+    if (next && wanted !== undefined) void this.switchTo(wanted, next, before.embedder).catch((err) => {
         reportEngineError('embedder', err);
         this.warn(`Embedder '${wanted}': ${errorText(err)}`);
       });

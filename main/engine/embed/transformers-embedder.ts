@@ -108,7 +108,7 @@ export async function createTransformersEmbedder(opts: TransformersEmbedderOptio
   const prefixed = (prompt: string, texts: string[]) => (prompt ? texts.map((t) => prompt + t) : texts);
   // Vectors differ once texts are cut shorter, pooled by [CLS] or prompted, so an index embedded
   // otherwise by the same folder keeps them apart (and embeds again).
-  const variant = `${cutShorter ? `@${trained}` : ''}${folder.pooling === 'cls' && !opts.pooling ? '+cls' : ''}${queryPrompt || passagePrompt ? '+prompts' : ''}`;
+  const variant = `${cutShorter ? `@${trained}` : ''}${pooling === 'cls' ? '+cls' : ''}${queryPrompt || passagePrompt ? '+prompts' : ''}`;
   return {
     id: opts.id ?? `transformers:${basename(dir)}${variant}`,
     dim: probe!.length,

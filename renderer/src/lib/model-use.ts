@@ -23,8 +23,9 @@ export function inUse(settings: Record<string, unknown> | null | undefined, sett
   return !!settings && Object.entries(setting).every(([key, value]) => settings[key] === value);
 }
 
-/** The button that uses it, by what it does. */
-export function actionLabel(setting: ModelSetting): string {
+/** The button that uses it, by what it does ("In use" once it does). */
+export function actionLabel(setting: ModelSetting, used: boolean): string {
+  if (used) return 'In use';
   return 'embedder' in setting ? 'Use for search' : 'Use for answers';
 }
 

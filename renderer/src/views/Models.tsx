@@ -168,8 +168,8 @@ export function ModelsPanel({ settings, onSaved }: { settings: Record<string, un
                       </Button>
                     </span>
                   ) : setting ? (
-                    <Button size="small" onClick={() => putToWork(m, setting)} disabled={inUse(current, setting)} aria-label={`${actionLabel(setting)}: ${m.name}`}>
-                      {inUse(current, setting) ? 'In use' : actionLabel(setting)}
+                    <Button size="small" onClick={() => putToWork(m, setting)} disabled={inUse(current, setting)} aria-label={`${actionLabel(setting, inUse(current, setting))}: ${m.name}`}>
+                      {actionLabel(setting, inUse(current, setting))}
                     </Button>
                   ) : (
                     <Button size="small" onClick={() => pull(m.id)} disabled={m.kind !== 'gguf' && m.role !== 'embedding'}>

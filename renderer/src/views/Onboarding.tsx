@@ -231,8 +231,8 @@ function ModelOffer({
           </span>
           {setting && (
             <span className={ui.row}>
-              <Button onClick={use} disabled={using} aria-label={`${actionLabel(setting)}: ${model.name}`}>
-                {using ? 'In use' : actionLabel(setting)}
+              <Button onClick={use} disabled={using} aria-label={`${actionLabel(setting, using)}: ${model.name}`}>
+                {actionLabel(setting, using)}
               </Button>
             </span>
           )}

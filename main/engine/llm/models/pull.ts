@@ -56,7 +56,7 @@ export async function pullModel(entry: CatalogueEntry, destDir: string, opts: Pu
   const files: PulledFile[] = [];
   for (const f of entryFiles(entry)) files.push(await pullFile(f, join(base, f.path), opts));
   if (entry.kind !== 'gguf') {
-    // Written last, so a folder is only ever complete (and then embeds as its authors meant).
+    // After the downloaded files, so a file the download brought (the authors' own) is kept over the declaration.
     if (entry.embedding) writeSentenceTransformersConfig(base, entry.embedding);
     return { id: entry.id, path: base, files };
   }
