@@ -99,3 +99,28 @@ test('first run: the model step offers an installed embedding model for search',
     await server.stop();
   }
 });
+
+test('first run on Chinese notes: the model step offers an embedding model that reads Chinese, and says why', async ({ page }) => {
+  const work = mkdtempSync(path.join(os.tmpdir(), 'loci-e2e-chinese-notes-'));
+  const notes = path.join(work, 'notes');
+  mkdirSync(notes, { recursive: true });
+  // Notes of our own, in Chinese: the catalogue's recommendation (MiniLM) reads English only.
+  writeFileSync(path.join(notes, '乌龙茶.md'), '# 乌龙茶\n\n乌龙茶是半发酵茶，主要产于福建和台湾。\n\n冲泡时水温宜高，香气浓郁，回甘持久。\n');
+  writeFileSync(path.join(notes, '绿茶.md'), '# 绿茶\n\n绿茶不经发酵，保留了鲜叶的天然物质。\n\n龙井和碧螺春都是有名的绿茶。\n');
+  writeFileSync(path.join(notes, '普洱.md'), '# 普洱茶\n\n普洱茶产于云南，分为生茶和熟茶。\n');
+  const server = await serve(path.join(work, 'index.db'), path.join(work, 'models'));
+  try {
+    await page.goto(server.url);
+    await page.getByLabel('Folder path').fill(notes);
+    await page.getByRole('button', { name: 'Add folder' }).click();
+    const step = page.getByTestId('model-step');
+    const bge = loadCatalogue().find((m) => m.id === 'bge-small-zh-v1.5')!;
+    const offer = step.getByRole('article', { name: `Embedding model ${bge.name}` });
+    await expect(offer).toBeVisible();
+    await expect(offer.getByTestId('offer-reason')).toHaveText(/^Chosen for your notes \(100% Chinese\): all-MiniLM-L6-v2 .* reads en only\.$/);
+    await expect(step.getByRole('article', { name: /^Embedding model all-MiniLM/ })).toHaveCount(0);
+    await expect(offer.getByRole('button', { name: 'Download' })).toBeEnabled();
+  } finally {
+    await server.stop();
+  }
+});

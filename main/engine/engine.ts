@@ -10,7 +10,7 @@ import { extractiveAnswer } from './answer/extractive.js';
 import { matchKeys } from './answer/term-match.js';
 import { questionTerms } from './retrieve/query.js';
 import { describeSettings, DEFAULT_SETTINGS, readSettings, writeSettings, type Settings } from './settings.js';
-import { indexCounts } from './store/counts.js';
+import { indexCounts, languageCounts } from './store/counts.js';
 import { loadMindMap } from './store/mind-map.js';
 import { buildGraphView, buildLocalGraph } from './graph/graph-view.js';
 import { relatedNotes } from './graph/related.js';
@@ -608,6 +608,7 @@ export class LociEngine {
       embedder: this.embedder.id,
       extractors: extractorCounts(this.db),
       schemaVersion: schemaVersion(this.db),
+      languages: languageCounts(this.db),
     };
   }
 

@@ -192,4 +192,6 @@ export const stats = z.object({
   embedder: z.string(),
   extractors: z.array(z.object({ extractor: z.string(), documents: z.number() })),
   schemaVersion: z.number(),
+  /** Indexed notes by the language their letters show (en: Latin script), to offer a model that reads them. */
+  languages: z.object({ en: z.number(), zh: z.number(), other: z.number() }),
 });

@@ -35,3 +35,30 @@ export function inUseNotice(setting: ModelSetting, name: string): string {
     ? `${name} now embeds your notes: the index is re-embedded in the background, and questions use the previous vectors until that is done.`
     : `${name} now writes the answers.`;
 }
+
+type Languages = Res<'stats'>['languages'];
+
+/** A language counts when at least this share of the notes is written in it. */
+const LANGUAGE_SHARE = 0.2;
+
+/**
+ * The embedding model to offer for this library: the catalogue's recommended one when it reads the
+ * notes' languages, else the first that reads them all (a folder of Chinese notes gets a model that reads
+ * Chinese, not the English-only recommendation, which Loci would give no weight on them). With the
+ * reason, when the pick is not the catalogue's own.
+ */
+export function embedderOffer(catalogue: readonly CatalogueModel[], languages: Languages | null | undefined): { model: CatalogueModel; reason: string | null } | null {
+  const embedding = catalogue.filter((m) => m.role === 'embedding');
+  const recommended = embedding.find((m) => m.recommended) ?? embedding[0];
+  if (!recommended) return null;
+  const total = languages ? languages.en + languages.zh + languages.other : 0;
+  if (!languages || total === 0) return { model: recommended, reason: null };
+  const wanted = (['en', 'zh'] as const).filter((l) => languages[l] / total >= LANGUAGE_SHARE);
+  const reads = (m: CatalogueModel) => wanted.every((l) => m.languages.includes(l));
+  if (reads(recommended)) return { model: recommended, reason: null };
+  const pick = embedding.find(reads);
+  if (!pick) return { model: recommended, reason: null };
+  const names: Record<(typeof wanted)[number], string> = { en: 'English', zh: 'Chinese' };
+  const share = (l: (typeof wanted)[number]) => `${Math.round((100 * languages[l]) / total)}% ${names[l]}`;
+  return { model: pick, reason: `Chosen for your notes (${wanted.map(share).join(', ')}): ${recommended.name} reads ${recommended.languages.join(', ')} only.` };
+}

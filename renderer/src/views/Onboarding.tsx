@@ -8,7 +8,7 @@ import { Badge, Button, ErrorBox, Notice, ProgressBar, ui } from '../components/
 import { useApp } from '../lib/app-context.js';
 import { plural } from '../lib/format.js';
 import { useCall } from '../lib/use-call.js';
-import { inUse, inUseNotice, installedCopy, settingFor, actionLabel, type CatalogueModel, type InstalledModel } from '../lib/model-use.js';
+import { actionLabel, embedderOffer, inUse, inUseNotice, installedCopy, settingFor, type CatalogueModel, type InstalledModel } from '../lib/model-use.js';
 import type { LibraryState } from '../lib/use-library-activity.js';
 import { useIndexFolder } from './Library.js';
 import views from './views.module.css';
@@ -112,8 +112,12 @@ export function Onboarding({ library, onDone }: { library: LibraryState; onDone(
 function ModelStep({ onDone }: { onDone(): void }) {
   const models = useCall('models.list', {});
   const catalogue = models.data?.catalogue ?? [];
+  const { indexVersion } = useApp();
+  const stats = useCall('stats', {}, [indexVersion]);
   const recommended = (role: CatalogueModel['role']) => catalogue.find((m) => m.role === role && m.recommended) ?? catalogue.find((m) => m.role === role);
-  const picks = [recommended('embedding'), recommended('chat')].filter((m): m is CatalogueModel => !!m);
+  // The embedding model is picked for the notes' languages (model-use.ts embedderOffer).
+  const embedder = embedderOffer(catalogue, stats.data?.languages);
+  const picks = [embedder?.model, recommended('chat')].filter((m): m is CatalogueModel => !!m);
   const settings = useCall('settings.get', {});
   const installed = models.data?.installed ?? [];
 
@@ -133,6 +137,7 @@ function ModelStep({ onDone }: { onDone(): void }) {
           <ModelOffer
             key={m.id}
             model={m}
+            reason={m === embedder?.model ? embedder.reason : null}
             copy={installedCopy(m, installed)}
             settings={settings.data}
             onChanged={() => {
@@ -154,12 +159,15 @@ function ModelStep({ onDone }: { onDone(): void }) {
 
 function ModelOffer({
   model,
+  reason,
   copy,
   settings,
   downloading,
   onChanged,
 }: {
   model: CatalogueModel;
+  /** Why this model is offered, when it is not the catalogue's recommendation. */
+  reason: string | null;
   /** The installed copy, once there is one. */
   copy: InstalledModel | undefined;
   settings: Record<string, unknown> | null;
@@ -213,6 +221,7 @@ function ModelOffer({
         {model.verified && <Badge title="The download is checked against the publisher's checksum">checksum verified</Badge>}
       </span>
       <span className={ui.muted}>{model.description}</span>
+      {reason && <span data-testid="offer-reason">{reason}</span>}
       <dl className={css.facts}>
         <dt>Download</dt>
         <dd>{model.sizeBytes !== null ? size(model.sizeBytes) : (model.sizeLabel ?? 'unknown')}</dd>

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { validatedEmit } from '../../main/contract/dispatcher.js';
+import { modelHandlers } from '../../main/server/models.js';
+import { embedderOffer, type CatalogueModel } from '../../renderer/src/lib/model-use.js';
+
+// The first-run model step's embedding offer, over the real catalogue as models.list gives it to the UI.
+const catalogue = (modelHandlers(validatedEmit(() => undefined), () => '/nonexistent')['models.list']({}) as { catalogue: CatalogueModel[] }).catalogue;
+const offer = (en: number, zh: number, other = 0) => embedderOffer(catalogue, { en, zh, other });
+
+describe('the embedding model offered for a library', () => {
+  it('is the catalogue’s recommendation for English notes, an empty library or one it cannot tell', () => {
+    const recommended = catalogue.find((m) => m.role === 'embedding' && m.recommended)!;
+    expect(recommended.languages).toEqual(['en']);
+    for (const o of [offer(40, 0), offer(40, 3), offer(0, 0), offer(0, 0, 12), embedderOffer(catalogue, null)]) expect(o).toEqual({ model: recommended, reason: null });
+  });
+
+  it('reads Chinese for Chinese notes, and both languages for a mixed library, saying why', () => {
+    const zh = offer(1, 30)!;
+    expect(zh.model.languages).toContain('zh');
+    expect(zh.model.id).toBe('bge-small-zh-v1.5');
+    expect(zh.reason).toBe('Chosen for your notes (97% Chinese): all-MiniLM-L6-v2 (ONNX, quantised) reads en only.');
+    const mixed = offer(10, 10)!;
+    expect(mixed.model.id).toBe('multilingual-e5-small');
+    expect(mixed.reason).toMatch(/^Chosen for your notes \(50% English, 50% Chinese\)/);
+  });
+
+  it('offers nothing when the catalogue has no embedding model', () => {
+    expect(embedderOffer(catalogue.filter((m) => m.role !== 'embedding'), { en: 1, zh: 0, other: 0 })).toBeNull();
+  });
+});
