@@ -1,11 +1,11 @@
 import { expect, test } from '@playwright/test';
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadCatalogue } from '../main/engine/llm/models/catalogue.js';
 import { writeSentenceTransformersConfig } from '../main/engine/embed/sentence-transformers-folder.js';
 import { buildTinyBertOnnx } from '../test/embed/build-tiny-onnx.js';
+import { copySampleNotes, indexedSampleLibrary } from './support/notes.js';
 import { startServer } from './support/start-server.js';
 
 // An embedding model installed under Models is put to work from the window: the catalogue row offers
@@ -36,12 +36,7 @@ const serve = (db: string, models: string) =>
 
 test('an installed embedding model: use it for search, the index is re-embedded with it', async ({ page }) => {
   test.skip(!existsSync(path.join(TOKENIZER, 'tokenizer.json')), `no tokenizer at ${TOKENIZER}`);
-  const work = mkdtempSync(path.join(os.tmpdir(), 'loci-e2e-embedders-'));
-  const notes = path.join(work, 'notes');
-  cpSync(path.resolve('resources/sample-notes'), notes, { recursive: true });
-  const db = path.join(work, 'index.db');
-  const index = spawnSync(process.execPath, ['out/engine/loci.js', 'index', notes, '--db', db, '--json'], { encoding: 'utf8' });
-  expect(index.status, index.stderr).toBe(0);
+  const { work, notes, db } = indexedSampleLibrary('loci-e2e-embedders-');
 
   const { models, entry } = modelsWithMiniLm(work);
   const server = await serve(db, models);
@@ -80,8 +75,7 @@ test('an installed embedding model: use it for search, the index is re-embedded 
 test('first run: the model step offers an installed embedding model for search', async ({ page }) => {
   test.skip(!existsSync(path.join(TOKENIZER, 'tokenizer.json')), `no tokenizer at ${TOKENIZER}`);
   const work = mkdtempSync(path.join(os.tmpdir(), 'loci-e2e-onboarding-embedder-'));
-  const notes = path.join(work, 'notes');
-  cpSync(path.resolve('resources/sample-notes'), notes, { recursive: true });
+  const notes = copySampleNotes();
   const { models, entry } = modelsWithMiniLm(work);
   const server = await serve(path.join(work, 'index.db'), models);
   try {

@@ -1,24 +1,16 @@
 import { expect, test } from '@playwright/test';
-import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { openDb } from '../main/engine/store/db.js';
 import { setSetting } from '../main/engine/store/settings.js';
 import { FAST_PIPELINE_VERSION } from '../main/engine/types.js';
+import { indexedSampleLibrary } from './support/notes.js';
 import { startServer } from './support/start-server.js';
 
 // What the engine works around or wants the user to know reaches the window, not only the log: here an
 // index built by an older fast pipeline, whose unchanged notes are extracted again once. Its own server,
 // on a library the bundled CLI (built by the global setup) indexed before the "upgrade".
 test('tells the user why unchanged notes are extracted again after an upgrade, until dismissed', async ({ page }) => {
-  const work = mkdtempSync(path.join(os.tmpdir(), 'loci-e2e-notices-'));
-  const notes = path.join(work, 'notes');
-  cpSync(path.resolve('resources/sample-notes'), notes, { recursive: true });
-  const db = path.join(work, 'index.db');
-  const index = spawnSync(process.execPath, ['out/engine/loci.js', 'index', notes, '--db', db, '--json'], { encoding: 'utf8' });
-  expect(index.status, index.stderr).toBe(0);
-  const indexed = (JSON.parse(index.stdout) as { changed: number }).changed;
+  const { notes, db, indexed } = indexedSampleLibrary('loci-e2e-notices-');
   const store = openDb(db);
   setSetting(store, 'fast_pipeline', FAST_PIPELINE_VERSION - 1);
   store.close();

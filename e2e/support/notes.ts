@@ -1,5 +1,6 @@
 // The notes folder the e2e flows index: a fresh copy of the bundled sample notes, so the tests can
 // edit it (to see the watcher) without touching the repo.
+import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,4 +24,18 @@ export function questionFor(dir: string): { question: string; heading: string } 
     if (headings[0]) return { question: `What do my notes say about ${headings[0]}?`, heading: headings[0] };
   }
   throw new Error(`no Markdown heading under ${dir}`);
+}
+
+/**
+ * A work folder holding a copy of the sample notes (`notes`) indexed by the bundled CLI into `db`, for a
+ * spec that starts its own server on an existing library. `indexed`: the notes the run wrote.
+ */
+export function indexedSampleLibrary(prefix: string): { work: string; notes: string; db: string; indexed: number } {
+  const work = mkdtempSync(path.join(os.tmpdir(), prefix));
+  const notes = path.join(work, 'notes');
+  cpSync(SAMPLE_NOTES, notes, { recursive: true });
+  const db = path.join(work, 'index.db');
+  const index = spawnSync(process.execPath, ['out/engine/loci.js', 'index', notes, '--db', db, '--json'], { encoding: 'utf8' });
+  if (index.status !== 0) throw new Error(`loci index failed (${index.status}): ${index.stderr}`);
+  return { work, notes, db, indexed: (JSON.parse(index.stdout) as { changed: number }).changed };
 }

@@ -52,6 +52,29 @@ function expectedVector(text: string, pooling: 'mean' | 'cls'): Float32Array {
   return Float32Array.from(pooled, (v) => v / n);
 }
 
+/** Embeds `text` and checks the vector against the one computed by hand. */
+async function expectEmbeds(e: Embedder, text: string, pooling: 'mean' | 'cls'): Promise<void> {
+  const [v] = await e.embed([text]);
+  const expected = expectedVector(text, pooling);
+  expect(v).toHaveLength(DIM);
+  for (let j = 0; j < DIM; j++) expect(v![j]!).toBeCloseTo(expected[j]!, 5);
+}
+
+/** Embeds `text` with `e` and with the plain folder's embedder, and checks the vectors are the same. */
+async function expectPlainVector(e: Embedder, text: string): Promise<void> {
+  const [[v], [w]] = [await e.embed([text]), await embedder.embed([text])];
+  expect(Array.from(v!)).toEqual(Array.from(w!));
+}
+
+/** A copy of the tiny model folder (tokenizer, config, ONNX) under another name, to add files to. */
+function copyOfModel(name: string): string {
+  const dir = join(root, name);
+  mkdirSync(join(dir, 'onnx'), { recursive: true });
+  for (const f of readdirSync(modelDir)) if (f !== 'onnx') copyFileSync(join(modelDir, f), join(dir, f));
+  copyFileSync(join(modelDir, 'onnx', 'model.onnx'), join(dir, 'onnx', 'model.onnx'));
+  return dir;
+}
+
 describe.skipIf(!hasTokenizer)('transformers.js embedder over a local model folder', () => {
   it('reports the model’s real output size and a folder-derived id', () => {
     expect(embedder.dim).toBe(DIM); // config.json says 512: the embedder must ask the model
@@ -59,19 +82,14 @@ describe.skipIf(!hasTokenizer)('transformers.js embedder over a local model fold
   });
 
   it('runs the ONNX model with mean pooling exactly as computed by hand', async () => {
-    const [v] = await embedder.embed(['北京欢迎你']);
-    const expected = expectedVector('北京欢迎你', 'mean');
-    expect(v).toHaveLength(DIM);
-    for (let j = 0; j < DIM; j++) expect(v![j]!).toBeCloseTo(expected[j]!, 5);
+    await expectEmbeds(embedder, '北京欢迎你', 'mean');
   });
 
   it('supports CLS pooling and a custom id', async () => {
     const cls = await createTransformersEmbedder({ modelDir, pooling: 'cls', id: 'tiny@cls' });
     try {
       expect(cls.id).toBe('tiny@cls');
-      const [v] = await cls.embed(['机器学习']);
-      const expected = expectedVector('机器学习', 'cls');
-      for (let j = 0; j < DIM; j++) expect(v![j]!).toBeCloseTo(expected[j]!, 5);
+      await expectEmbeds(cls, '机器学习', 'cls');
     } finally {
       await cls.dispose?.();
     }
@@ -121,9 +139,7 @@ describe.skipIf(!hasTokenizer)('transformers.js embedder over a local model fold
     const viaRegistry = await createEmbedder(`transformers:${modelDir}`);
     try {
       expect(viaRegistry.id).toBe('transformers:tiny-bge');
-      const [v] = await viaRegistry.embed(['北京欢迎你']);
-      const [w] = await embedder.embed(['北京欢迎你']);
-      expect(Array.from(v!)).toEqual(Array.from(w!));
+      await expectPlainVector(viaRegistry, '北京欢迎你');
     } finally {
       await viaRegistry.dispose?.();
     }
@@ -136,13 +152,11 @@ describe.skipIf(!hasTokenizer)('transformers.js embedder over a local model fold
 });
 
 describe.skipIf(!hasTokenizer)('transformers.js embedder: the length the model was trained on', () => {
-  const cutDir = join(root, 'tiny-cut');
+  let cutDir = '';
 
   beforeAll(() => {
     if (!hasTokenizer) return;
-    mkdirSync(join(cutDir, 'onnx'), { recursive: true });
-    for (const f of readdirSync(modelDir)) if (f !== 'onnx') copyFileSync(join(modelDir, f), join(cutDir, f));
-    copyFileSync(join(modelDir, 'onnx', 'model.onnx'), join(cutDir, 'onnx', 'model.onnx'));
+    cutDir = copyOfModel('tiny-cut');
     // As a sentence-transformers folder says it (all-MiniLM-L6-v2: 256): [CLS], six characters, [SEP].
     writeFileSync(join(cutDir, 'sentence_bert_config.json'), JSON.stringify({ max_seq_length: 8, do_lower_case: false }));
   });
@@ -175,12 +189,15 @@ describe.skipIf(!hasTokenizer)('transformers.js embedder: the length the model w
 });
 
 describe.skipIf(!hasTokenizer)('transformers.js embedder: a sentence-transformers folder’s pooling and prompts', () => {
-  /** A copy of the tiny model folder with the given sentence-transformers files beside it. */
+  /** Embeds `text` with `e` and with the plain folder's embedder, and checks the vectors are the same. */
+async function expectPlainVector(e: Embedder, text: string): Promise<void> {
+  const [[v], [w]] = [await e.embed([text]), await embedder.embed([text])];
+  expect(Array.from(v!)).toEqual(Array.from(w!));
+}
+
+/** A copy of the tiny model folder with the given sentence-transformers files beside it. */
   function folderWith(name: string, files: Record<string, unknown>): string {
-    const dir = join(root, name);
-    mkdirSync(join(dir, 'onnx'), { recursive: true });
-    for (const f of readdirSync(modelDir)) if (f !== 'onnx') copyFileSync(join(modelDir, f), join(dir, f));
-    copyFileSync(join(modelDir, 'onnx', 'model.onnx'), join(dir, 'onnx', 'model.onnx'));
+    const dir = copyOfModel(name);
     for (const [file, value] of Object.entries(files)) {
       mkdirSync(join(dir, file, '..'), { recursive: true });
       writeFileSync(join(dir, file), typeof value === 'string' ? value : JSON.stringify(value));
@@ -193,9 +210,7 @@ describe.skipIf(!hasTokenizer)('transformers.js embedder: a sentence-transformer
     const cls = await createTransformersEmbedder({ modelDir: dir });
     try {
       expect(cls.id).toBe('transformers:tiny-cls+cls');
-      const [v] = await cls.embed(['机器学习']);
-      const expected = expectedVector('机器学习', 'cls');
-      for (let j = 0; j < DIM; j++) expect(v![j]!).toBeCloseTo(expected[j]!, 5);
+      await expectEmbeds(cls, '机器学习', 'cls');
     } finally {
       await cls.dispose?.();
     }
@@ -214,9 +229,7 @@ describe.skipIf(!hasTokenizer)('transformers.js embedder: a sentence-transformer
     const mean = await createTransformersEmbedder({ modelDir: dir });
     try {
       expect(mean.id).toBe('transformers:tiny-mean');
-      const [v] = await mean.embed(['北京欢迎你']);
-      const [w] = await embedder.embed(['北京欢迎你']);
-      expect(Array.from(v!)).toEqual(Array.from(w!));
+      await expectPlainVector(mean, '北京欢迎你');
     } finally {
       await mean.dispose?.();
     }
