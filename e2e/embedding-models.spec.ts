@@ -46,6 +46,8 @@ test('an installed embedding model: use it for search, the index is re-embedded 
     await page.getByRole('button', { name: /^Settings/ }).first().click();
     const embedderRow = page.getByRole('row', { name: /Embedder/ });
     await expect(embedderRow).toContainText('glove');
+    // What the offer of a model goes by: the notes' languages (the sample notebook has one note in Chinese).
+    await expect(page.getByRole('row', { name: /^Languages \d/ })).toHaveText(/^Languages\s*\d+ notes in English or another Latin-script language, 1 note in Chinese$/);
 
     // The installed model's row offers to use it; another embedding model, not installed, offers its download.
     const use = page.getByRole('button', { name: `Use for search: ${entry.name}` });

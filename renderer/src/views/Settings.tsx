@@ -2,6 +2,7 @@ import { EmptyState, ErrorBox, ui } from '../components/ui.js';
 import { EmbedderSwitchStatus } from '../components/EmbedderSwitch.js';
 import { useApp } from '../lib/app-context.js';
 import { useCall } from '../lib/use-call.js';
+import { plural } from '../lib/format.js';
 import { DescribedSettings } from './SettingsForm.js';
 import { ModelsPanel } from './Models.js';
 import views from './views.module.css';
@@ -45,6 +46,10 @@ export function SettingsView() {
                 <td>{stats.data.embedder}</td>
               </tr>
               <tr>
+                <th scope="row">Languages</th>
+                <td>{languagesLine(stats.data.languages)}</td>
+              </tr>
+              <tr>
                 <th scope="row">Folders</th>
                 <td className={views.mono}>{stats.data.roots.join(', ') || '—'}</td>
               </tr>
@@ -72,3 +77,13 @@ export function SettingsView() {
   );
 }
 
+
+/** Notes by the language their letters show, as the embedding model offer reads them. */
+function languagesLine(l: { en: number; zh: number; other: number }): string {
+  const parts = [
+    [l.en, 'English or another Latin-script language'],
+    [l.zh, 'Chinese'],
+    [l.other, 'other scripts'],
+  ] as const;
+  return parts.filter(([n]) => n > 0).map(([n, name]) => `${plural(n, 'note')} in ${name}`).join(', ') || '—';
+}
