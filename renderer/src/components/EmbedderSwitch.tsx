@@ -14,7 +14,9 @@ export function EmbedderSwitchStatus({ onSettled }: { onSettled(): void }) {
   const { client } = useApp();
   const [event, setEvent] = useState<Switch | null>(null);
   const settled = useRef(onSettled);
-  settled.current = onSettled;
+  useEffect(() => {
+    settled.current = onSettled;
+  });
 
   useEffect(
     () =>
