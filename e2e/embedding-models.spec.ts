@@ -5,6 +5,7 @@ import path from 'node:path';
 import { loadCatalogue } from '../main/engine/llm/models/catalogue.js';
 import { writeSentenceTransformersConfig } from '../main/engine/embed/sentence-transformers-folder.js';
 import { buildTinyBertOnnx } from '../test/embed/build-tiny-onnx.js';
+import { tinyModelFile } from '../test/llm/helpers/tiny-model.js';
 import { copySampleNotes, indexedSampleLibrary } from './support/notes.js';
 import { startServer } from './support/start-server.js';
 
@@ -39,6 +40,10 @@ test('an installed embedding model: use it for search, the index is re-embedded 
   const { work, notes, db } = indexedSampleLibrary('loci-e2e-embedders-');
 
   const { models, entry } = modelsWithMiniLm(work);
+  // And the recommended chat model, saved under its file's name as `models pull` saves it (the real tiny
+  // GGUF stands in for its weights; it is offered, never used here).
+  const chat = loadCatalogue().find((m) => m.role === 'chat' && m.recommended)!;
+  copyFileSync(tinyModelFile(), path.join(models, chat.file!));
   const server = await serve(db, models);
   try {
     await page.goto(server.url);
@@ -53,6 +58,8 @@ test('an installed embedding model: use it for search, the index is re-embedded 
     const use = page.getByRole('button', { name: `Use for search: ${entry.name}` });
     await expect(use).toBeEnabled();
     await expect(page.getByRole('row', { name: /multilingual-e5-small/ }).getByRole('button', { name: 'Download' })).toBeVisible();
+    // An installed chat model offers to write the answers, though its file is not named by its id.
+    await expect(page.getByRole('button', { name: `Use for answers: ${chat.name}` })).toBeEnabled();
     await use.focus();
     await page.keyboard.press('Enter');
     await expect(page.getByText(`${entry.name} now embeds your notes`)).toBeVisible();

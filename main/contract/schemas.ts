@@ -53,6 +53,8 @@ export const installedModel = z.object({
   sizeBytes: z.number(),
   /** For an embedding model, the settings `embedder` value that uses it; null for a language model. */
   embedder: z.string().nullable(),
+  /** The catalogue entry it is (a GGUF by its file name, an embedding model by its folder); null for an imported one. */
+  catalogueId: z.string().nullable(),
 });
 
 /** Settings as stored: each value is checked by the engine against its setting's shape (settings.describe lists them). */

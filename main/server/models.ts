@@ -1,5 +1,6 @@
 // The contract's models.* calls over the engine's model tools (catalogue, resumable checksum-checked
 // download, GGUF import). Shared by browser mode and the Electron engine process.
+import path from 'node:path';
 import { findCatalogueEntry, loadCatalogue } from '../engine/llm/models/catalogue.js';
 import { importModel } from '../engine/llm/models/import.js';
 import { listInstalledEmbedders, listInstalledModels } from '../engine/llm/models/installed.js';
@@ -12,28 +13,34 @@ import type { ModelHandlers } from '../host/engine-handlers.js';
 export function modelHandlers(emit: Emit, dir: () => string = modelsDir): ModelHandlers & { stop(): void } {
   const downloads = new Map<string, AbortController>();
   return {
-    'models.list': () => ({
-      dir: dir(),
-      catalogue: loadCatalogue().map((m) => ({
-        id: m.id,
-        kind: m.kind,
-        role: m.role,
-        name: m.name,
-        description: m.description,
-        languages: m.languages,
-        licence: m.licence,
-        sizeBytes: m.sizeBytes,
-        sizeLabel: m.sizeLabel ?? null,
-        ramLabel: m.ramLabel ?? null,
-        verified: m.verified,
-        recommended: m.recommended ?? false,
-      })),
-      installed: [
-        ...listInstalledModels(dir()).map((m) => ({ ...m, kind: 'gguf' as const, embedder: null })),
-        ...listInstalledEmbedders(dir()).map((m) => ({ ...m, kind: 'transformers.js' as const })),
-      ],
-      downloading: [...downloads.keys()],
-    }),
+    'models.list': () => {
+      const catalogue = loadCatalogue();
+      // A catalogue GGUF is saved under its file's name, which need not be its id (Qwen2.5-0.5B-Instruct-Q4_K_M.gguf).
+      const ggufEntry = (file: string) => catalogue.find((c) => c.kind === 'gguf' && c.file === path.basename(file))?.id ?? null;
+      const folderEntry = (id: string) => catalogue.find((c) => c.kind === 'transformers.js' && c.id === id)?.id ?? null;
+      return {
+        dir: dir(),
+        catalogue: catalogue.map((m) => ({
+          id: m.id,
+          kind: m.kind,
+          role: m.role,
+          name: m.name,
+          description: m.description,
+          languages: m.languages,
+          licence: m.licence,
+          sizeBytes: m.sizeBytes,
+          sizeLabel: m.sizeLabel ?? null,
+          ramLabel: m.ramLabel ?? null,
+          verified: m.verified,
+          recommended: m.recommended ?? false,
+        })),
+        installed: [
+          ...listInstalledModels(dir()).map((m) => ({ ...m, kind: 'gguf' as const, embedder: null, catalogueId: ggufEntry(m.file) })),
+          ...listInstalledEmbedders(dir()).map((m) => ({ ...m, kind: 'transformers.js' as const, catalogueId: folderEntry(m.id) })),
+        ],
+        downloading: [...downloads.keys()],
+      };
+    },
     'models.pull': async ({ id }) => {
       const entry = findCatalogueEntry(id);
       if (!entry) throw new Error(`${id} is not in the model catalogue`);

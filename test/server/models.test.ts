@@ -42,7 +42,7 @@ describe('models.* calls', () => {
     expect(r).toMatchObject({ ok: true, result: { id: 'stories260K' } });
     const list = await d.dispatch('models.list', {});
     expect((list as { result: { installed: { id: string; sizeBytes: number }[] } }).result.installed).toEqual([
-      expect.objectContaining({ id: 'stories260K', kind: 'gguf', sizeBytes: 1185376, embedder: null }),
+      expect.objectContaining({ id: 'stories260K', kind: 'gguf', sizeBytes: 1185376, embedder: null, catalogueId: 'stories260K' }),
     ]);
   });
 
@@ -62,7 +62,7 @@ describe('models.* calls', () => {
 
     const r = await d.dispatch('models.list', {});
     const installed = (r as { result: { installed: { id: string; kind: string; file: string; embedder: string | null; sizeBytes: number }[] } }).result.installed;
-    expect(installed).toEqual([{ id: 'tiny-embedder', kind: 'transformers.js', file: folder, embedder: `transformers:${folder}`, sizeBytes: expect.any(Number) }]);
+    expect(installed).toEqual([{ id: 'tiny-embedder', kind: 'transformers.js', file: folder, embedder: `transformers:${folder}`, sizeBytes: expect.any(Number), catalogueId: null }]);
     expect(installed[0]!.sizeBytes).toBeGreaterThan(statSize(path.join(folder, 'tokenizer.json')));
     // The spec it gives is one the engine loads.
     const embedder = await createEmbedder(installed[0]!.embedder!);
@@ -72,6 +72,19 @@ describe('models.* calls', () => {
     } finally {
       await embedder.dispose?.();
     }
+  });
+
+  it('says which catalogue entry an installed GGUF is, by its file name, which need not be its id', async () => {
+    const { d, dir } = setup();
+    // As `models pull qwen2.5-0.5b-instruct-q4_k_m` saves it (the real tiny GGUF stands in for the weights).
+    copyFileSync(GGUF, path.join(dir, 'Qwen2.5-0.5B-Instruct-Q4_K_M.gguf'));
+    copyFileSync(GGUF, path.join(dir, 'my-own-model.gguf'));
+    const r = await d.dispatch('models.list', {});
+    const installed = (r as { result: { installed: { id: string; catalogueId: string | null }[] } }).result.installed;
+    expect(installed.map((m) => [m.id, m.catalogueId]).sort()).toEqual([
+      ['Qwen2.5-0.5B-Instruct-Q4_K_M', 'qwen2.5-0.5b-instruct-q4_k_m'],
+      ['my-own-model', null],
+    ]);
   });
 
   it('refuses a file that is not a GGUF, unknown ids and bad ids, naming the call', async () => {

@@ -7,10 +7,9 @@ export type CatalogueModel = Listed['catalogue'][number];
 export type InstalledModel = Listed['installed'][number];
 export type ModelSetting = { model: string } | { embedder: string };
 
-/** The installed copy of a catalogue model: an embedding model's folder, or a GGUF named by the id. */
+/** The installed copy of a catalogue model (models.list says which entry each installed model is). */
 export function installedCopy(model: CatalogueModel, installed: readonly InstalledModel[]): InstalledModel | undefined {
-  const kind = model.kind === 'gguf' ? 'gguf' : 'transformers.js';
-  return installed.find((i) => i.kind === kind && (i.id === model.id || i.id === model.id.replace(/\.gguf$/, '')));
+  return installed.find((i) => i.catalogueId === model.id);
 }
 
 /** The settings change that uses an installed model. */
