@@ -65,6 +65,15 @@ test('an installed embedding model: use it for search, the index is re-embedded 
     await expect(page.getByText(`${entry.name} now embeds your notes`)).toBeVisible();
     await expect(page.getByRole('button', { name: `In use: ${entry.name}` })).toBeDisabled();
     await expect(use).toHaveCount(0);
+    // A model in use cannot be removed; another can, after a confirmation, and its row offers the download again.
+    await expect(page.getByRole('button', { name: `Remove ${entry.name}` })).toBeDisabled();
+    await page.getByRole('button', { name: `Remove ${chat.name}` }).click();
+    const dialog = page.getByTestId('confirm-dialog');
+    await expect(dialog).toContainText(chat.file!);
+    await dialog.getByRole('button', { name: 'Remove model' }).click();
+    const escape = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    await expect(page.getByText(new RegExp(`^Removed ${escape(chat.file!.replace(/\.gguf$/, ''))}: 1\\.2 MB freed\\.$`))).toBeVisible();
+    await expect(page.getByRole('row', { name: new RegExp(escape(chat.name)) }).getByRole('button', { name: 'Download' })).toBeVisible();
 
     // The re-embedding reports its progress, then which embedder search uses; the index names it, with the
     // trained length the catalogue declared, without reloading the page.

@@ -115,6 +115,11 @@ export const calls = {
     'Download a catalogue model (resumes a partial download; checksum checked); progress arrives as models.progress events.',
   ),
   'models.cancelPull': call(z.object({ id: z.string() }).strict(), z.object({ cancelled: z.boolean() }), 'Stop a download; the partial file is kept for resuming.'),
+  'models.remove': call(
+    z.object({ id: z.string().regex(/^[A-Za-z0-9._-]+$/, 'not an installed model id').refine((id) => !/^\.+$/.test(id), 'not an installed model id') }).strict(),
+    z.object({ id: z.string(), file: z.string(), freedBytes: z.number() }),
+    'Delete an installed model (a GGUF, or an embedding model folder) from the models folder; refused while the settings use it.',
+  ),
   'models.import': call(
     z.object({ file: z.string().min(1, 'a .gguf file path is required') }).strict(),
     z.object({ id: z.string(), path: z.string() }),

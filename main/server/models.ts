@@ -6,11 +6,15 @@ import { importModel } from '../engine/llm/models/import.js';
 import { listInstalledEmbedders, listInstalledModels } from '../engine/llm/models/installed.js';
 import { modelsDir } from '../engine/llm/models/paths.js';
 import { pullModel } from '../engine/llm/models/pull.js';
+import { removeInstalledModel } from '../engine/llm/models/remove.js';
 import type { Emit } from '../contract/dispatcher.js';
 import { UserError } from '../engine/errors.js';
 import type { ModelHandlers } from '../host/engine-handlers.js';
 
-export function modelHandlers(emit: Emit, dir: () => string = modelsDir): ModelHandlers & { stop(): void } {
+/**
+ * `settings`: the engine's settings, so a model they use is not deleted (nothing is in use without them).
+ */
+export function modelHandlers(emit: Emit, dir: () => string = modelsDir, settings: () => Record<string, unknown> = () => ({})): ModelHandlers & { stop(): void } {
   const downloads = new Map<string, AbortController>();
   return {
     'models.list': () => {
@@ -57,6 +61,7 @@ export function modelHandlers(emit: Emit, dir: () => string = modelsDir): ModelH
         downloads.delete(id);
       }
     },
+    'models.remove': ({ id }) => removeInstalledModel(id, settings(), dir()),
     'models.cancelPull': ({ id }) => {
       const c = downloads.get(id);
       c?.abort();

@@ -140,3 +140,24 @@ describe('loci models list', () => {
     expect(text).toMatch(/✓ multilingual-e5-small .*\n {4}use it with --embedder transformers:.*multilingual-e5-small\n/);
   });
 });
+
+describe('loci models remove', () => {
+  it('deletes an installed model, and refuses one the index uses, or one not installed', async () => {
+    const models = join(dir, 'models-remove');
+    const folder = join(models, 'all-minilm-l6-v2');
+    await mkdir(join(folder, 'onnx'), { recursive: true });
+    for (const f of ['config.json', 'tokenizer.json', 'onnx/model_quantized.onnx']) await writeFile(join(folder, f), '{}');
+    // An index whose embedder is that folder.
+    const used = join(dir, 'uses-minilm.db');
+    const store = openDb(used);
+    setSetting(store, 'embedder', `transformers:${folder}`);
+    store.close();
+    await expect(loci('models', 'remove', 'all-minilm-l6-v2', '--dir', models, '--db', used)).rejects.toMatchObject({
+      stderr: expect.stringContaining('all-minilm-l6-v2 is in use for search: choose another embedder first'),
+    });
+    await expect(loci('models', 'remove', 'no-such-model', '--dir', models, '--db', used)).rejects.toMatchObject({ stderr: expect.stringContaining('No installed model no-such-model') });
+    const r = JSON.parse(await loci('models', 'remove', 'all-minilm-l6-v2', '--dir', models, '--db', join(dir, 'no-index-here.db'), '--json')) as { file: string; freedBytes: number };
+    expect(r).toEqual({ id: 'all-minilm-l6-v2', file: folder, freedBytes: 6 });
+    await expect(readFile(join(folder, 'config.json'))).rejects.toThrow(/ENOENT/);
+  });
+});

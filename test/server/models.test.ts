@@ -17,12 +17,12 @@ const GGUF = tinyModelFile();
 
 const statSize = (file: string) => readFileSync(file).length;
 
-function setup() {
+function setup(settings: Record<string, unknown> = {}) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'loci-models-'));
   const events: unknown[] = [];
-  const models = modelHandlers(validatedEmit((_e, p) => events.push(p)), () => dir);
+  const models = modelHandlers(validatedEmit((_e, p) => events.push(p)), () => dir, () => settings);
   const d = createDispatcher(models as Partial<Handlers>);
-  return { dir, d };
+  return { dir, d, settings };
 }
 
 describe('models.* calls', () => {
@@ -85,6 +85,40 @@ describe('models.* calls', () => {
       ['Qwen2.5-0.5B-Instruct-Q4_K_M', 'qwen2.5-0.5b-instruct-q4_k_m'],
       ['my-own-model', null],
     ]);
+  });
+
+  it('removes an installed model the settings do not use, and refuses one they use or one not installed', async () => {
+    const { d, dir, settings } = setup({ model: 'qwen2.5-0.5b-instruct-q4_k_m', embedder: 'glove' });
+    copyFileSync(GGUF, path.join(dir, 'Qwen2.5-0.5B-Instruct-Q4_K_M.gguf'));
+    copyFileSync(GGUF, path.join(dir, 'spare.gguf'));
+    const folder = path.join(dir, 'all-minilm-l6-v2');
+    mkdirSync(path.join(folder, 'onnx'), { recursive: true });
+    for (const f of ['config.json', 'tokenizer.json', 'onnx/model_quantized.onnx']) writeFileSync(path.join(folder, f), '{}');
+    const ids = async () => ((await d.dispatch('models.list', {})) as { result: { installed: { id: string }[] } }).result.installed.map((m) => m.id).sort();
+
+    const spare = await d.dispatch('models.remove', { id: 'spare' });
+    expect(spare).toEqual({ ok: true, result: { id: 'spare', file: path.join(dir, 'spare.gguf'), freedBytes: 1185376 } });
+    expect(existsSync(path.join(dir, 'spare.gguf'))).toBe(false);
+    // The model setting names it by its catalogue id; the embedder setting by its folder's spec.
+    const chat = await d.dispatch('models.remove', { id: 'Qwen2.5-0.5B-Instruct-Q4_K_M' });
+    expect(!chat.ok && chat.error.message).toMatch(/Qwen2.5-0.5B-Instruct-Q4_K_M is in use for answers: choose another model first/);
+    settings.embedder = `transformers:${folder}`;
+    const embedder = await d.dispatch('models.remove', { id: 'all-minilm-l6-v2' });
+    expect(!embedder.ok && embedder.error.message).toMatch(/in use for search: choose another embedder first/);
+    expect(await ids()).toEqual(['Qwen2.5-0.5B-Instruct-Q4_K_M', 'all-minilm-l6-v2']);
+    // Once the settings use other models, both go: the folder with everything in it.
+    settings.model = '';
+    settings.embedder = 'glove';
+    expect(await d.dispatch('models.remove', { id: 'all-minilm-l6-v2' })).toMatchObject({ ok: true, result: { file: folder } });
+    expect(existsSync(folder)).toBe(false);
+    expect(await d.dispatch('models.remove', { id: 'Qwen2.5-0.5B-Instruct-Q4_K_M' })).toMatchObject({ ok: true });
+    expect(await ids()).toEqual([]);
+    // Nothing outside the folder, nothing not installed.
+    for (const id of ['..', '.', 'spare']) {
+      const r = await d.dispatch('models.remove', { id });
+      expect(!r.ok && r.error.message).toMatch(/not an installed model id|No installed model spare/);
+    }
+    expect(existsSync(dir)).toBe(true);
   });
 
   it('refuses a file that is not a GGUF, unknown ids and bad ids, naming the call', async () => {

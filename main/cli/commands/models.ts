@@ -6,7 +6,11 @@ import { listInstalledEmbedders, listInstalledModels } from '../../engine/llm/mo
 import { modelsDir } from '../../engine/llm/models/paths.js';
 import { pullModel } from '../../engine/llm/models/pull.js';
 import { transformersSpec } from '../../engine/embed/registry.js';
-import { print } from '../options.js';
+import { dbOption, print } from '../options.js';
+import { removeInstalledModel } from '../../engine/llm/models/remove.js';
+import { openDb } from '../../engine/store/db.js';
+import { readSettings } from '../../engine/settings.js';
+import { existsSync } from 'node:fs';
 import { termField } from '../terminal.js';
 
 const mb = (n: number | null | undefined) => (n ? `${(n / 1e6).toFixed(1)} MB` : '');
@@ -85,6 +89,28 @@ export function registerModels(program: Command): void {
         bar?.stop();
         process.off('SIGINT', onSigint);
       }
+    });
+
+  models
+    .command('remove')
+    .description('delete an installed model from the models folder (refused while the index at --db uses it)')
+    .argument('<id>', 'installed model id (see loci models list)')
+    .option('--dir <folder>', 'models folder', modelsDir())
+    .addOption(dbOption())
+    .option('--json', 'print machine-readable JSON')
+    .action((id: string, opts: { dir: string; db: string; json?: boolean }) => {
+      // The index's settings say which models are in use (an index not yet made uses none).
+      let settings: Record<string, unknown> = {};
+      if (existsSync(opts.db)) {
+        const db = openDb(opts.db, { readonly: true });
+        try {
+          settings = readSettings(db);
+        } finally {
+          db.close();
+        }
+      }
+      const r = removeInstalledModel(id, settings, opts.dir);
+      print(!!opts.json, r, () => `Removed ${termField(r.id)} (${termField(r.file)}): ${mb(r.freedBytes)} freed`);
     });
 
   models

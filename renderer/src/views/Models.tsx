@@ -1,9 +1,10 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { EventPayload } from '../../../main/contract/contract.js';
 import { Badge, Button, ErrorBox, Notice, ProgressBar, ui } from '../components/ui.js';
+import { ConfirmDialog } from '../components/ConfirmDialog.js';
 import { useApp } from '../lib/app-context.js';
 import { useCall } from '../lib/use-call.js';
-import { inUse, inUseNotice, installedCopy, settingFor, actionLabel, type CatalogueModel, type ModelSetting } from '../lib/model-use.js';
+import { inUse, inUseNotice, installedCopy, settingFor, actionLabel, type CatalogueModel, type InstalledModel, type ModelSetting } from '../lib/model-use.js';
 import views from './views.module.css';
 
 type Progress = EventPayload<'models.progress'>;
@@ -24,6 +25,7 @@ export function ModelsPanel({ settings, onSaved }: { settings: Record<string, un
   const [threads, setThreads] = useState(1);
   const [importPath, setImportPath] = useState('');
   const [notice, setNotice] = useState<string | null>(null);
+  const [removing, setRemoving] = useState<{ model: CatalogueModel; copy: InstalledModel } | null>(null);
 
   useEffect(() => {
     if (!settings) return;
@@ -76,6 +78,20 @@ export function ModelsPanel({ settings, onSaved }: { settings: Record<string, un
       onSaved();
     } catch (err) {
       setError(err);
+    }
+  }
+
+  async function remove(copy: InstalledModel) {
+    setRemoving(null);
+    setError(null);
+    setNotice(null);
+    try {
+      const r = await client.call('models.remove', { id: copy.id });
+      setNotice(`Removed ${r.id}: ${size(r.freedBytes)} freed.`);
+    } catch (err) {
+      setError(err);
+    } finally {
+      models.reload();
     }
   }
 
@@ -167,10 +183,21 @@ export function ModelsPanel({ settings, onSaved }: { settings: Record<string, un
                         Cancel
                       </Button>
                     </span>
-                  ) : setting ? (
-                    <Button size="small" onClick={() => putToWork(m, setting)} disabled={inUse(current, setting)} aria-label={`${actionLabel(setting, inUse(current, setting))}: ${m.name}`}>
-                      {actionLabel(setting, inUse(current, setting))}
-                    </Button>
+                  ) : copy && setting ? (
+                    <span className={ui.row}>
+                      <Button size="small" onClick={() => putToWork(m, setting)} disabled={inUse(current, setting)} aria-label={`${actionLabel(setting, inUse(current, setting))}: ${m.name}`}>
+                        {actionLabel(setting, inUse(current, setting))}
+                      </Button>
+                      <Button
+                        size="small"
+                        onClick={() => setRemoving({ model: m, copy })}
+                        disabled={inUse(settings, setting)}
+                        title={inUse(settings, setting) ? 'In use: choose another model first' : undefined}
+                        aria-label={`Remove ${m.name}`}
+                      >
+                        Remove
+                      </Button>
+                    </span>
                   ) : (
                     <Button size="small" onClick={() => pull(m.id)} disabled={m.kind !== 'gguf' && m.role !== 'embedding'}>
                       Download
@@ -184,6 +211,12 @@ export function ModelsPanel({ settings, onSaved }: { settings: Record<string, un
       </table>
       {installed.length > 0 && (
         <span className={ui.muted}>Installed: {installed.map((m) => `${m.id} (${size(m.sizeBytes)})`).join(', ')}</span>
+      )}
+      {removing && (
+        <ConfirmDialog title={`Remove ${removing.model.name}?`} confirmLabel="Remove model" onConfirm={() => remove(removing.copy)} onCancel={() => setRemoving(null)}>
+          <span className={views.mono}>{removing.copy.file}</span>
+          <span>Its files ({size(removing.copy.sizeBytes)}) are deleted from the models folder. You can download it again from the catalogue.</span>
+        </ConfirmDialog>
       )}
       <form className={ui.row} onSubmit={importGguf}>
         <label htmlFor="import-gguf" className={ui.muted}>
