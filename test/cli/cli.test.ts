@@ -124,13 +124,21 @@ describe('loci CLI on the bundled sample notes', () => {
   });
 });
 
+/**
+ * A pulled embedding model's layout under `models` (what listing and removal read; loading the model is
+ * tested in test/server/models.test.ts). Returns the folder.
+ */
+async function embeddingFolder(models: string, id: string): Promise<string> {
+  const folder = join(models, id);
+  await mkdir(join(folder, 'onnx'), { recursive: true });
+  for (const f of ['config.json', 'tokenizer.json', 'onnx/model_quantized.onnx']) await writeFile(join(folder, f), '{}');
+  return folder;
+}
+
 describe('loci models list', () => {
   it('marks an installed embedding model and says which --embedder uses it', async () => {
     const models = join(dir, 'models');
-    // A pulled folder's layout (what listing reads; loading the model is tested in test/server/models.test.ts).
-    const folder = join(models, 'multilingual-e5-small');
-    await mkdir(join(folder, 'onnx'), { recursive: true });
-    for (const f of ['config.json', 'tokenizer.json', 'onnx/model_quantized.onnx']) await writeFile(join(folder, f), '{}');
+    const folder = await embeddingFolder(models, 'multilingual-e5-small');
     const json = JSON.parse(await loci('models', 'list', '--dir', models, '--json')) as { catalogue: { id: string; installed: boolean; embedder?: string }[] };
     const byId = new Map(json.catalogue.map((m) => [m.id, m]));
     expect(byId.get('multilingual-e5-small')).toMatchObject({ installed: true, embedder: `transformers:${folder}` });
@@ -144,9 +152,7 @@ describe('loci models list', () => {
 describe('loci models remove', () => {
   it('deletes an installed model, and refuses one the index uses, or one not installed', async () => {
     const models = join(dir, 'models-remove');
-    const folder = join(models, 'all-minilm-l6-v2');
-    await mkdir(join(folder, 'onnx'), { recursive: true });
-    for (const f of ['config.json', 'tokenizer.json', 'onnx/model_quantized.onnx']) await writeFile(join(folder, f), '{}');
+    const folder = await embeddingFolder(models, 'all-minilm-l6-v2');
     // An index whose embedder is that folder.
     const used = join(dir, 'uses-minilm.db');
     const store = openDb(used);
