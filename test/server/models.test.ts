@@ -102,7 +102,7 @@ describe('models.* calls', () => {
     // The model setting names it by its catalogue id; the embedder setting by its folder's spec.
     const chat = await d.dispatch('models.remove', { id: 'Qwen2.5-0.5B-Instruct-Q4_K_M' });
     expect(!chat.ok && chat.error.message).toMatch(/Qwen2.5-0.5B-Instruct-Q4_K_M is in use for answers: choose another model first/);
-    settings.embedder = `transformers:${folder}`;
+    settings.embedder = `transformers:${folder}/`; // spelled with a trailing slash: the same folder
     const embedder = await d.dispatch('models.remove', { id: 'all-minilm-l6-v2' });
     expect(!embedder.ok && embedder.error.message).toMatch(/in use for search: choose another embedder first/);
     expect(await ids()).toEqual(['Qwen2.5-0.5B-Instruct-Q4_K_M', 'all-minilm-l6-v2']);

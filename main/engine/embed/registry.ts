@@ -2,7 +2,7 @@ import type { Embedder } from './embedder.js';
 import { createStaticEmbedder } from './static-embedder.js';
 import { createOpenAiEmbedder, OPENAI_PREFIX, parseOpenAiSpec } from './openai-embedder.js';
 
-const TRANSFORMERS_PREFIX = 'transformers:';
+export const TRANSFORMERS_PREFIX = 'transformers:';
 
 /** The spec of a local transformers.js model folder. */
 export const transformersSpec = (modelDir: string): string => `${TRANSFORMERS_PREFIX}${modelDir}`;

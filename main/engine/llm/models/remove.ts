@@ -4,6 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { UserError } from '../../errors.js';
 import { listInstalledEmbedders, listInstalledModels, resolveModelFile, type InstalledModel } from './installed.js';
 import { modelsDir } from './paths.js';
+import { TRANSFORMERS_PREFIX } from '../../embed/registry.js';
 
 /** An installed model by its installed id (the GGUF's file name without `.gguf`, or the folder's name). */
 export function findInstalledModel(id: string, dir = modelsDir()): (InstalledModel & { embedder: string | null }) | undefined {
@@ -17,7 +18,11 @@ export function findInstalledModel(id: string, dir = modelsDir()): (InstalledMod
  * path) or 'search' (the `embedder` setting is its spec) — or null.
  */
 export function modelUse(settings: Record<string, unknown>, m: InstalledModel & { embedder: string | null }, dir = modelsDir()): 'answers' | 'search' | null {
-  if (m.embedder !== null) return settings.embedder === m.embedder ? 'search' : null;
+  if (m.embedder !== null) {
+    // The same folder however the setting spells it (a trailing slash, a relative path).
+    const spec = typeof settings.embedder === 'string' ? settings.embedder.trim() : '';
+    return spec.startsWith(TRANSFORMERS_PREFIX) && resolve(spec.slice(TRANSFORMERS_PREFIX.length)) === resolve(m.file) ? 'search' : null;
+  }
   const model = typeof settings.model === 'string' ? settings.model.trim() : '';
   if (!model) return null;
   try {
