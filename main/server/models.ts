@@ -1,9 +1,8 @@
 // The contract's models.* calls over the engine's model tools (catalogue, resumable checksum-checked
 // download, GGUF import). Shared by browser mode and the Electron engine process.
-import path from 'node:path';
 import { findCatalogueEntry, loadCatalogue } from '../engine/llm/models/catalogue.js';
 import { importModel } from '../engine/llm/models/import.js';
-import { listInstalledEmbedders, listInstalledModels } from '../engine/llm/models/installed.js';
+import { listInstalled } from '../engine/llm/models/installed.js';
 import { modelsDir } from '../engine/llm/models/paths.js';
 import { pullModel } from '../engine/llm/models/pull.js';
 import { removeInstalledModel } from '../engine/llm/models/remove.js';
@@ -11,17 +10,12 @@ import type { Emit } from '../contract/dispatcher.js';
 import { UserError } from '../engine/errors.js';
 import type { ModelHandlers } from '../host/engine-handlers.js';
 
-/**
- * `settings`: the engine's settings, so a model they use is not deleted (nothing is in use without them).
- */
-export function modelHandlers(emit: Emit, dir: () => string = modelsDir, settings: () => Record<string, unknown> = () => ({})): ModelHandlers & { stop(): void } {
+/** `settings`: the engine's settings, so a model they use is not deleted. */
+export function modelHandlers(emit: Emit, settings: () => Record<string, unknown>, dir: () => string = modelsDir): ModelHandlers & { stop(): void } {
   const downloads = new Map<string, AbortController>();
   return {
     'models.list': () => {
       const catalogue = loadCatalogue();
-      // A catalogue GGUF is saved under its file's name, which need not be its id (Qwen2.5-0.5B-Instruct-Q4_K_M.gguf).
-      const ggufEntry = (file: string) => catalogue.find((c) => c.kind === 'gguf' && c.file === path.basename(file))?.id ?? null;
-      const folderEntry = (id: string) => catalogue.find((c) => c.kind === 'transformers.js' && c.id === id)?.id ?? null;
       return {
         dir: dir(),
         catalogue: catalogue.map((m) => ({
@@ -38,10 +32,7 @@ export function modelHandlers(emit: Emit, dir: () => string = modelsDir, setting
           verified: m.verified,
           recommended: m.recommended ?? false,
         })),
-        installed: [
-          ...listInstalledModels(dir()).map((m) => ({ ...m, kind: 'gguf' as const, embedder: null, catalogueId: ggufEntry(m.file) })),
-          ...listInstalledEmbedders(dir()).map((m) => ({ ...m, kind: 'transformers.js' as const, catalogueId: folderEntry(m.id) })),
-        ],
+        installed: listInstalled(dir(), catalogue),
         downloading: [...downloads.keys()],
       };
     },

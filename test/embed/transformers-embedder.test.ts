@@ -66,6 +66,16 @@ async function expectPlainVector(e: Embedder, text: string): Promise<void> {
   expect(Array.from(v!)).toEqual(Array.from(w!));
 }
 
+/** Runs `fn` with an embedder made from these options, and disposes of it after. */
+async function withEmbedder(opts: Parameters<typeof createTransformersEmbedder>[0], fn: (e: Embedder) => Promise<void>): Promise<void> {
+  const e = await createTransformersEmbedder(opts);
+  try {
+    await fn(e);
+  } finally {
+    await e.dispose?.();
+  }
+}
+
 /** A copy of the tiny model folder (tokenizer, config, ONNX) under another name, to add files to. */
 function copyOfModel(name: string): string {
   const dir = join(root, name);
@@ -86,13 +96,10 @@ describe.skipIf(!hasTokenizer)('transformers.js embedder over a local model fold
   });
 
   it('supports CLS pooling and a custom id', async () => {
-    const cls = await createTransformersEmbedder({ modelDir, pooling: 'cls', id: 'tiny@cls' });
-    try {
+    await withEmbedder({ modelDir, pooling: 'cls', id: 'tiny@cls' }, async (cls) => {
       expect(cls.id).toBe('tiny@cls');
       await expectEmbeds(cls, '机器学习', 'cls');
-    } finally {
-      await cls.dispose?.();
-    }
+    });
   });
 
   it('gives unit vectors, identical for identical texts and different for different texts', async () => {
@@ -109,19 +116,15 @@ describe.skipIf(!hasTokenizer)('transformers.js embedder over a local model fold
   });
 
   it('is deterministic across embedder instances', async () => {
-    const again = await createTransformersEmbedder({ modelDir });
-    try {
+    await withEmbedder({ modelDir }, async (again) => {
       const texts = ['北京欢迎你', 'Loci indexes notes.'];
       const [a, b] = [await embedder.embed(texts), await again.embed(texts)];
       for (let i = 0; i < texts.length; i++) expect(Array.from(b[i]!)).toEqual(Array.from(a[i]!));
-    } finally {
-      await again.dispose?.();
-    }
+    });
   });
 
   it('gives the same vectors in a padded batch as one at a time, across batch boundaries', async () => {
-    const small = await createTransformersEmbedder({ modelDir, batchSize: 4 });
-    try {
+    await withEmbedder({ modelDir, batchSize: 4 }, async (small) => {
       const texts = Array.from({ length: 11 }, (_, i) => `第${i}条笔记：${'很长的句子'.repeat(i)} note ${i}`);
       const batched = await small.embed(texts);
       expect(batched).toHaveLength(texts.length);
@@ -130,9 +133,7 @@ describe.skipIf(!hasTokenizer)('transformers.js embedder over a local model fold
         for (let j = 0; j < DIM; j++) expect(batched[i]![j]).toBeCloseTo(single![j]!, 5);
       }
       expect(await small.embed([])).toEqual([]);
-    } finally {
-      await small.dispose?.();
-    }
+    });
   });
 
   it('is reachable through the registry spec transformers:<dir>', async () => {
@@ -162,8 +163,7 @@ describe.skipIf(!hasTokenizer)('transformers.js embedder: the length the model w
   });
 
   it('cuts a text at sentence_bert_config.json max_seq_length tokens, and says so in its id', async () => {
-    const cut = await createTransformersEmbedder({ modelDir: cutDir });
-    try {
+    await withEmbedder({ modelDir: cutDir }, async (cut) => {
       expect(cut.id).toBe('transformers:tiny-cut@8');
       const long = '今天天气很好我们去公园散步吧';
       const [v, short] = await cut.embed([long, '北京欢迎你']);
@@ -175,9 +175,7 @@ describe.skipIf(!hasTokenizer)('transformers.js embedder: the length the model w
       const full = expectedVector(long, 'mean');
       for (let j = 0; j < DIM; j++) expect(whole![j]!).toBeCloseTo(full[j]!, 5);
       expect(dot(v!, whole!)).toBeLessThan(0.999);
-    } finally {
-      await cut.dispose?.();
-    }
+    });
   });
 
   it('refuses a max_seq_length that is not a token count', async () => {
@@ -207,13 +205,10 @@ async function expectPlainVector(e: Embedder, text: string): Promise<void> {
 
   it('pools by [CLS] where 1_Pooling/config.json says so (BGE), and names it in its id', async () => {
     const dir = folderWith('tiny-cls', { '1_Pooling/config.json': { word_embedding_dimension: DIM, pooling_mode_cls_token: true, pooling_mode_mean_tokens: false } });
-    const cls = await createTransformersEmbedder({ modelDir: dir });
-    try {
+    await withEmbedder({ modelDir: dir }, async (cls) => {
       expect(cls.id).toBe('transformers:tiny-cls+cls');
       await expectEmbeds(cls, '机器学习', 'cls');
-    } finally {
-      await cls.dispose?.();
-    }
+    });
   });
 
   it('finds the pooling module where modules.json puts it, and a mean-pooling folder keeps the plain id', async () => {
@@ -226,19 +221,15 @@ async function expectPlainVector(e: Embedder, text: string): Promise<void> {
       // Not the module modules.json names: would say CLS if it were read.
       '1_Pooling/config.json': { pooling_mode_cls_token: true },
     });
-    const mean = await createTransformersEmbedder({ modelDir: dir });
-    try {
+    await withEmbedder({ modelDir: dir }, async (mean) => {
       expect(mean.id).toBe('transformers:tiny-mean');
       await expectPlainVector(mean, '北京欢迎你');
-    } finally {
-      await mean.dispose?.();
-    }
+    });
   });
 
   it('puts the query prompt before questions and the passage prompt before indexed texts (E5)', async () => {
     const dir = folderWith('tiny-e5', { 'config_sentence_transformers.json': { prompts: { query: '问：', passage: '文：' }, default_prompt_name: null } });
-    const e5 = await createTransformersEmbedder({ modelDir: dir });
-    try {
+    await withEmbedder({ modelDir: dir }, async (e5) => {
       expect(e5.id).toBe('transformers:tiny-e5+prompts');
       expect(e5.embedQueries).toBeTypeOf('function');
       const [passage] = await e5.embed(['北京欢迎你']);
@@ -248,17 +239,14 @@ async function expectPlainVector(e: Embedder, text: string): Promise<void> {
       expect(Array.from(query!)).toEqual(Array.from(plainQuery!));
       expect(dot(query!, plain!)).toBeLessThan(0.999);
       expect(dot(passage!, query!)).toBeLessThan(0.999);
-    } finally {
-      await e5.dispose?.();
-    }
+    });
     // A model with no prompts embeds questions as it embeds passages.
     expect(embedder.embedQueries).toBeUndefined();
   });
 
   it('reads sentence-transformers’ "document" prompt as the passage prompt', async () => {
     const dir = folderWith('tiny-doc', { 'config_sentence_transformers.json': { prompts: { document: '文：' } } });
-    const doc = await createTransformersEmbedder({ modelDir: dir });
-    try {
+    await withEmbedder({ modelDir: dir }, async (doc) => {
       const [v] = await doc.embed(['北京']);
       const [w] = await embedder.embed(['文：北京']);
       expect(Array.from(v!)).toEqual(Array.from(w!));
@@ -266,9 +254,7 @@ async function expectPlainVector(e: Embedder, text: string): Promise<void> {
       const [q] = await doc.embedQueries!(['北京']);
       const [bare] = await embedder.embed(['北京']);
       expect(Array.from(q!)).toEqual(Array.from(bare!));
-    } finally {
-      await doc.dispose?.();
-    }
+    });
   });
 
   it('refuses a pooling it does not implement, or a file that is not JSON, naming the file', async () => {

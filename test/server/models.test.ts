@@ -20,7 +20,7 @@ const statSize = (file: string) => readFileSync(file).length;
 function setup(settings: Record<string, unknown> = {}) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'loci-models-'));
   const events: unknown[] = [];
-  const models = modelHandlers(validatedEmit((_e, p) => events.push(p)), () => dir, () => settings);
+  const models = modelHandlers(validatedEmit((_e, p) => events.push(p)), () => settings, () => dir);
   const d = createDispatcher(models as Partial<Handlers>);
   return { dir, d, settings };
 }

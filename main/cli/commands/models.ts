@@ -2,7 +2,7 @@ import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { findCatalogueEntry, loadCatalogue } from '../../engine/llm/models/catalogue.js';
 import { importModel } from '../../engine/llm/models/import.js';
-import { listInstalledEmbedders, listInstalledModels } from '../../engine/llm/models/installed.js';
+import { listInstalled } from '../../engine/llm/models/installed.js';
 import { modelsDir } from '../../engine/llm/models/paths.js';
 import { pullModel } from '../../engine/llm/models/pull.js';
 import { transformersSpec } from '../../engine/embed/registry.js';
@@ -24,19 +24,14 @@ export function registerModels(program: Command): void {
     .option('--dir <folder>', 'models folder', modelsDir())
     .option('--json', 'print machine-readable JSON')
     .action((opts: { dir: string; json?: boolean }) => {
-      const installed = listInstalledModels(opts.dir);
-      const embedders = listInstalledEmbedders(opts.dir);
-      const catalogue = loadCatalogue().map((m) => {
-        const embedder = m.kind === 'gguf' ? undefined : embedders.find((e) => e.id === m.id)?.embedder;
-        return {
-          ...m,
-          installed: m.kind === 'gguf' ? installed.some((i) => i.file.endsWith(`/${m.file}`) || i.file.endsWith(`\\${m.file}`)) : embedder !== undefined,
-          ...(embedder ? { embedder } : {}),
-        };
+      const entries = loadCatalogue();
+      const installed = listInstalled(opts.dir, entries);
+      const catalogue = entries.map((m) => {
+        const copy = installed.find((i) => i.catalogueId === m.id);
+        return { ...m, installed: copy !== undefined, ...(copy?.embedder ? { embedder: copy.embedder } : {}) };
       });
-      const known = new Set(catalogue.map((m) => m.file));
-      const extra = installed.filter((i) => !known.has(i.file.split(/[\\/]/).pop()));
-      print(!!opts.json, { dir: opts.dir, catalogue, installed, embedders }, () =>
+      const extra = installed.filter((i) => i.catalogueId === null && i.kind === 'gguf');
+      print(!!opts.json, { dir: opts.dir, catalogue, installed }, () =>
         [
           `Models folder: ${opts.dir}`,
           ...catalogue.map(

@@ -40,9 +40,8 @@ const DEFAULT_POOLING_DIR = '1_Pooling';
 const PROMPTS_CONFIG = 'config_sentence_transformers.json';
 const POOLING_MODULE = 'sentence_transformers.models.Pooling';
 
-const sentenceBertConfig = z.looseObject({
-  max_seq_length: z.number({ error: (i) => `max_seq_length must be an integer of at least 2, not ${JSON.stringify(i.input)}` }).int({ error: 'max_seq_length must be an integer of at least 2' }).min(2, { error: 'max_seq_length must be an integer of at least 2' }).nullish(),
-});
+const tokenCount = { error: (i: { input: unknown }) => `max_seq_length must be an integer of at least 2, not ${JSON.stringify(i.input)}` };
+const sentenceBertConfig = z.looseObject({ max_seq_length: z.int(tokenCount).min(2, tokenCount).nullish() });
 const modules = z.array(z.looseObject({ path: z.string(), type: z.string() }));
 const poolingConfig = z.looseObject({
   pooling_mode_cls_token: z.boolean().optional(),

@@ -1,7 +1,7 @@
 // What is in the models folder, and how a `--model <id|path>` argument maps to a file.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { findCatalogueEntry, loadCatalogue } from './catalogue.js';
+import { findCatalogueEntry, loadCatalogue, type CatalogueEntry } from './catalogue.js';
 import { modelsDir } from './paths.js';
 import { isGguf } from './import.js';
 import { UserError } from '../../errors.js';
@@ -46,6 +46,24 @@ export function listInstalledEmbedders(dir = modelsDir()): InstalledEmbedder[] {
     .map((e) => join(dir, e.name))
     .filter((folder) => ['config.json', 'tokenizer.json'].every((f) => existsSync(join(folder, f))) && ['model.onnx', 'model_quantized.onnx'].some((f) => existsSync(join(folder, 'onnx', f))))
     .map((folder) => ({ id: basename(folder), file: folder, sizeBytes: folderSize(folder), embedder: transformersSpec(folder) }));
+}
+
+/** Any installed model, with what it is: a GGUF or an embedding model's folder, and which catalogue entry. */
+export interface InstalledEntry extends InstalledModel {
+  kind: 'gguf' | 'transformers.js';
+  /** The embedder spec that uses it; null for a language model. */
+  embedder: string | null;
+  /** The catalogue entry it is (a GGUF by its file name, which need not be its id; a folder by its name); null when imported. */
+  catalogueId: string | null;
+}
+
+/** Every installed model, GGUF files first (so a GGUF wins an id a folder shares). */
+export function listInstalled(dir = modelsDir(), catalogue: CatalogueEntry[] = loadCatalogue()): InstalledEntry[] {
+  const entryOf = (kind: InstalledEntry['kind'], matches: (c: CatalogueEntry) => boolean) => catalogue.find((c) => c.kind === kind && matches(c))?.id ?? null;
+  return [
+    ...listInstalledModels(dir).map((m) => ({ ...m, kind: 'gguf' as const, embedder: null, catalogueId: entryOf('gguf', (c) => c.file === basename(m.file)) })),
+    ...listInstalledEmbedders(dir).map((m) => ({ ...m, kind: 'transformers.js' as const, catalogueId: entryOf('transformers.js', (c) => c.id === m.id) })),
+  ];
 }
 
 /** A path to an existing file, a catalogue id, or the name of an installed GGUF → the GGUF path. */
