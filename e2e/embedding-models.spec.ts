@@ -54,6 +54,9 @@ test('an installed embedding model: use it for search, the index is re-embedded 
     // What the offer of a model goes by: the notes' languages (the sample notebook has one note in Chinese).
     await expect(page.getByRole('row', { name: /^Languages \d/ })).toHaveText(/^Languages\s*\d+ notes in English or another Latin-script language, 1 note in Chinese$/);
 
+    // The embedder field offers the installed model by its id, beside the built-in one.
+    const choice = page.getByTestId('settings-form').locator(`datalist option[value="transformers:${path.join(models, entry.id)}"]`);
+    await expect(choice).toHaveAttribute('label', `${entry.id} (installed)`);
     // The installed model's row offers to use it; another embedding model, not installed, offers its download.
     const use = page.getByRole('button', { name: `Use for search: ${entry.name}` });
     await expect(use).toBeEnabled();
@@ -67,6 +70,7 @@ test('an installed embedding model: use it for search, the index is re-embedded 
     await expect(use).toHaveCount(0);
     // A model in use cannot be removed; another can, after a confirmation, and its row offers the download again.
     await expect(page.getByRole('button', { name: `Remove ${entry.name}` })).toBeDisabled();
+    await expect(page.getByRole('button', { name: `Remove ${entry.name}` })).toHaveAttribute('title', 'In use for search: choose another embedder first');
     await page.getByRole('button', { name: `Remove ${chat.name}` }).click();
     const dialog = page.getByTestId('confirm-dialog');
     await expect(dialog).toContainText(chat.file!);

@@ -49,7 +49,7 @@ const port: PortLike = {
 };
 let send: (event: string, payload: unknown) => void = () => {};
 const emit = validatedEmit((event, payload) => send(event, payload));
-const models = modelHandlers(emit, () => engine.settings());
+const models = modelHandlers(emit, () => engine.modelsInUse());
 const host = engineHandlers(engine, emit, { host: 'electron', canPickFolder: true, version: process.env.LOCI_VERSION ?? '0.0.0' }, models);
 send = servePort(port, createDispatcher(host.handlers));
 onEngineError((problem) => emit('engine.error', problem));

@@ -147,11 +147,7 @@ export const events = {
    * A change of embedder under way (settings): the index is re-embedded for it, with progress, and the
    * new embedder answers once that is done; or why it failed (the previous one stays).
    */
-  'embedder.switch': z.object({
-    /** The setting's value, and the embedder's id (what the index and Settings name it by). */
-    spec: z.string(),
-    id: z.string(),
-    state: z.enum(['running', 'done', 'failed']), progress: s.indexProgress.nullable(), message: z.string().optional() }),
+  'embedder.switch': s.embedderSwitch,
   /** A background failure nothing else reports (an embedder switch, a model load); also in the log file. */
   'engine.error': z.object({ source: z.string(), message: z.string() }),
   /** The engine worked around a problem, or has something the user should know (see engine.warnings). */

@@ -9,6 +9,7 @@ export {
   indexCounts,
   skippedFile,
   indexProgress,
+  embedderSwitch,
   indexReport,
   retrievedContext,
   citation,
@@ -55,6 +56,11 @@ export const installedModel = z.object({
   embedder: z.string().nullable(),
   /** The catalogue entry it is (a GGUF by its file name, an embedding model by its folder); null for an imported one. */
   catalogueId: z.string().nullable(),
+  /**
+   * What the engine uses it for, so it cannot be removed: the settings' choice, or — mid-switch — the
+   * embedder still in force, or a language model opened under the previous setting.
+   */
+  inUse: z.enum(['answers', 'search']).nullable(),
 });
 
 /** Settings as stored: each value is checked by the engine against its setting's shape (settings.describe lists them). */

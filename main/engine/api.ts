@@ -39,5 +39,6 @@ export type GraphLink = z.infer<typeof graphShape.graphLink>;
 export type RelatedNote = z.infer<typeof graphShape.relatedNote>;
 export type RelatedReason = z.infer<typeof graphShape.relatedReason>;
 export type Stats = z.infer<typeof shape.stats>;
+export type EmbedderSwitch = z.infer<typeof shape.embedderSwitch>;
 export type ChatSummary = z.infer<typeof shape.chatSummary>;
 export type ChatMessage = z.infer<typeof shape.chatMessage>;

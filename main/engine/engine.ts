@@ -18,8 +18,9 @@ import { isIndexedDocument } from './store/graph-queries.js';
 import { watchFolder, type FolderWatch } from './jobs/watch.js';
 import { addChatMessage, assertChat, listChats, loadChat, newChat } from './store/chats.js';
 import { NotFoundError } from './errors.js';
+import { modelsInSettings, type ModelsInUse } from './llm/models/remove.js';
 import { reportEngineError } from './log.js';
-import type { Answer, AskOptions, ChatMessage, DocumentSummary, FolderSummary, GraphView, IndexReport, MindMapView, ModelPassSummary, NoteText, RelatedNote, Stats } from './api.js';
+import type { Answer, AskOptions, ChatMessage, DocumentSummary, EmbedderSwitch, FolderSummary, GraphView, IndexReport, MindMapView, ModelPassSummary, NoteText, RelatedNote, Stats } from './api.js';
 import type { IndexProgress, RetrievalMethod } from './types.js';
 import type { LlmProvider } from './llm/provider.js';
 import type { RefineReport } from './extract/llm/refine.js';
@@ -66,7 +67,7 @@ export type EngineEvent =
   | { type: 'error'; root: string; message: string }
   | { type: 'warning'; message: string }
   /** A switch of embedder (settings): the index re-embedded for it, then the swap; or why it failed. */
-  | { type: 'embedder'; spec: string; id: string; state: 'running' | 'done' | 'failed'; progress: IndexProgress | null; message?: string };
+  | ({ type: 'embedder' } & EmbedderSwitch);
 
 export interface JobOptions {
   onProgress?: (p: IndexProgress) => void;
@@ -94,7 +95,7 @@ export class LociEngine {
   /** Aborted by close(): index and model runs stop between notes (each note is written whole or not at all). */
   private readonly closing = new AbortController();
   /** The model provider and the settings it was opened with: changing them in Settings replaces it. */
-  private llmOpening: { key: string; provider: Promise<LlmProvider> } | null = null;
+  private llmOpening: { key: string; spec: string; provider: Promise<LlmProvider> } | null = null;
   private readonly jobs = new FolderJobs();
   private readonly watches = new Map<string, Set<FolderWatch>>();
   private readonly listeners = new Set<(e: EngineEvent) => void>();
@@ -102,7 +103,7 @@ export class LociEngine {
   /** Saved folders that cannot be indexed or watched (e.g. /proc saved by an older Loci), with the reason. */
   private readonly refused = new Map<string, string>();
   /** An embedder switch under way (re-embedding before the swap). */
-  private switching: { spec: string; done: Promise<void> } | null = null;
+  private switching: { spec: string; done: Promise<void>; latest: EmbedderSwitch } | null = null;
 
   private constructor(
     readonly db: Db,
@@ -389,7 +390,7 @@ export class LociEngine {
     }
     if (!spec || !key) return null;
     if (!this.llmOpening) {
-      const opening = { key, provider: import('./llm/open.js').then(({ openLlm }) => openLlm(spec, tuning)) };
+      const opening = { key, spec, provider: import('./llm/open.js').then(({ openLlm }) => openLlm(spec, tuning)) };
       // A model that fails to open is tried again next time rather than remembered as broken.
       opening.provider.catch(() => {
         if (this.llmOpening === opening) this.llmOpening = null;
@@ -609,6 +610,21 @@ export class LociEngine {
       extractors: extractorCounts(this.db),
       schemaVersion: schemaVersion(this.db),
       languages: languageCounts(this.db),
+      switching: this.switching?.latest ?? null,
+    };
+  }
+
+  /**
+   * The models in use, so none is deleted: what the settings name, and also — mid-switch — the embedder
+   * still in force (questions use it until the new one's vectors are complete) and a language model
+   * opened under an earlier setting.
+   */
+  modelsInUse(): ModelsInUse {
+    const stored = modelsInSettings(this.settings());
+        const unique = (specs: (string | null | undefined)[]) => [...new Set(specs.filter((x): x is string => !!x))];
+    return {
+      answers: unique([...stored.answers, this.modelSpec(), this.llmOpening?.spec]),
+      search: unique([...stored.search, this.embedderSpec, this.switching?.spec]),
     };
   }
 
@@ -685,8 +701,14 @@ export class LociEngine {
    * embedder has been chosen since.
    */
   private switchTo(spec: string, next: Embedder, restore?: string): Promise<void> {
-    const publish = (state: 'running' | 'done' | 'failed', progress: IndexProgress | null, message?: string) =>
-      this.publish({ type: 'embedder', spec, id: next.id, state, progress, ...(message !== undefined ? { message } : {}) });
+    const publish = (state: EmbedderSwitch['state'], progress: IndexProgress | null, message?: string) => {
+      const event: EmbedderSwitch = { spec, id: next.id, state, progress, ...(message !== undefined ? { message } : {}) };
+      if (this.switching === switching) switching.latest = event;
+      this.publish({ type: 'embedder', ...event });
+    };
+    // Declared before the work starts so its first event is kept as the switch's latest.
+    const switching: NonNullable<typeof this.switching> = { spec, done: Promise.resolve(), latest: { spec, id: next.id, state: 'running', progress: null } };
+    this.switching = switching;
     const done = this.serialised(async () => {
       publish('running', null);
       // Vectors for the new model first (kept per model), then the swap: answers never see half an index.
@@ -706,8 +728,7 @@ export class LociEngine {
       publish('failed', null, errorText(err));
       throw err;
     });
-    const switching = { spec, done };
-    this.switching = switching;
+    switching.done = done;
     const clear = () => {
       if (this.switching === switching) this.switching = null;
     };

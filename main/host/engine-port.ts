@@ -6,6 +6,7 @@ import type { IndexProgress } from '../engine/types.js';
 import type { EngineEvent, JobOptions } from '../engine/engine.js';
 import type { FolderJob } from '../engine/jobs/folder-jobs.js';
 import type { PathCompletion } from '../engine/library/complete-path.js';
+import type { ModelsInUse } from '../engine/llm/models/remove.js';
 
 export interface EnginePort {
   roots(): string[];
@@ -38,6 +39,8 @@ export interface EnginePort {
   chats(): ChatSummary[];
   chat(id: number): ChatMessage[];
   settings(): Record<string, unknown>;
+  /** The models the engine uses (settings, and mid-switch the ones still in force): never deleted. */
+  modelsInUse(): ModelsInUse;
   updateSettings(patch: Record<string, unknown>): Promise<void>;
   describeSettings(): SettingDescriptor[];
   close(): Promise<void>;

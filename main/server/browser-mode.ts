@@ -35,7 +35,7 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
   const log = opts.log ?? ((line) => console.log(line));
   let server: RunningServer | null = null;
   const emit = validatedEmit((event, payload) => server?.broadcast(event, payload));
-  const models = modelHandlers(emit, () => opts.engine.settings());
+  const models = modelHandlers(emit, () => opts.engine.modelsInUse());
   const host = engineHandlers(opts.engine, emit, { host: 'browser', canPickFolder: false, version: opts.version ?? '0.0.0' }, models);
   const dispatcher = createDispatcher(host.handlers);
   const offEngineErrors = onEngineError((problem) => emit('engine.error', problem));

@@ -5,13 +5,13 @@ import { importModel } from '../engine/llm/models/import.js';
 import { listInstalled } from '../engine/llm/models/installed.js';
 import { modelsDir } from '../engine/llm/models/paths.js';
 import { pullModel } from '../engine/llm/models/pull.js';
-import { removeInstalledModel } from '../engine/llm/models/remove.js';
+import { modelUse, removeInstalledModel, type ModelsInUse } from '../engine/llm/models/remove.js';
 import type { Emit } from '../contract/dispatcher.js';
 import { UserError } from '../engine/errors.js';
 import type { ModelHandlers } from '../host/engine-handlers.js';
 
-/** `settings`: the engine's settings, so a model they use is not deleted. */
-export function modelHandlers(emit: Emit, settings: () => Record<string, unknown>, dir: () => string = modelsDir): ModelHandlers & { stop(): void } {
+/** `inUse`: the models the engine uses (LociEngine.modelsInUse), so none of them is deleted. */
+export function modelHandlers(emit: Emit, inUse: () => ModelsInUse, dir: () => string = modelsDir): ModelHandlers & { stop(): void } {
   const downloads = new Map<string, AbortController>();
   return {
     'models.list': () => {
@@ -32,7 +32,7 @@ export function modelHandlers(emit: Emit, settings: () => Record<string, unknown
           verified: m.verified,
           recommended: m.recommended ?? false,
         })),
-        installed: listInstalled(dir(), catalogue),
+        installed: listInstalled(dir(), catalogue).map((m) => ({ ...m, inUse: modelUse(inUse(), m, dir()) })),
         downloading: [...downloads.keys()],
       };
     },
@@ -52,7 +52,7 @@ export function modelHandlers(emit: Emit, settings: () => Record<string, unknown
         downloads.delete(id);
       }
     },
-    'models.remove': ({ id }) => removeInstalledModel(id, settings(), dir()),
+    'models.remove': ({ id }) => removeInstalledModel(id, inUse(), dir()),
     'models.cancelPull': ({ id }) => {
       const c = downloads.get(id);
       c?.abort();

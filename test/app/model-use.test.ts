@@ -4,7 +4,7 @@ import { modelHandlers } from '../../main/server/models.js';
 import { embedderOffer, type CatalogueModel } from '../../renderer/src/lib/model-use.js';
 
 // The first-run model step's embedding offer, over the real catalogue as models.list gives it to the UI.
-const catalogue = (modelHandlers(validatedEmit(() => undefined), () => ({}), () => '/nonexistent')['models.list']({}) as { catalogue: CatalogueModel[] }).catalogue;
+const catalogue = (modelHandlers(validatedEmit(() => undefined), () => ({ answers: [], search: [] }), () => '/nonexistent')['models.list']({}) as { catalogue: CatalogueModel[] }).catalogue;
 const offer = (en: number, zh: number, other = 0) => embedderOffer(catalogue, { en, zh, other });
 
 describe('the embedding model offered for a library', () => {

@@ -23,7 +23,7 @@ async function wire(opts: { model?: string } = {}) {
   engine = await LociEngine.open({ dbPath: join(dir, 'index.db'), model: opts.model });
   events = [];
   const emit = ((event: EventName, payload: Record<string, unknown>) => events.push({ event, payload })) as Parameters<typeof engineHandlers>[1];
-  host = engineHandlers(engine, emit, { host: 'browser', canPickFolder: false, version: 'test' }, modelHandlers(emit, () => engine.settings(), () => join(dir, 'models')));
+  host = engineHandlers(engine, emit, { host: 'browser', canPickFolder: false, version: 'test' }, modelHandlers(emit, () => engine.modelsInUse(), () => join(dir, 'models')));
   d = createDispatcher(host.handlers);
 }
 

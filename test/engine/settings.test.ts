@@ -74,10 +74,25 @@ describe('settings', () => {
       await engine.index(samples);
       const before = engine.embedder.id;
       const events: EngineEvent[] = [];
-      engine.subscribe((e) => e.type === 'embedder' && events.push(e));
+      // What a window opened mid-switch reads, and what may not be removed meanwhile.
+      const midway: { switching: unknown; search: string[] }[] = [];
+      engine.subscribe((e) => {
+        if (e.type !== 'embedder') return;
+        events.push(e);
+        if (e.state === 'running' && e.progress) midway.push({ switching: engine.stats().switching, search: engine.modelsInUse().search });
+      });
       await engine.updateSettings({ embedder: `transformers:${modelDir}` });
       await engine.switchEmbedder(`transformers:${modelDir}`); // waits for the switch the update started
       expect(engine.embedder.id).not.toBe(before);
+      expect(midway.length).toBeGreaterThan(0);
+      for (const [i, m] of midway.entries()) {
+        // The switch's latest progress, and both embedders in use: the old one still answers questions.
+        const { type: _, ...latest } = events.filter((e) => e.type === 'embedder' && e.state === 'running' && e.progress)[i]!;
+        expect(m.switching).toEqual(latest);
+        expect(m.search.sort()).toEqual([DEFAULT_SETTINGS.embedder, `transformers:${modelDir}`].sort());
+      }
+      expect(engine.stats().switching).toBeNull();
+      expect(engine.modelsInUse().search).toEqual([`transformers:${modelDir}`]);
       // The host hears the re-embedding's progress (what the Settings view shows), then that it is done.
       const running = events.filter((e) => e.type === 'embedder' && e.state === 'running' && e.progress);
       const phases = new Set(running.map((e) => e.type === 'embedder' && e.progress!.phase));

@@ -25,7 +25,7 @@ beforeEach(async () => {
   await writeFile(join(dir, 'notes', 'bees.md'), '# Bees\n\nA colony swarms in late spring.\n\nThe old queen leaves with half the workers.\n');
   engine = await LociEngine.open({ dbPath: join(dir, 'index.db') });
   const emit = ((_event: EventName, _payload: unknown) => undefined) as Parameters<typeof engineHandlers>[1];
-  host = engineHandlers(engine, emit, { host: 'browser', canPickFolder: false, version: 'test' }, modelHandlers(emit, () => engine.settings(), () => join(dir, 'models')));
+  host = engineHandlers(engine, emit, { host: 'browser', canPickFolder: false, version: 'test' }, modelHandlers(emit, () => engine.modelsInUse(), () => join(dir, 'models')));
   d = createDispatcher(host.handlers);
 });
 

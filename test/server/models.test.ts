@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createDispatcher, validatedEmit, type Handlers } from '../../main/contract/dispatcher.js';
 import { openLlm } from '../../main/engine/llm/open.js';
 import { modelHandlers } from '../../main/server/models.js';
+import { modelsInSettings } from '../../main/engine/llm/models/remove.js';
 import { tinyModelFile } from '../llm/helpers/tiny-model.js';
 import { createEmbedder } from '../../main/engine/embed/registry.js';
 import { buildTinyBertOnnx } from '../embed/build-tiny-onnx.js';
@@ -20,7 +21,7 @@ const statSize = (file: string) => readFileSync(file).length;
 function setup(settings: Record<string, unknown> = {}) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'loci-models-'));
   const events: unknown[] = [];
-  const models = modelHandlers(validatedEmit((_e, p) => events.push(p)), () => settings, () => dir);
+  const models = modelHandlers(validatedEmit((_e, p) => events.push(p)), () => modelsInSettings(settings), () => dir);
   const d = createDispatcher(models as Partial<Handlers>);
   return { dir, d, settings };
 }
@@ -42,7 +43,7 @@ describe('models.* calls', () => {
     expect(r).toMatchObject({ ok: true, result: { id: 'stories260K' } });
     const list = await d.dispatch('models.list', {});
     expect((list as { result: { installed: { id: string; sizeBytes: number }[] } }).result.installed).toEqual([
-      expect.objectContaining({ id: 'stories260K', kind: 'gguf', sizeBytes: 1185376, embedder: null, catalogueId: 'stories260K' }),
+      expect.objectContaining({ id: 'stories260K', kind: 'gguf', sizeBytes: 1185376, embedder: null, catalogueId: 'stories260K', inUse: null }),
     ]);
   });
 
@@ -62,7 +63,7 @@ describe('models.* calls', () => {
 
     const r = await d.dispatch('models.list', {});
     const installed = (r as { result: { installed: { id: string; kind: string; file: string; embedder: string | null; sizeBytes: number }[] } }).result.installed;
-    expect(installed).toEqual([{ id: 'tiny-embedder', kind: 'transformers.js', file: folder, embedder: `transformers:${folder}`, sizeBytes: expect.any(Number), catalogueId: null }]);
+    expect(installed).toEqual([{ id: 'tiny-embedder', kind: 'transformers.js', file: folder, embedder: `transformers:${folder}`, sizeBytes: expect.any(Number), catalogueId: null, inUse: null }]);
     expect(installed[0]!.sizeBytes).toBeGreaterThan(statSize(path.join(folder, 'tokenizer.json')));
     // The spec it gives is one the engine loads.
     const embedder = await createEmbedder(installed[0]!.embedder!);
@@ -94,7 +95,8 @@ describe('models.* calls', () => {
     const folder = path.join(dir, 'all-minilm-l6-v2');
     mkdirSync(path.join(folder, 'onnx'), { recursive: true });
     for (const f of ['config.json', 'tokenizer.json', 'onnx/model_quantized.onnx']) writeFileSync(path.join(folder, f), '{}');
-    const ids = async () => ((await d.dispatch('models.list', {})) as { result: { installed: { id: string }[] } }).result.installed.map((m) => m.id).sort();
+    const listed = async () => ((await d.dispatch('models.list', {})) as { result: { installed: { id: string; inUse: string | null }[] } }).result.installed;
+    const ids = async () => (await listed()).map((m) => m.id).sort();
 
     const spare = await d.dispatch('models.remove', { id: 'spare' });
     expect(spare).toEqual({ ok: true, result: { id: 'spare', file: path.join(dir, 'spare.gguf'), freedBytes: 1185376 } });
@@ -106,6 +108,8 @@ describe('models.* calls', () => {
     const embedder = await d.dispatch('models.remove', { id: 'all-minilm-l6-v2' });
     expect(!embedder.ok && embedder.error.message).toMatch(/in use for search: choose another embedder first/);
     expect(await ids()).toEqual(['Qwen2.5-0.5B-Instruct-Q4_K_M', 'all-minilm-l6-v2']);
+    // The listing says so, so the UI offers no Remove for them.
+    expect(Object.fromEntries((await listed()).map((m) => [m.id, m.inUse]))).toEqual({ 'Qwen2.5-0.5B-Instruct-Q4_K_M': 'answers', 'all-minilm-l6-v2': 'search' });
     // Once the settings use other models, both go: the folder with everything in it.
     settings.model = '';
     settings.embedder = 'glove';

@@ -7,7 +7,7 @@ import { modelsDir } from '../../engine/llm/models/paths.js';
 import { pullModel } from '../../engine/llm/models/pull.js';
 import { transformersSpec } from '../../engine/embed/registry.js';
 import { dbOption, print } from '../options.js';
-import { removeInstalledModel } from '../../engine/llm/models/remove.js';
+import { modelsInSettings, removeInstalledModel } from '../../engine/llm/models/remove.js';
 import { openDb } from '../../engine/store/db.js';
 import { readSettings } from '../../engine/settings.js';
 import { existsSync } from 'node:fs';
@@ -104,7 +104,7 @@ export function registerModels(program: Command): void {
           db.close();
         }
       }
-      const r = removeInstalledModel(id, settings, opts.dir);
+      const r = removeInstalledModel(id, modelsInSettings(settings), opts.dir);
       print(!!opts.json, r, () => `Removed ${termField(r.id)} (${termField(r.file)}): ${mb(r.freedBytes)} freed`);
     });
 

@@ -185,6 +185,19 @@ export const noteText = z.object({
   lines: z.array(z.string()),
 });
 
+/**
+ * A change of embedder (settings): the index is re-embedded for the new one in the background and the
+ * new embedder answers once that is done; or why it failed (the previous one stays).
+ */
+export const embedderSwitch = z.object({
+  /** The setting's value, and the embedder's id (what the index and Settings name it by). */
+  spec: z.string(),
+  id: z.string(),
+  state: z.enum(['running', 'done', 'failed']),
+  progress: indexProgress.nullable(),
+  message: z.string().optional(),
+});
+
 export const stats = z.object({
   dbPath: z.string(),
   roots: z.array(z.string()),
@@ -194,4 +207,6 @@ export const stats = z.object({
   schemaVersion: z.number(),
   /** Indexed notes by the language their letters show (en: Latin script), to offer a model that reads them. */
   languages: z.object({ en: z.number(), zh: z.number(), other: z.number() }),
+  /** An embedder switch under way, as its latest event said (a window opened mid-switch shows it at once). */
+  switching: embedderSwitch.nullable(),
 });

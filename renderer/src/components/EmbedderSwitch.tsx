@@ -10,9 +10,11 @@ import { ErrorBox, Notice, ProgressBar, ui } from './ui.js';
 
 type Switch = EventPayload<'embedder.switch'>;
 
-export function EmbedderSwitchStatus({ onSettled }: { onSettled(): void }) {
+/** `initial`: the switch under way when the view opened (stats.switching), until its next event. */
+export function EmbedderSwitchStatus({ initial, onSettled }: { initial: Switch | null; onSettled(): void }) {
   const { client } = useApp();
-  const [event, setEvent] = useState<Switch | null>(null);
+  const [heard, setEvent] = useState<Switch | null>(null);
+  const event = heard ?? initial;
   const settled = useRef(onSettled);
   useEffect(() => {
     settled.current = onSettled;

@@ -22,6 +22,16 @@ export function inUse(settings: Record<string, unknown> | null | undefined, sett
   return !!settings && Object.entries(setting).every(([key, value]) => settings[key] === value);
 }
 
+/** Installed embedding models as choices for the embedder setting (the spec, named by the model's id). */
+export function embedderChoices(installed: readonly InstalledModel[] | null | undefined): { value: string; label: string }[] {
+  return (installed ?? []).flatMap((m) => (m.embedder !== null ? [{ value: m.embedder, label: `${m.id} (installed)` }] : []));
+}
+
+/** Why an installed model cannot be removed, or null when it can. */
+export function removalRefusal(copy: InstalledModel): string | null {
+  return copy.inUse ? `In use for ${copy.inUse}: choose another ${copy.inUse === 'search' ? 'embedder' : 'model'} first` : null;
+}
+
 /** The button that uses it, by what it does ("In use" once it does). */
 export function actionLabel(setting: ModelSetting, used: boolean): string {
   if (used) return 'In use';

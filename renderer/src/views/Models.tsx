@@ -1,10 +1,10 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import type { EventPayload } from '../../../main/contract/contract.js';
+import type { EventPayload, Res } from '../../../main/contract/contract.js';
 import { Badge, Button, ErrorBox, Notice, ProgressBar, ui } from '../components/ui.js';
 import { ConfirmDialog } from '../components/ConfirmDialog.js';
 import { useApp } from '../lib/app-context.js';
-import { useCall } from '../lib/use-call.js';
-import { inUse, inUseNotice, installedCopy, settingFor, actionLabel, type CatalogueModel, type InstalledModel, type ModelSetting } from '../lib/model-use.js';
+import type { CallState } from '../lib/use-call.js';
+import { inUse, inUseNotice, installedCopy, removalRefusal, settingFor, actionLabel, type CatalogueModel, type InstalledModel, type ModelSetting } from '../lib/model-use.js';
 import views from './views.module.css';
 
 type Progress = EventPayload<'models.progress'>;
@@ -15,9 +15,9 @@ function size(bytes: number | null): string {
 }
 
 /** The model the engine answers with (settings key `model`), the catalogue with downloads, and import. */
-export function ModelsPanel({ settings, onSaved }: { settings: Record<string, unknown> | null; onSaved(): void }) {
+/** `models`: the models.list call, shared with the settings form (its embedder field offers installed models). */
+export function ModelsPanel({ settings, models, onSaved }: { settings: Record<string, unknown> | null; models: CallState<Res<'models.list'>>; onSaved(): void }) {
   const { client } = useApp();
-  const models = useCall('models.list', {});
   const [progress, setProgress] = useState<Record<string, Progress>>({});
   const [busy, setBusy] = useState<Set<string>>(new Set());
   const [error, setError] = useState<unknown>(null);
@@ -191,8 +191,8 @@ export function ModelsPanel({ settings, onSaved }: { settings: Record<string, un
                       <Button
                         size="small"
                         onClick={() => setRemoving({ model: m, copy })}
-                        disabled={inUse(settings, setting)}
-                        title={inUse(settings, setting) ? 'In use: choose another model first' : undefined}
+                        disabled={removalRefusal(copy) !== null}
+                        title={removalRefusal(copy) ?? undefined}
                         aria-label={`Remove ${m.name}`}
                       >
                         Remove

@@ -3,6 +3,7 @@ import { EmbedderSwitchStatus } from '../components/EmbedderSwitch.js';
 import { useApp } from '../lib/app-context.js';
 import { useCall } from '../lib/use-call.js';
 import { plural } from '../lib/format.js';
+import { embedderChoices } from '../lib/model-use.js';
 import { DescribedSettings } from './SettingsForm.js';
 import { ModelsPanel } from './Models.js';
 import views from './views.module.css';
@@ -11,6 +12,8 @@ export function SettingsView() {
   const { indexVersion } = useApp();
   const settings = useCall('settings.get', {});
   const stats = useCall('stats', {}, [indexVersion]);
+  // Listed again whenever the settings change: which installed model is in use moves with them.
+  const models = useCall('models.list', {}, [settings.data]);
   // Kept for an engine without settings.describe (an older engine serving this UI).
 
   return (
@@ -20,13 +23,14 @@ export function SettingsView() {
       </h1>
 
       <EmbedderSwitchStatus
+        initial={stats.data?.switching ?? null}
         onSettled={() => {
           settings.reload();
           stats.reload();
         }}
       />
-      <DescribedSettings settings={settings.data} settingsError={settings.error} onSaved={settings.reload} />
-      <ModelsPanel settings={settings.data} onSaved={settings.reload} />
+      <DescribedSettings settings={settings.data} settingsError={settings.error} onSaved={settings.reload} choices={{ embedder: embedderChoices(models.data?.installed) }} />
+      <ModelsPanel settings={settings.data} models={models} onSaved={settings.reload} />
 
       <section className={`${ui.panel} ${ui.stack}`} aria-labelledby="stats-title">
         <h2 id="stats-title" className={ui.subheading}>

@@ -13,7 +13,20 @@ type SettingDescription = Res<'settings.describe'>[number];
 /** Edited in the Language model panel below, with its catalogue and import. */
 const MODEL_PANEL_KEYS = new Set(['model', 'threads']);
 
-export function DescribedSettings({ settings, settingsError, onSaved }: { settings: Record<string, unknown> | null; settingsError: unknown; onSaved(): void }) {
+type Choice = { value: string; label: string };
+
+/** `choices`: further values a setting's field offers (installed embedding models for `embedder`). */
+export function DescribedSettings({
+  settings,
+  settingsError,
+  onSaved,
+  choices = {},
+}: {
+  settings: Record<string, unknown> | null;
+  settingsError: unknown;
+  onSaved(): void;
+  choices?: Record<string, Choice[]>;
+}) {
   const { client } = useApp();
   const [described, setDescribed] = useState<SettingDescription[] | null>(null);
   const [describeError, setDescribeError] = useState<unknown>(null);
@@ -98,6 +111,7 @@ export function DescribedSettings({ settings, settingsError, onSaved }: { settin
             <SettingField
               key={s.key}
               setting={s}
+              choices={choices[s.key] ?? []}
               value={draft[s.key]}
               error={clientErrors[s.key] || serverErrors[s.key] || null}
               onChange={(v) => {
@@ -129,6 +143,7 @@ export function DescribedSettings({ settings, settingsError, onSaved }: { settin
 
 function SettingField({
   setting: s,
+  choices,
   value,
   error,
   onChange,
@@ -136,6 +151,7 @@ function SettingField({
   isDefault,
 }: {
   setting: SettingDescription;
+  choices: Choice[];
   value: Value | undefined;
   error: string | null;
   onChange(v: Value): void;
@@ -144,7 +160,7 @@ function SettingField({
 }) {
   const id = useId();
   const describedBy = `${id}-desc${error ? ` ${id}-err` : ''}`;
-  const options = (s.options ?? []).map((o) => ({ value: o, label: o }));
+  const options = [...(s.options ?? []).map((o) => ({ value: o, label: o })), ...choices.filter((c) => !s.options?.includes(c.value))];
   let control;
   if (s.kind === 'toggle') {
     control = <input id={id} type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} aria-describedby={describedBy} />;
@@ -164,7 +180,7 @@ function SettingField({
         />
         <datalist id={`${id}-options`}>
           {options.map((o) => (
-            <option key={o.value} value={o.value} />
+            <option key={o.value} value={o.value} label={o.label === o.value ? undefined : o.label} />
           ))}
         </datalist>
       </>
