@@ -17,7 +17,11 @@ export const FAST_EXTRACTOR: Extractor = 'fast';
  */
 export const FAST_PIPELINE_VERSION = 5;
 
+/** A text's script-level language guess (text/lang.ts): how a chunk or sentence is segmented. */
 export type Lang = 'en' | 'zh' | 'other';
+
+/** A note whose language cannot be told (too short, no prose): ISO 639-2's code for it. */
+export const UNDETERMINED_LANGUAGE = 'und';
 
 export type DocumentStatus = z.infer<typeof shape.documentStatus>;
 
@@ -27,7 +31,8 @@ export type SkipReason = z.infer<typeof shape.skipReason>;
 export interface ParsedNote {
   relPath: string;
   title: string;
-  lang: Lang;
+  /** The note's language, ISO 639-1, or 'und' (ingest/note-language.ts). */
+  lang: string;
   frontMatter: Record<string, unknown>;
   /** Wikilink / Markdown link targets with the line they occur on. */
   links: { target: string; line: number }[];

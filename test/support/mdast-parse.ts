@@ -6,7 +6,7 @@ import { toString } from 'mdast-util-to-string';
 import { frontmatter } from 'micromark-extension-frontmatter';
 import { visit } from 'unist-util-visit';
 import { parse as parseYaml } from 'yaml';
-import { detectLang } from '../../main/engine/text/lang.js';
+import { noteLanguage, proseOf } from '../../main/engine/ingest/note-language.js';
 import { frontMatterTags, parseNote as parseCurrent } from '../../main/engine/ingest/parse.js';
 import type { ParsedNote } from '../../main/engine/types.js';
 import { buildChunks, type Block } from '../../main/engine/ingest/chunk.js';
@@ -70,14 +70,15 @@ function parseMarkdown(relPath: string, content: string): ParsedNote {
     });
   }
 
+  const chunks = buildChunks(content, lines, blocks);
   return {
     relPath,
     title,
-    lang: detectLang(content),
+    lang: noteLanguage(proseOf(chunks)),
     frontMatter,
     links: collectLinks(tree, content, lines, relPath),
     tags: collectTags(tree, frontMatter),
-    chunks: buildChunks(content, lines, blocks),
+    chunks,
   };
 }
 

@@ -2,7 +2,7 @@ import path from 'node:path';
 import MarkdownIt from 'markdown-it';
 import type Token from 'markdown-it/lib/token.mjs';
 import { parse as parseYaml } from 'yaml';
-import { detectLang } from '../text/lang.js';
+import { noteLanguage, proseOf } from './note-language.js';
 import type { ParsedChunk, ParsedNote } from '../types.js';
 import { buildChunks, type Block } from './chunk.js';
 import { LineIndex } from './line-index.js';
@@ -102,14 +102,15 @@ function parseMarkdown(relPath: string, content: string): ParsedNote {
     });
   }
 
+  const chunks = buildChunks(content, lines, blocks);
   return {
     relPath,
     title,
-    lang: detectLang(content),
+    lang: noteLanguage(proseOf(chunks)),
     frontMatter,
     links: collectLinks(tokens, relPath),
     tags: collectTags(tokens, frontMatter),
-    chunks: buildChunks(content, lines, blocks),
+    chunks,
   };
 }
 
@@ -266,7 +267,7 @@ function parsePlainText(relPath: string, content: string): ParsedNote {
   return {
     relPath,
     title: fileTitle(relPath),
-    lang: detectLang(content),
+    lang: noteLanguage(proseOf(chunks)),
     frontMatter: {},
     links,
     tags: [...new Set(findHashtags(content))],

@@ -205,8 +205,8 @@ export const stats = z.object({
   embedder: z.string(),
   extractors: z.array(z.object({ extractor: z.string(), documents: z.number() })),
   schemaVersion: z.number(),
-  /** Indexed notes by the language their letters show (en: Latin script), to offer a model that reads them. */
-  languages: z.object({ en: z.number(), zh: z.number(), other: z.number() }),
+  /** Indexed notes by language (ISO 639-1; 'und' when it could not be told), to offer a model that reads them. */
+  languages: z.record(z.string(), z.number()),
   /** An embedder switch under way, as its latest event said (a window opened mid-switch shows it at once). */
   switching: embedderSwitch.nullable(),
 });

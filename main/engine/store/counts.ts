@@ -1,5 +1,5 @@
 import type { Db } from './db.js';
-import type { IndexCounts, Lang } from '../types.js';
+import type { IndexCounts } from '../types.js';
 
 export function indexCounts(db: Db): IndexCounts {
   const n = (sql: string) => (db.prepare(sql).pluck().get() as number) ?? 0;
@@ -16,10 +16,3 @@ export function indexCounts(db: Db): IndexCounts {
   };
 }
 
-/** Indexed notes by the language their letters show (text/lang.ts: `en` is any Latin-script text). */
-export function languageCounts(db: Db): Record<Lang, number> {
-  const out: Record<Lang, number> = { en: 0, zh: 0, other: 0 };
-  const rows = db.prepare("SELECT lang, count(*) AS n FROM documents WHERE status = 'indexed' GROUP BY lang").all() as { lang: Lang; n: number }[];
-  for (const r of rows) out[r.lang] = r.n;
-  return out;
-}

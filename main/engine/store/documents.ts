@@ -1,6 +1,6 @@
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
-import type { DocumentStatus, Extraction, Lang, MindMapNode, ParsedChunk, ParsedNote } from '../types.js';
+import { UNDETERMINED_LANGUAGE, type DocumentStatus, type Extraction, type MindMapNode, type ParsedChunk, type ParsedNote } from '../types.js';
 import { segmentForIndex } from '../text/segment.js';
 import { normalizeLinkTarget, normalizeName } from './names.js';
 
@@ -16,7 +16,7 @@ export interface DocumentRow {
   root: string;
   rel_path: string;
   title: string;
-  lang: Lang;
+  lang: string;
   content_hash: string | null;
   mtime: number | null;
   size: number | null;
@@ -49,7 +49,7 @@ export interface DocumentMeta {
 export function upsertDocument(
   db: Db,
   meta: DocumentMeta,
-  fields: { status: DocumentStatus; title?: string; lang?: Lang; error?: string | null; frontMatter?: Record<string, unknown> },
+  fields: { status: DocumentStatus; title?: string; lang?: string; error?: string | null; frontMatter?: Record<string, unknown> },
 ): number {
   const row = stmt(
     db,
@@ -63,7 +63,7 @@ export function upsertDocument(
   ).get({
       ...meta,
       title: fields.title ?? meta.relPath,
-      lang: fields.lang ?? 'other',
+      lang: fields.lang ?? UNDETERMINED_LANGUAGE,
       status: fields.status,
       error: fields.error ?? null,
       frontMatter: safeJson(fields.frontMatter ?? {}),

@@ -1,6 +1,7 @@
 // Which installed model a catalogue entry is, and the settings change that puts it to work: a language
 // model writes answers (`model`), an embedding model embeds the notes and questions (`embedder`).
 import type { Res } from '../../../main/contract/contract.js';
+import { languageName } from './languages.js';
 
 type Listed = Res<'models.list'>;
 export type CatalogueModel = Listed['catalogue'][number];
@@ -50,24 +51,27 @@ type Languages = Res<'stats'>['languages'];
 /** A language counts when at least this share of the notes is written in it. */
 const LANGUAGE_SHARE = 0.2;
 
+/** Whether a model reads text in a language (a catalogue entry may say it reads many). */
+const readsLanguage = (m: CatalogueModel, code: string) => m.languages.includes(code) || m.languages.includes('multilingual');
+
 /**
  * The embedding model to offer for this library: the catalogue's recommended one when it reads the
- * notes' languages, else the first that reads them all (a folder of Chinese notes gets a model that reads
- * Chinese, not the English-only recommendation, which Loci would give no weight on them). With the
- * reason, when the pick is not the catalogue's own.
+ * notes' languages, else the first that reads them all (a folder of Chinese or German notes gets a model
+ * that reads them, not the English-only recommendation, which Loci would give little weight there).
+ * With the reason, when the pick is not the catalogue's own.
  */
 export function embedderOffer(catalogue: readonly CatalogueModel[], languages: Languages | null | undefined): { model: CatalogueModel; reason: string | null } | null {
   const embedding = catalogue.filter((m) => m.role === 'embedding');
   const recommended = embedding.find((m) => m.recommended) ?? embedding[0];
   if (!recommended) return null;
-  const total = languages ? languages.en + languages.zh + languages.other : 0;
-  if (!languages || total === 0) return { model: recommended, reason: null };
-  const wanted = (['en', 'zh'] as const).filter((l) => languages[l] / total >= LANGUAGE_SHARE);
-  const reads = (m: CatalogueModel) => wanted.every((l) => m.languages.includes(l));
+  const counts = Object.entries(languages ?? {});
+  const total = counts.reduce((sum, [, n]) => sum + n, 0);
+  // Undetermined notes (too short to tell) speak for no language.
+  const wanted = counts.filter(([code, n]) => code !== 'und' && total > 0 && n / total >= LANGUAGE_SHARE).sort((a, b) => b[1] - a[1]);
+  const reads = (m: CatalogueModel) => wanted.every(([code]) => readsLanguage(m, code));
   if (reads(recommended)) return { model: recommended, reason: null };
   const pick = embedding.find(reads);
   if (!pick) return { model: recommended, reason: null };
-  const names: Record<(typeof wanted)[number], string> = { en: 'English', zh: 'Chinese' };
-  const share = (l: (typeof wanted)[number]) => `${Math.round((100 * languages[l]) / total)}% ${names[l]}`;
-  return { model: pick, reason: `Chosen for your notes (${wanted.map(share).join(', ')}): ${recommended.name} reads ${recommended.languages.join(', ')} only.` };
+  const shares = wanted.map(([code, n]) => `${Math.round((100 * n) / total)}% ${languageName(code)}`).join(', ');
+  return { model: pick, reason: `Chosen for your notes (${shares}): ${recommended.name} reads ${recommended.languages.map(languageName).join(', ')} only.` };
 }

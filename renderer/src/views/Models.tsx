@@ -5,6 +5,7 @@ import { ConfirmDialog } from '../components/ConfirmDialog.js';
 import { useApp } from '../lib/app-context.js';
 import type { CallState } from '../lib/use-call.js';
 import { inUse, inUseNotice, installedCopy, removalRefusal, settingFor, actionLabel, type CatalogueModel, type InstalledModel, type ModelSetting } from '../lib/model-use.js';
+import { languageName } from '../lib/languages.js';
 import views from './views.module.css';
 
 type Progress = EventPayload<'models.progress'>;
@@ -170,7 +171,7 @@ export function ModelsPanel({ settings, models, onSaved }: { settings: Record<st
                 </td>
                 <td>{m.role}</td>
                 <td>{m.sizeBytes !== null ? size(m.sizeBytes) : (m.sizeLabel ?? '—')}</td>
-                <td>{m.languages.join(', ')}</td>
+                <td>{m.languages.map(languageName).join(', ')}</td>
                 <td>{m.licence}</td>
                 <td>
                   {downloading.has(m.id) ? (

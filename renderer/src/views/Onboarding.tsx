@@ -11,6 +11,7 @@ import { useCall } from '../lib/use-call.js';
 import { actionLabel, embedderOffer, inUse, inUseNotice, installedCopy, settingFor, type CatalogueModel, type InstalledModel } from '../lib/model-use.js';
 import type { LibraryState } from '../lib/use-library-activity.js';
 import { useIndexFolder } from './Library.js';
+import { languageName } from '../lib/languages.js';
 import views from './views.module.css';
 import css from './Onboarding.module.css';
 
@@ -228,7 +229,7 @@ function ModelOffer({
         <dt>Memory</dt>
         <dd>{ram ? `${ram} while running` : 'not listed in the catalogue'}</dd>
         <dt>Languages</dt>
-        <dd>{model.languages.join(', ') || '—'}</dd>
+        <dd>{model.languages.map(languageName).join(', ') || '—'}</dd>
         <dt>Licence</dt>
         <dd>{model.licence}</dd>
       </dl>

@@ -2,8 +2,8 @@ import { EmptyState, ErrorBox, ui } from '../components/ui.js';
 import { EmbedderSwitchStatus } from '../components/EmbedderSwitch.js';
 import { useApp } from '../lib/app-context.js';
 import { useCall } from '../lib/use-call.js';
-import { plural } from '../lib/format.js';
 import { embedderChoices } from '../lib/model-use.js';
+import { languagesLine } from '../lib/languages.js';
 import { DescribedSettings } from './SettingsForm.js';
 import { ModelsPanel } from './Models.js';
 import views from './views.module.css';
@@ -79,15 +79,4 @@ export function SettingsView() {
       </section>
     </section>
   );
-}
-
-
-/** Notes by the language their letters show, as the embedding model offer reads them. */
-function languagesLine(l: { en: number; zh: number; other: number }): string {
-  const parts = [
-    [l.en, 'English or another Latin-script language'],
-    [l.zh, 'Chinese'],
-    [l.other, 'other scripts'],
-  ] as const;
-  return parts.filter(([n]) => n > 0).map(([n, name]) => `${plural(n, 'note')} in ${name}`).join(', ') || '—';
 }

@@ -14,6 +14,7 @@ const entrySchema = z.object({
   role: z.enum(['chat', 'embedding', 'test']),
   name: z.string(),
   description: z.string(),
+  /** ISO 639-1 codes of the languages it reads, or 'multilingual' for a model trained on many. */
   languages: z.array(z.string()),
   licence: z.string(),
   url: z.string().url().optional(),
