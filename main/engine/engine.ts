@@ -12,7 +12,7 @@ import { questionTerms } from './retrieve/query.js';
 import { describeSettings, DEFAULT_SETTINGS, readSettings, writeSettings, type Settings } from './settings.js';
 import { indexCounts } from './store/counts.js';
 import { languageCounts } from './store/languages.js';
-import { refreshNoteLanguages } from './ingest/note-language.js';
+import { judgeNoteLanguages } from './ingest/note-language.js';
 import { loadMindMap } from './store/mind-map.js';
 import { buildGraphView, buildLocalGraph } from './graph/graph-view.js';
 import { relatedNotes } from './graph/related.js';
@@ -149,7 +149,7 @@ export class LociEngine {
       const engine = new LociEngine(db, opts.dbPath, embedder, spec, opts.model, readOnly);
       for (const w of warnings) engine.warn(w);
       engine.checkSavedFolders();
-      if (!readOnly) refreshNoteLanguages(db);
+      if (!readOnly) await judgeNoteLanguages(db);
       // An index made with another embedder (a switch, or an upgrade of the built-in one) has no vectors
       // this one can compare with: re-embed and rebuild the graph before anything is asked.
       if (needsReembedding(db, engine.embedder)) {

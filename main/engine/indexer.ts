@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import type { Db } from './store/db.js';
 import type { Embedder } from './embed/embedder.js';
 import type { IndexOptions, IndexReport } from './api.js';
-import { FAST_PIPELINE_VERSION, type SkippedFile } from './types.js';
+import { FAST_PIPELINE_VERSION, UNJUDGED_LANGUAGE, type SkippedFile } from './types.js';
 import { prepareNotes, startReading, type NoteInput, type PreparedNote, type PrepareResult, type PrepareTask } from './index-worker/prepare-note.js';
 import type { ReadResult } from './ingest/read.js';
 import { STATIC_EMBEDDER_ID } from './embed/static-embedder.js';
@@ -30,6 +30,7 @@ import {
 import { indexCounts } from './store/counts.js';
 import { getSetting, INDEX_GENERATION, setSetting } from './store/settings.js';
 import { embedMissing } from './embed/embed-missing.js';
+import { judgeNoteLanguages } from './ingest/note-language.js';
 import { writeEmbeddings } from './store/embeddings.js';
 import { VectorMatrix } from './embed/vector-matrix.js';
 import { docMatrix, updateDocEdges } from './graph/doc-edges.js';
@@ -488,7 +489,7 @@ function writeNote(db: Db, root: string, p: PreparedNote, meta: NoteMeta): { id:
   const id = upsertDocument(
     db,
     { root, relPath: note.relPath, hash: meta.hash, mtime: meta.mtime, size: meta.size },
-    { status: 'indexed', title: note.title, lang: note.lang, frontMatter: note.frontMatter },
+    { status: 'indexed', title: note.title, lang: UNJUDGED_LANGUAGE, frontMatter: note.frontMatter },
   );
   const chunkIds = writeParsedNote(db, id, note, p.chunkSeg, meta.isNew === true, 'later');
   const { fciIds, mmIds } = writeExtraction(db, id, p.extraction, true);
@@ -544,6 +545,9 @@ export async function updateGraph(
   const times = opts.phaseTimes ?? {};
   const t0 = performance.now();
   const pruned = pruneOrphanEntities(db);
+  // Here, on this thread, not in the workers that prepared the notes: the detector's tables load once
+  // per process instead of once per worker and run.
+  await judgeNoteLanguages(db);
   const pending = graphPendingIds(db);
   const graphModel = getSetting<string | null>(db, GRAPH_MODEL, null);
   const sameModel = graphModel === embedder.id;

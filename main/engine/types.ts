@@ -22,6 +22,8 @@ export type Lang = 'en' | 'zh' | 'other';
 
 /** A note whose language cannot be told (too short, no prose): ISO 639-2's code for it. */
 export const UNDETERMINED_LANGUAGE = 'und';
+/** documents.lang of a note written but not yet judged (ingest/note-language.ts judges it in the graph step). */
+export const UNJUDGED_LANGUAGE = '';
 
 export type DocumentStatus = z.infer<typeof shape.documentStatus>;
 
@@ -31,8 +33,8 @@ export type SkipReason = z.infer<typeof shape.skipReason>;
 export interface ParsedNote {
   relPath: string;
   title: string;
-  /** The note's language, ISO 639-1, or 'und' (ingest/note-language.ts). */
-  lang: string;
+  /** Its script's language (text/lang.ts), which a model pass's prompts follow; the note's own language is judged after it is written (documents.lang). */
+  lang: Lang;
   frontMatter: Record<string, unknown>;
   /** Wikilink / Markdown link targets with the line they occur on. */
   links: { target: string; line: number }[];

@@ -6,7 +6,7 @@ import { toString } from 'mdast-util-to-string';
 import { frontmatter } from 'micromark-extension-frontmatter';
 import { visit } from 'unist-util-visit';
 import { parse as parseYaml } from 'yaml';
-import { noteLanguage, proseOf } from '../../main/engine/ingest/note-language.js';
+import { detectLang } from '../../main/engine/text/lang.js';
 import { frontMatterTags, parseNote as parseCurrent } from '../../main/engine/ingest/parse.js';
 import type { ParsedNote } from '../../main/engine/types.js';
 import { buildChunks, type Block } from '../../main/engine/ingest/chunk.js';
@@ -70,15 +70,14 @@ function parseMarkdown(relPath: string, content: string): ParsedNote {
     });
   }
 
-  const chunks = buildChunks(content, lines, blocks);
   return {
     relPath,
     title,
-    lang: noteLanguage(proseOf(chunks)),
+    lang: detectLang(content),
     frontMatter,
     links: collectLinks(tree, content, lines, relPath),
     tags: collectTags(tree, frontMatter),
-    chunks,
+    chunks: buildChunks(content, lines, blocks),
   };
 }
 

@@ -1,25 +1,33 @@
 // The language a note is written in (ISO 639-1), for what depends on it beyond its script: which
-// embedding model to offer (MiniLM reads English, not German), a model pass's prompt language.
-// Retrieval and fast extraction never read it: they decide per chunk by script (text/lang.ts).
-import { eld } from 'eld/small';
+// embedding model to offer (MiniLM reads English, not German). Retrieval, fast extraction and a model
+// pass's prompts never read it: they go by script (text/lang.ts).
 import { detectLang } from '../text/lang.js';
 import { UNDETERMINED_LANGUAGE } from '../types.js';
 import type { Db } from '../store/db.js';
-import { indexedProse, replaceLanguages } from '../store/languages.js';
+import { forgetLanguages, setLanguages, unjudgedProse } from '../store/languages.js';
 import { getSetting, setSetting } from '../store/settings.js';
 import { getLogger } from '../log.js';
 
-/** Names the detector, so an index whose languages an older one judged is judged again (refreshNoteLanguages). */
-export const LANGUAGE_DETECTOR = 'eld-small-2';
+/** Names the detector, so an index whose languages an older one judged is judged again (judgeNoteLanguages). */
+export const LANGUAGE_DETECTOR = 'eld-extrasmall-2';
 /** Settings key: the LANGUAGE_DETECTOR that judged the index's notes. */
 const DETECTED_BY = 'language_detector';
 /** Enough prose to tell a language by; more only costs time on long notes. */
 const SAMPLE_CHARS = 2000;
 
+type Detector = Awaited<typeof import('eld/extrasmall')>['eld'];
+let detector: Promise<Detector> | null = null;
+/**
+ * Loaded on first use: its n-gram tables take a quarter of a second to load, which `loci ask` and a
+ * window that only searches should not pay. (The extra-small tables: the same languages, and the same
+ * judgement on every note of the docs folders, the news and the Wikipedia paragraphs in the tests.)
+ */
+const loadDetector = () => (detector ??= import('eld/extrasmall').then((m) => m.eld));
+
 /** The language of a note's prose (its chunks that are not code), or 'und' (UNDETERMINED_LANGUAGE). */
-export function noteLanguage(prose: readonly string[]): string {
+export async function noteLanguage(prose: readonly string[]): Promise<string> {
   const sample = prose.join('\n').slice(0, SAMPLE_CHARS);
-  const result = eld.detect(sample);
+  const result = (await loadDetector()).detect(sample);
   if (result.language && result.isReliable()) return result.language;
   // Too little text for n-grams to settle it: Chinese is still told apart by its script.
   return detectLang(sample) === 'zh' ? 'zh' : UNDETERMINED_LANGUAGE;
@@ -31,20 +39,22 @@ export function proseOf(chunks: readonly { text: string; isCode: boolean }[]): s
 }
 
 /**
- * Judges every indexed note's language again when another detector judged it (an index from before
- * this one, which told only scripts apart: German counted as English). Once per detector; returns the
- * notes judged. Reads the stored chunks, so no file is read and nothing else is redone.
+ * Judges the language of every indexed note that has none yet: the notes written since (the graph step
+ * calls this), or all of them when another detector judged them (an index from before this one, which
+ * told only scripts apart: German counted as English). Reads the stored chunks. Returns the notes judged.
  */
-export function refreshNoteLanguages(db: Db): number {
-  if (getSetting<string | null>(db, DETECTED_BY, null) === LANGUAGE_DETECTOR) return 0;
-  // Judged while reading, written after: the connection cannot write while a query iterates.
-  // (10k news articles: 1.8 s, once.)
+export async function judgeNoteLanguages(db: Db): Promise<number> {
+  if (getSetting<string | null>(db, DETECTED_BY, null) !== LANGUAGE_DETECTOR) {
+    db.transaction(() => {
+      forgetLanguages(db);
+      setSetting(db, DETECTED_BY, LANGUAGE_DETECTOR);
+    })();
+  }
   const t0 = performance.now();
-  const langs = [...indexedProse(db)].map(({ id, prose }) => ({ id, lang: noteLanguage(prose) }));
-  db.transaction(() => {
-    replaceLanguages(db, langs, UNDETERMINED_LANGUAGE);
-    setSetting(db, DETECTED_BY, LANGUAGE_DETECTOR);
-  })();
-  if (langs.length) getLogger('engine').info({ notes: langs.length, detector: LANGUAGE_DETECTOR, ms: Math.round(performance.now() - t0) }, 'notes’ languages judged again');
+  const langs: { id: number; lang: string }[] = [];
+  for (const { id, prose } of unjudgedProse(db)) langs.push({ id, lang: await noteLanguage(prose) });
+  setLanguages(db, langs);
+  // 10k news articles at once: 1.8 s.
+  if (langs.length > 1000) getLogger('engine').info({ notes: langs.length, detector: LANGUAGE_DETECTOR, ms: Math.round(performance.now() - t0) }, 'notes’ languages judged');
   return langs.length;
 }

@@ -2,7 +2,7 @@ import path from 'node:path';
 import MarkdownIt from 'markdown-it';
 import type Token from 'markdown-it/lib/token.mjs';
 import { parse as parseYaml } from 'yaml';
-import { noteLanguage, proseOf } from './note-language.js';
+import { detectLang } from '../text/lang.js';
 import type { ParsedChunk, ParsedNote } from '../types.js';
 import { buildChunks, type Block } from './chunk.js';
 import { LineIndex } from './line-index.js';
@@ -102,15 +102,14 @@ function parseMarkdown(relPath: string, content: string): ParsedNote {
     });
   }
 
-  const chunks = buildChunks(content, lines, blocks);
   return {
     relPath,
     title,
-    lang: noteLanguage(proseOf(chunks)),
+    lang: detectLang(content),
     frontMatter,
     links: collectLinks(tokens, relPath),
     tags: collectTags(tokens, frontMatter),
-    chunks,
+    chunks: buildChunks(content, lines, blocks),
   };
 }
 
@@ -267,7 +266,7 @@ function parsePlainText(relPath: string, content: string): ParsedNote {
   return {
     relPath,
     title: fileTitle(relPath),
-    lang: noteLanguage(proseOf(chunks)),
+    lang: detectLang(content),
     frontMatter: {},
     links,
     tags: [...new Set(findHashtags(content))],

@@ -2,6 +2,7 @@ import type { Db } from './db.js';
 import { stmt } from './statements.js';
 import { UNDETERMINED_LANGUAGE, type DocumentStatus, type Extraction, type MindMapNode, type ParsedChunk, type ParsedNote } from '../types.js';
 import { segmentForIndex } from '../text/segment.js';
+import { detectLang } from '../text/lang.js';
 import { normalizeLinkTarget, normalizeName } from './names.js';
 
 export const PATH_SEPARATOR = ' › ';
@@ -236,7 +237,8 @@ export function loadParsedNote(db: Db, docId: number): ParsedNote {
   const fm = stmt(db, 'SELECT front_matter FROM documents WHERE id = ?').get(docId) as { front_matter: string };
   const frontMatter = JSON.parse(fm.front_matter) as Record<string, unknown>;
   const tags = Array.isArray(frontMatter.tags) ? frontMatter.tags.map(String) : [];
-  return { relPath: doc.rel_path, title: doc.title, lang: doc.lang, frontMatter, links, tags, chunks };
+  // documents.lang is the note's language; a note's own `lang` is its script's, as parsing gives it.
+  return { relPath: doc.rel_path, title: doc.title, lang: detectLang(chunks.map((c) => c.text).join('\n')), frontMatter, links, tags, chunks };
 }
 
 /** Lists documents whose graph neighbourhood must be rebuilt; written inside the note's transaction, so a killed run resumes. */

@@ -1,33 +1,40 @@
-// Notes by language (documents.lang): counted for the model offer, and judged again when the detector changes.
+// Notes by language (documents.lang): counted for the model offer, judged after notes are written.
 import type { Db } from './db.js';
+import { UNJUDGED_LANGUAGE } from '../types.js';
 
-/** Indexed notes per language (ISO 639-1, 'und' when it could not be told), most notes first. */
+/** Judged indexed notes per language (ISO 639-1, 'und' when it could not be told), most notes first. */
 export function languageCounts(db: Db): Record<string, number> {
-  const rows = db.prepare("SELECT lang, count(*) AS n FROM documents WHERE status = 'indexed' GROUP BY lang ORDER BY n DESC, lang").all() as { lang: string; n: number }[];
+  const rows = db
+    .prepare("SELECT lang, count(*) AS n FROM documents WHERE status = 'indexed' AND lang <> ? GROUP BY lang ORDER BY n DESC, lang")
+    .all(UNJUDGED_LANGUAGE) as { lang: string; n: number }[];
   return Object.fromEntries(rows.map((r) => [r.lang, r.n]));
 }
 
-/** Each indexed note's prose chunks in order (code chunks say nothing of its language). */
-export function* indexedProse(db: Db): Generator<{ id: number; prose: string[] }> {
+/** The prose chunks, in order, of each indexed note not judged yet (none for a note of code alone). */
+export function unjudgedProse(db: Db): { id: number; prose: string[] }[] {
   const rows = db
-    .prepare("SELECT d.id, c.text FROM documents d JOIN chunks c ON c.document_id = d.id AND c.is_code = 0 WHERE d.status = 'indexed' ORDER BY d.id, c.ord")
-    .iterate() as IterableIterator<{ id: number; text: string }>;
-  let current: { id: number; prose: string[] } = { id: -1, prose: [] };
+    .prepare(
+      `SELECT d.id, c.text FROM documents d LEFT JOIN chunks c ON c.document_id = d.id AND c.is_code = 0
+        WHERE d.status = 'indexed' AND d.lang = ? ORDER BY d.id, c.ord`,
+    )
+    .all(UNJUDGED_LANGUAGE) as { id: number; text: string | null }[];
+  const notes = new Map<number, string[]>();
   for (const r of rows) {
-    if (current.id !== r.id) {
-      if (current.id !== -1) yield current;
-      current = { id: r.id, prose: [] };
-    }
-    current.prose.push(r.text);
+    const prose = notes.get(r.id) ?? [];
+    if (r.text !== null) prose.push(r.text);
+    notes.set(r.id, prose);
   }
-  if (current.id !== -1) yield current;
+  return [...notes].map(([id, prose]) => ({ id, prose }));
 }
 
-/** Every indexed note's language, as given; a note not given (no prose) is undetermined. */
-export function replaceLanguages(db: Db, langs: { id: number; lang: string }[], undetermined: string): void {
+/** Marks every indexed note as not judged (another detector judged them). */
+export function forgetLanguages(db: Db): void {
+  db.prepare("UPDATE documents SET lang = ? WHERE status = 'indexed'").run(UNJUDGED_LANGUAGE);
+}
+
+export function setLanguages(db: Db, langs: { id: number; lang: string }[]): void {
   const set = db.prepare('UPDATE documents SET lang = ? WHERE id = ?');
   db.transaction(() => {
-    db.prepare("UPDATE documents SET lang = ? WHERE status = 'indexed'").run(undetermined);
     for (const l of langs) set.run(l.lang, l.id);
   })();
 }
