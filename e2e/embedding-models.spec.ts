@@ -116,27 +116,49 @@ test('first run: the model step offers an installed embedding model for search',
   }
 });
 
-test('first run on Chinese notes: the model step offers an embedding model that reads Chinese, and says why', async ({ page }) => {
-  const work = mkdtempSync(path.join(os.tmpdir(), 'loci-e2e-chinese-notes-'));
-  const notes = path.join(work, 'notes');
-  mkdirSync(notes, { recursive: true });
-  // Notes of our own, in Chinese: the catalogue's recommendation (MiniLM) reads English only.
-  writeFileSync(path.join(notes, '乌龙茶.md'), '# 乌龙茶\n\n乌龙茶是半发酵茶，主要产于福建和台湾。\n\n冲泡时水温宜高，香气浓郁，回甘持久。\n');
-  writeFileSync(path.join(notes, '绿茶.md'), '# 绿茶\n\n绿茶不经发酵，保留了鲜叶的天然物质。\n\n龙井和碧螺春都是有名的绿茶。\n');
-  writeFileSync(path.join(notes, '普洱.md'), '# 普洱茶\n\n普洱茶产于云南，分为生茶和熟茶。\n');
-  const server = await serve(path.join(work, 'index.db'), path.join(work, 'models'));
-  try {
-    await page.goto(server.url);
-    await page.getByLabel('Folder path').fill(notes);
-    await page.getByRole('button', { name: 'Add folder' }).click();
-    const step = page.getByTestId('model-step');
-    const bge = loadCatalogue().find((m) => m.id === 'bge-small-zh-v1.5')!;
-    const offer = step.getByRole('article', { name: `Embedding model ${bge.name}` });
-    await expect(offer).toBeVisible();
-    await expect(offer.getByTestId('offer-reason')).toHaveText(/^Chosen for your notes \(100% Chinese\): all-MiniLM-L6-v2 .* reads English only\.$/);
-    await expect(step.getByRole('article', { name: /^Embedding model all-MiniLM/ })).toHaveCount(0);
-    await expect(offer.getByRole('button', { name: 'Download' })).toBeEnabled();
-  } finally {
-    await server.stop();
-  }
-});
+// Notes of our own, in each language: the catalogue's recommendation (MiniLM) reads English only.
+const FOREIGN_LIBRARIES = [
+  {
+    language: 'Chinese',
+    model: 'bge-small-zh-v1.5',
+    notes: {
+      '乌龙茶.md': '# 乌龙茶\n\n乌龙茶是半发酵茶，主要产于福建和台湾。\n\n冲泡时水温宜高，香气浓郁，回甘持久。\n',
+      '绿茶.md': '# 绿茶\n\n绿茶不经发酵，保留了鲜叶的天然物质。\n\n龙井和碧螺春都是有名的绿茶。\n',
+      '普洱.md': '# 普洱茶\n\n普洱茶产于云南，分为生茶和熟茶。\n',
+    },
+  },
+  {
+    // German shares English's letters: told apart by its words, not its script.
+    language: 'German',
+    model: 'multilingual-e5-small',
+    notes: {
+      'röstung.md': '# Röstung\n\nEine helle Röstung bewahrt die Säure eines gewaschenen Kaffees, während eine dunkle Röstung die Bitterkeit betont.\n',
+      'mühle.md': '# Mühle\n\nEine Kegelmühle mahlt gleichmäßiger als eine Schlagmühle, und der Mahlgrad bestimmt, wie schnell das Wasser durchläuft.\n',
+      'wasser.md': '# Wasser\n\nWeiches Wasser mit wenig Kalk bringt die Aromen des Kaffees besser zur Geltung als hartes Leitungswasser.\n',
+    },
+  },
+];
+
+for (const library of FOREIGN_LIBRARIES) {
+  test(`first run on ${library.language} notes: the model step offers an embedding model that reads them, and says why`, async ({ page }) => {
+    const work = mkdtempSync(path.join(os.tmpdir(), 'loci-e2e-foreign-notes-'));
+    const notes = path.join(work, 'notes');
+    mkdirSync(notes, { recursive: true });
+    for (const [name, text] of Object.entries(library.notes)) writeFileSync(path.join(notes, name), text);
+    const server = await serve(path.join(work, 'index.db'), path.join(work, 'models'));
+    try {
+      await page.goto(server.url);
+      await page.getByLabel('Folder path').fill(notes);
+      await page.getByRole('button', { name: 'Add folder' }).click();
+      const step = page.getByTestId('model-step');
+      const pick = loadCatalogue().find((m) => m.id === library.model)!;
+      const offer = step.getByRole('article', { name: `Embedding model ${pick.name}` });
+      await expect(offer).toBeVisible();
+      await expect(offer.getByTestId('offer-reason')).toHaveText(new RegExp(`^Chosen for your notes \\(100% ${library.language}\\): all-MiniLM-L6-v2 .* reads English only\\.$`));
+      await expect(step.getByRole('article', { name: /^Embedding model all-MiniLM/ })).toHaveCount(0);
+      await expect(offer.getByRole('button', { name: 'Download' })).toBeEnabled();
+    } finally {
+      await server.stop();
+    }
+  });
+}

@@ -47,8 +47,12 @@ function Connected({ client, theme, toggleTheme }: { client: AppContextValue['cl
   const [graphDoc, setGraphDoc] = useState<NoteRef | null>(null);
   const [switcher, setSwitcher] = useState<SwitcherPurpose | null>(null);
   const [docs, setDocs] = useState<Res<'library.documents'> | null>(null);
-  /** First run: the library is empty when the app opens; cleared when the user finishes or skips. */
-  const [firstRun, setFirstRun] = useState(false);
+  /**
+   * First run: the library is empty when the app opens; cleared when the user finishes or skips. Null
+   * until the engine says: showing the library view meanwhile let a path typed into its folder field be
+   * swept away by the first-run view replacing it.
+   */
+  const [firstRun, setFirstRun] = useState<boolean | null>(null);
   const [host, setHost] = useState<Res<'host.info'> | null>(null);
   const [hostError, setHostError] = useState<unknown>(null);
   const [online, setOnline] = useState(true);
@@ -61,7 +65,10 @@ function Connected({ client, theme, toggleTheme }: { client: AppContextValue['cl
   useEffect(() => {
     socketListener = setOnline;
     client.call('host.info', {}).then(setHost, setHostError);
-    client.call('library.roots', {}).then((roots) => setFirstRun(roots.length === 0), () => {});
+    client.call('library.roots', {}).then(
+      (roots) => setFirstRun(roots.length === 0),
+      () => setFirstRun(false), // the library view says what is wrong
+    );
     const offError = client.on('engine.error', ({ source, message }) => setEngineErrors((all) => [...all.slice(-2), `${source}: ${message}`]));
     const offShow = client.on('ui.show', ({ view }) => setView(view));
     // Subscribed before asking for the earlier ones, so a warning raised in between is not lost (a repeat is
@@ -197,10 +204,9 @@ function Connected({ client, theme, toggleTheme }: { client: AppContextValue['cl
               setNotices([]);
             }}
           />
-          {view === 'library' && firstRun && (
-            <Onboarding library={library} onDone={() => setFirstRun(false)} />
-          )}
-          {view === 'library' && !firstRun && <LibraryView library={library} />}
+          {view === 'library' && firstRun === null && <EmptyState title="Opening your library…" />}
+          {view === 'library' && firstRun === true && <Onboarding library={library} onDone={() => setFirstRun(false)} />}
+          {view === 'library' && firstRun === false && <LibraryView library={library} />}
           {/* Kept mounted so a conversation (and a streaming answer) survives switching views. */}
           <div hidden={view !== 'ask'}>
             <AskView />
