@@ -624,7 +624,7 @@ export class LociEngine {
    */
   modelsInUse(): ModelsInUse {
     const stored = modelsInSettings(this.settings());
-        const unique = (specs: (string | null | undefined)[]) => [...new Set(specs.filter((x): x is string => !!x))];
+    const unique = (specs: (string | null | undefined)[]) => [...new Set(specs.filter((x): x is string => !!x))];
     return {
       answers: unique([...stored.answers, this.modelSpec(), this.llmOpening?.spec]),
       search: unique([...stored.search, this.embedderSpec, this.switching?.spec]),

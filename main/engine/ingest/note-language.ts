@@ -4,7 +4,7 @@
 import { detectLang } from '../text/lang.js';
 import { UNDETERMINED_LANGUAGE } from '../types.js';
 import type { Db } from '../store/db.js';
-import { forgetLanguages, setLanguages, unjudgedProse } from '../store/languages.js';
+import { forgetLanguages, hasUnjudgedLanguages, setLanguages, unjudgedProse } from '../store/languages.js';
 import { getSetting, setSetting } from '../store/settings.js';
 import { getLogger } from '../log.js';
 
@@ -26,8 +26,12 @@ const loadDetector = () => (detector ??= import('eld/extrasmall').then((m) => m.
 
 /** The language of a note's prose (its chunks that are not code), or 'und' (UNDETERMINED_LANGUAGE). */
 export async function noteLanguage(prose: readonly string[]): Promise<string> {
+  return languageBy(await loadDetector(), prose);
+}
+
+function languageBy(detector: Detector, prose: readonly string[]): string {
   const sample = prose.join('\n').slice(0, SAMPLE_CHARS);
-  const result = (await loadDetector()).detect(sample);
+  const result = detector.detect(sample);
   if (result.language && result.isReliable()) return result.language;
   // Too little text for n-grams to settle it: Chinese is still told apart by its script.
   return detectLang(sample) === 'zh' ? 'zh' : UNDETERMINED_LANGUAGE;
@@ -50,9 +54,12 @@ export async function judgeNoteLanguages(db: Db): Promise<number> {
       setSetting(db, DETECTED_BY, LANGUAGE_DETECTOR);
     })();
   }
+  // Only then loaded: opening an index whose notes are all judged (every `loci ask`) does not load it.
+  if (!hasUnjudgedLanguages(db)) return 0;
+  const loaded = await loadDetector();
+  // Read, judged and written with no await between: no note can change in the meantime.
   const t0 = performance.now();
-  const langs: { id: number; lang: string }[] = [];
-  for (const { id, prose } of unjudgedProse(db)) langs.push({ id, lang: await noteLanguage(prose) });
+  const langs = unjudgedProse(db).map(({ id, prose }) => ({ id, lang: languageBy(loaded, prose) }));
   setLanguages(db, langs);
   // 10k news articles at once: 1.8 s.
   if (langs.length > 1000) getLogger('engine').info({ notes: langs.length, detector: LANGUAGE_DETECTOR, ms: Math.round(performance.now() - t0) }, 'notes’ languages judged');

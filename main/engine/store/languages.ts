@@ -10,6 +10,10 @@ export function languageCounts(db: Db): Record<string, number> {
   return Object.fromEntries(rows.map((r) => [r.lang, r.n]));
 }
 
+export function hasUnjudgedLanguages(db: Db): boolean {
+  return db.prepare("SELECT 1 FROM documents WHERE status = 'indexed' AND lang = ? LIMIT 1").get(UNJUDGED_LANGUAGE) !== undefined;
+}
+
 /** The prose chunks, in order, of each indexed note not judged yet (none for a note of code alone). */
 export function unjudgedProse(db: Db): { id: number; prose: string[] }[] {
   const rows = db
