@@ -15,8 +15,10 @@ function size(bytes: number | null): string {
   return bytes > 1e9 ? `${(bytes / 1e9).toFixed(1)} GB` : `${(bytes / 1e6).toFixed(1)} MB`;
 }
 
-/** The model the engine answers with (settings key `model`), the catalogue with downloads, and import. */
-/** `models`: the models.list call, shared with the settings form (its embedder field offers installed models). */
+/**
+ * The model the engine answers with (settings key `model`), the catalogue with downloads, and import.
+ * `models`: the models.list call, shared with the settings form (its embedder field offers installed models).
+ */
 export function ModelsPanel({ settings, models, onSaved }: { settings: Record<string, unknown> | null; models: CallState<Res<'models.list'>>; onSaved(): void }) {
   const { client } = useApp();
   const [progress, setProgress] = useState<Record<string, Progress>>({});
