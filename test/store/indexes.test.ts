@@ -29,6 +29,7 @@ const WHOLE_TABLE_READS: [RegExp, string][] = [
   [/^SELECT \* FROM \(SELECT id, \w+ FROM \w+\) src WHERE NOT EXISTS \(SELECT 1 FROM embeddings/, 'embed what lacks a vector, once per run'],
   [/^DELETE FROM super_nodes$/, 'super-nodes rebuilt each run'],
   [/^UPDATE documents SET content_hash = NULL, mtime = NULL WHERE status = 'indexed' AND NOT EXISTS/, 'fast-mode notes re-extracted once, after an upgrade'],
+  [/^UPDATE documents SET lang = '' WHERE status = 'indexed'$/, 'notes’ languages judged again once, when the detector changes'],
 ];
 const deliberate = (sql: string) => isSingleTableLoad(sql) || WHOLE_TABLE_READS.some(([re]) => re.test(sql));
 

@@ -10,8 +10,10 @@ export function languageCounts(db: Db): Record<string, number> {
   return Object.fromEntries(rows.map((r) => [r.lang, r.n]));
 }
 
+// The notes awaiting judgement are found by migration 8's partial index, which SQLite uses only for a
+// query that spells its condition (lang = '', UNJUDGED_LANGUAGE) as a literal; so are they marked.
 export function hasUnjudgedLanguages(db: Db): boolean {
-  return db.prepare("SELECT 1 FROM documents WHERE status = 'indexed' AND lang = ? LIMIT 1").get(UNJUDGED_LANGUAGE) !== undefined;
+  return db.prepare("SELECT 1 FROM documents WHERE lang = '' AND status = 'indexed' LIMIT 1").get() !== undefined;
 }
 
 /** The prose chunks, in order, of each indexed note not judged yet (none for a note of code alone). */
@@ -19,9 +21,9 @@ export function unjudgedProse(db: Db): { id: number; prose: string[] }[] {
   const rows = db
     .prepare(
       `SELECT d.id, c.text FROM documents d LEFT JOIN chunks c ON c.document_id = d.id AND c.is_code = 0
-        WHERE d.status = 'indexed' AND d.lang = ? ORDER BY d.id, c.ord`,
+        WHERE d.lang = '' AND d.status = 'indexed' ORDER BY d.id, c.ord`,
     )
-    .all(UNJUDGED_LANGUAGE) as { id: number; text: string | null }[];
+    .all() as { id: number; text: string | null }[];
   const notes = new Map<number, string[]>();
   for (const r of rows) {
     const prose = notes.get(r.id) ?? [];
@@ -33,7 +35,7 @@ export function unjudgedProse(db: Db): { id: number; prose: string[] }[] {
 
 /** Marks every indexed note as not judged (another detector judged them). */
 export function forgetLanguages(db: Db): void {
-  db.prepare("UPDATE documents SET lang = ? WHERE status = 'indexed'").run(UNJUDGED_LANGUAGE);
+  db.prepare("UPDATE documents SET lang = '' WHERE status = 'indexed'").run();
 }
 
 export function setLanguages(db: Db, langs: { id: number; lang: string }[]): void {

@@ -5,6 +5,7 @@ import m0004 from './0004_delete_paths.js';
 import m0005 from './0005_stemmed_fts.js';
 import m0006 from './0006_write_less.js';
 import m0007 from './0007_chat_passages.js';
+import m0008 from './0008_unjudged_languages.js';
 
 /** Append-only: never edit a shipped migration, add the next number. */
 export const migrations: { version: number; name: string; sql: string }[] = [
@@ -15,4 +16,5 @@ export const migrations: { version: number; name: string; sql: string }[] = [
   { version: 5, name: 'stemmed fts', sql: m0005 },
   { version: 6, name: 'write less', sql: m0006 },
   { version: 7, name: 'chat passages', sql: m0007 },
+  { version: 8, name: 'unjudged languages', sql: m0008 },
 ];
