@@ -35,6 +35,8 @@ describe('loci CLI on the bundled sample notes', () => {
     const second = JSON.parse(await loci('index', samples, '--db', db, '--json'));
     expect(second.changed).toBe(0);
     expect(second.unchanged).toBe(first.changed);
+    // The notes' languages, most notes first (the sample notebook has one note in Chinese).
+    expect(await loci('stats', '--db', db)).toMatch(/^Languages: en \d+, zh 1$/m);
   });
 
   for (const method of ['bm25', 'dense', 'hybrid']) {

@@ -17,6 +17,8 @@ export function registerStats(program: Command): void {
             `Folders: ${s.roots.map(termField).join(', ') || '(none)'}`,
             ...Object.entries(s.counts).map(([k, v]) => `  ${k.padEnd(14)} ${v}`),
             ...s.extractors.map((e) => `  extractor ${e.extractor}: ${e.documents} documents`),
+            // ISO 639-1 codes, most notes first ('und': too short or no prose to tell).
+            `Languages: ${Object.entries(s.languages).map(([code, n]) => `${code} ${n}`).join(', ') || '(no notes)'}`,
           ].join('\n'),
         );
       });
