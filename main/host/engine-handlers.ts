@@ -32,8 +32,11 @@ export function engineHandlers(engine: EnginePort, emit: Emit, host: HostInfo, m
     if (e.type === 'progress') emit('index.progress', { root: e.root, progress: e.progress });
     else if (e.type === 'report') emit('index.report', { root: e.root, report: e.report });
     else if (e.type === 'error') emit('index.error', { root: e.root, message: e.message });
-    else if (e.type === 'embedder') emit('embedder.switch', { spec: e.spec, id: e.id, state: e.state, progress: e.progress, ...(e.message !== undefined ? { message: e.message } : {}) });
-    else emit('engine.warning', { message: e.message });
+    else if (e.type === 'embedder') {
+      // The engine's event is the contract's shape with its type tag.
+      const { type: _, ...change } = e;
+      emit('embedder.switch', change);
+    } else emit('engine.warning', { message: e.message });
   });
 
   function watch(root: string): void {

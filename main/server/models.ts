@@ -5,7 +5,7 @@ import { importModel } from '../engine/llm/models/import.js';
 import { listInstalled } from '../engine/llm/models/installed.js';
 import { modelsDir } from '../engine/llm/models/paths.js';
 import { pullModel } from '../engine/llm/models/pull.js';
-import { modelUse, removeInstalledModel, type ModelsInUse } from '../engine/llm/models/remove.js';
+import { modelUses, removeInstalledModel, type ModelsInUse } from '../engine/llm/models/remove.js';
 import type { Emit } from '../contract/dispatcher.js';
 import { UserError } from '../engine/errors.js';
 import type { ModelHandlers } from '../host/engine-handlers.js';
@@ -16,8 +16,10 @@ export function modelHandlers(emit: Emit, inUse: () => ModelsInUse, dir: () => s
   return {
     'models.list': () => {
       const catalogue = loadCatalogue();
+      const folder = dir();
+      const useOf = modelUses(inUse(), folder);
       return {
-        dir: dir(),
+        dir: folder,
         catalogue: catalogue.map((m) => ({
           id: m.id,
           kind: m.kind,
@@ -32,7 +34,7 @@ export function modelHandlers(emit: Emit, inUse: () => ModelsInUse, dir: () => s
           verified: m.verified,
           recommended: m.recommended ?? false,
         })),
-        installed: listInstalled(dir(), catalogue).map((m) => ({ ...m, inUse: modelUse(inUse(), m, dir()) })),
+        installed: listInstalled(folder, catalogue).map((m) => ({ ...m, inUse: useOf(m) })),
         downloading: [...downloads.keys()],
       };
     },

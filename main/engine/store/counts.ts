@@ -15,4 +15,3 @@ export function indexCounts(db: Db): IndexCounts {
     skipped: n("SELECT count(*) FROM documents WHERE status <> 'indexed'"),
   };
 }
-

@@ -166,6 +166,7 @@ export function ModelsPanel({ settings, models, onSaved }: { settings: Record<st
             const p = progress[m.id];
             const copy = installedCopy(m, installed);
             const setting = copy && settingFor(m, copy);
+            const used = !!setting && inUse(current, setting);
             return (
               <tr key={m.id}>
                 <td title={m.description}>
@@ -188,13 +189,13 @@ export function ModelsPanel({ settings, models, onSaved }: { settings: Record<st
                     </span>
                   ) : copy && setting ? (
                     <span className={ui.row}>
-                      <Button size="small" onClick={() => putToWork(m, setting)} disabled={inUse(current, setting)} aria-label={`${actionLabel(setting, inUse(current, setting))}: ${m.name}`}>
-                        {actionLabel(setting, inUse(current, setting))}
+                      <Button size="small" onClick={() => putToWork(m, setting)} disabled={used} aria-label={`${actionLabel(setting, used)}: ${m.name}`}>
+                        {actionLabel(setting, used)}
                       </Button>
                       <Button
                         size="small"
                         onClick={() => setRemoving({ model: m, copy })}
-                        disabled={removalRefusal(copy) !== null}
+                        disabled={copy.inUse !== null}
                         title={removalRefusal(copy) ?? undefined}
                         aria-label={`Remove ${m.name}`}
                       >

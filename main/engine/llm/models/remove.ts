@@ -22,21 +22,31 @@ export function modelsInSettings(settings: Record<string, unknown>): ModelsInUse
   return { answers: text(settings.model), search: text(settings.embedder) };
 }
 
-/** What the model is in use for — 'answers' or 'search' — or null. */
-export function modelUse(inUse: ModelsInUse, m: InstalledEntry, dir = modelsDir()): 'answers' | 'search' | null {
-  if (m.embedder !== null) {
-    // The same folder however a spec spells it (a trailing slash, a relative path).
-    const names = (spec: string) => spec.startsWith(TRANSFORMERS_PREFIX) && resolve(spec.slice(TRANSFORMERS_PREFIX.length)) === resolve(m.file);
-    return inUse.search.some((s) => names(s.trim())) ? 'search' : null;
-  }
-  const names = (model: string) => {
-    try {
-      return resolve(resolveModelFile(model.trim(), dir)) === resolve(m.file);
-    } catch {
-      return false; // a server URL, or a model that is not installed
-    }
+/**
+ * What each installed model is in use for — 'answers' or 'search' — or null. The in-use specs are
+ * resolved to files once (a model id through the catalogue and the folder's listing), not per model.
+ */
+export function modelUses(inUse: ModelsInUse, dir = modelsDir()): (m: InstalledEntry) => 'answers' | 'search' | null {
+  // The same folder however a spec spells it (a trailing slash, a relative path).
+  const folders = new Set(
+    inUse.search
+      .map((spec) => spec.trim())
+      .filter((spec) => spec.startsWith(TRANSFORMERS_PREFIX))
+      .map((spec) => resolve(spec.slice(TRANSFORMERS_PREFIX.length))),
+  );
+  const files = new Set(
+    inUse.answers.flatMap((model) => {
+      try {
+        return [resolve(resolveModelFile(model.trim(), dir))];
+      } catch {
+        return []; // a server URL, or a model that is not installed
+      }
+    }),
+  );
+  return (m) => {
+    if (m.embedder !== null) return folders.has(resolve(m.file)) ? 'search' : null;
+    return files.has(resolve(m.file)) ? 'answers' : null;
   };
-  return inUse.answers.some(names) ? 'answers' : null;
 }
 
 /**
@@ -46,7 +56,7 @@ export function modelUse(inUse: ModelsInUse, m: InstalledEntry, dir = modelsDir(
 export function removeInstalledModel(id: string, inUse: ModelsInUse, dir = modelsDir()): { id: string; file: string; freedBytes: number } {
   const m = listInstalled(dir).find((i) => i.id === id);
   if (!m) throw new UserError(`No installed model ${id} in ${dir}.`);
-  const use = modelUse(inUse, m, dir);
+  const use = modelUses(inUse, dir)(m);
   if (use) throw new UserError(`${id} is in use for ${use}: choose another ${use === 'search' ? 'embedder' : 'model'} first.`);
   rmSync(m.file, { recursive: m.kind === 'transformers.js' });
   return { id, file: m.file, freedBytes: m.sizeBytes };
