@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaticEmbedder } from '../../main/engine/embed/static-embedder.js';
 import type { Embedder } from '../../main/engine/embed/embedder.js';
-import { DEFAULT_THRESHOLDS } from '../../main/engine/extract/llm/consistency.js';
+import { DEFAULT_THRESHOLDS, rougeTokens } from '../../main/engine/extract/llm/consistency.js';
 import { extractorFor, extractWithModel, type LlmExtraction } from '../../main/engine/extract/llm/extract.js';
-import { parseOutline } from '../../main/engine/extract/llm/piece-facts.js';
+import { dropTrailingNoise, parseOutline } from '../../main/engine/extract/llm/piece-facts.js';
 import { segmentNote } from '../../main/engine/extract/llm/segment.js';
 import { parseNote } from '../../main/engine/ingest/parse.js';
 import { LocalLlamaProvider } from '../../main/engine/llm/local/local-provider.js';
@@ -224,6 +224,19 @@ describe('extractWithModel on real notes with the real tiny model', { timeout: 3
       expect(route.children.length).toBeGreaterThan(0);
       for (const fact of route.children) expect(sectionOf(ex.fcis[fact.fciIndex!]!.chunkOrd)).toBe(route.text);
     }
+  });
+
+  it('drops the words a model drifts into at the end of its turn, glued on or after a link, and nothing it read', () => {
+    // The tails are Gemma 3 270M's, from a model pass over six SilverBullet notes; the piece text is our own.
+    const vocab = new Set(rougeTokens('The server is a dumb file store. See [[Architecture/Syscalls]] and the token (or none). Node.js 2.0 runs it.'));
+    expect(dropTrailingNoise('The server is a dumb file store.iatrics', vocab)).toBe('The server is a dumb file store.');
+    expect(dropTrailingNoise('See [[Architecture/Syscalls]] staan', vocab)).toBe('See [[Architecture/Syscalls]]');
+    expect(dropTrailingNoise('The token (or none) mendatang', vocab)).toBe('The token (or none)');
+    expect(dropTrailingNoise('See [[Architecture/Syscalls]] staan LoginPage', vocab)).toBe('See [[Architecture/Syscalls]]');
+    // Words the piece has stay, however they follow a full stop or bracket; so do longer endings.
+    expect(dropTrailingNoise('Node.js runs it', vocab)).toBe('Node.js runs it');
+    expect(dropTrailingNoise('The server (a dumb file store) runs it', vocab)).toBe('The server (a dumb file store) runs it');
+    expect(dropTrailingNoise('Node.js 2.0 runs it on weekdays only', vocab)).toBe('Node.js 2.0 runs it on weekdays only');
   });
 
   it('asks the model nothing for a note without prose (code only), and still gives it a topic', async () => {
