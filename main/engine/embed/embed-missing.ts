@@ -1,6 +1,7 @@
 import type { Db } from '../store/db.js';
 import type { Embedder } from './embedder.js';
 import { rowsMissingEmbeddings, writeEmbeddings, type OwnerKind } from '../store/embeddings.js';
+import { embedOnce } from './embed-once.js';
 
 const KINDS: OwnerKind[] = ['doc', 'chunk', 'fci', 'mm', 'entity'];
 const BATCH = 256;
@@ -30,17 +31,21 @@ export async function embedMissing(
     return { kind, rows: docIds?.length === 0 ? [] : rowsMissingEmbeddings(db, kind, embedder.id, docIds) };
   });
   const total = todo.reduce((s, t) => s + t.rows.length, 0);
+  // A text several rows share (a one-passage note and its passage; a line every report of a news site
+  // ends with) is embedded once in the run; only those vectors are kept between batches.
+  const repeated = repeatedTexts(todo.flatMap((t) => t.rows.map(([, text]) => embeddedText(text))));
+  const shared = new Map<string, Float32Array>();
   let done = 0;
   for (const { kind, rows } of todo) {
     for (let i = 0; i < rows.length; i += BATCH) {
       signal?.throwIfAborted();
       const batch = rows.slice(i, i + BATCH);
-      const vectors = await embedder.embed(batch.map(([, text]) => (text ?? '').slice(0, MAX_CHARS)));
-      const embedded = batch.map(([id], j) => {
-        const vector = vectors[j];
-        if (!vector) throw new Error(`embedder ${embedder.id} returned ${vectors.length} vectors for ${batch.length} texts`);
-        return { id, vector };
+      const texts = batch.map(([, text]) => embeddedText(text));
+      const vectors = await embedOnce(embedder, texts, shared);
+      texts.forEach((t, j) => {
+        if (repeated.has(t)) shared.set(t, vectors[j]!);
       });
+      const embedded = batch.map(([id], j) => ({ id, vector: vectors[j]! }));
       db.transaction(() => writeEmbeddings(db, kind, embedder.id, embedded))();
       done += batch.length;
       onProgress?.({ done, total });
@@ -50,4 +55,15 @@ export async function embedMissing(
     }
   }
   return total;
+}
+
+function embeddedText(text: string | null): string {
+  return (text ?? '').slice(0, MAX_CHARS);
+}
+
+function repeatedTexts(texts: string[]): Set<string> {
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const t of texts) (seen.has(t) ? repeated : seen).add(t);
+  return repeated;
 }

@@ -8,9 +8,14 @@ import type { MindMapNode, ParsedNote } from '../types.js';
  */
 export const EMBED_MAX_CHARS = 8000;
 
+/**
+ * The title joins the body as a chunk's title joins its text, so a note of one prose passage (a news
+ * article, a Wikipedia paragraph, a short note) is embedded by the very text of that passage and its
+ * vector is computed once (embed-missing.ts, prepare-note.ts).
+ */
 export function docText(note: ParsedNote): string {
   const body = note.chunks.filter((c) => !c.isCode).map((c) => c.text);
-  return `${note.title}\n${body.join('\n')}`.slice(0, EMBED_MAX_CHARS);
+  return `${note.title} ${body.join('\n')}`.slice(0, EMBED_MAX_CHARS);
 }
 
 export function chunkTexts(note: ParsedNote): string[] {

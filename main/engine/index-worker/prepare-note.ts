@@ -7,6 +7,7 @@ import { createStaticEmbedder, type StaticEmbedder } from '../embed/static-embed
 import { composeNoteVectors } from './compose-vectors.js';
 import type { Embedder } from '../embed/embedder.js';
 import { chunkTexts, docText, EMBED_MAX_CHARS, mindMapTexts } from './owner-texts.js';
+import { embedOnce } from '../embed/embed-once.js';
 
 /**
  * One note to prepare: its text — or the file to read it from (inside `root`), read and hashed in the
@@ -92,7 +93,7 @@ export async function prepareNote(input: NoteInput, embedder: Embedder | null, r
 async function embedNote(embedder: Embedder, note: ParsedNote, extraction: Extraction): Promise<NoteVectors> {
   if (isStatic(embedder)) return { model: embedder.id, ...composeNoteVectors(embedder.sums, embedder.dim, note, extraction) };
   const texts = [docText(note), ...chunkTexts(note), ...extraction.fcis.map((f) => f.text.slice(0, EMBED_MAX_CHARS)), ...mindMapTexts(extraction.mindMap)];
-  const v = await embedder.embed(texts);
+  const v = await embedOnce(embedder, texts);
   const nc = note.chunks.length;
   const nf = extraction.fcis.length;
   return { model: embedder.id, doc: v[0]!, chunks: v.slice(1, 1 + nc), fcis: v.slice(1 + nc, 1 + nc + nf), mm: v.slice(1 + nc + nf) };

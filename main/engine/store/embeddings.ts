@@ -36,7 +36,7 @@ export function toFloat32(buf: Buffer): Float32Array {
  * with `@docs` standing for the documents the rows are limited to.
  */
 const EMBEDDED_TEXT: Record<OwnerKind, (scoped: boolean) => string> = {
-  doc: (scoped) => `SELECT d.id, d.title || char(10) || COALESCE((SELECT group_concat(c.text, char(10)) FROM chunks c WHERE c.document_id = d.id AND c.is_code = 0), '')
+  doc: (scoped) => `SELECT d.id, d.title || ' ' || COALESCE((SELECT group_concat(c.text, char(10)) FROM chunks c WHERE c.document_id = d.id AND c.is_code = 0), '')
         FROM documents d WHERE d.status = 'indexed'${scoped ? ' AND d.id IN (SELECT value FROM json_each(@docs))' : ''}`,
   chunk: (scoped) =>
     `SELECT c.id, COALESCE(d.title, '') || ' ' || c.text FROM chunks c JOIN documents d ON d.id = c.document_id${scoped ? ' WHERE c.document_id IN (SELECT value FROM json_each(@docs))' : ''}`,

@@ -1,0 +1,70 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { embedMissing } from '../../main/engine/embed/embed-missing.js';
+import type { Embedder } from '../../main/engine/embed/embedder.js';
+import { LociEngine } from '../../main/engine/engine.js';
+import { loadEmbeddings, rowsMissingEmbeddings, type OwnerKind } from '../../main/engine/store/embeddings.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'loci-embed-missing-'));
+  const notes = join(dir, 'notes');
+  await import('node:fs/promises').then((fs) => fs.mkdir(notes));
+  // Two one-passage notes ending with the same sign-off (as reports of one news site do), and a note of
+  // several sections.
+  await writeFile(join(notes, 'alder.md'), '# Alder Creek\n\nAlder Creek runs past the old mill into the lake. Tell us what you think.\n');
+  await writeFile(join(notes, 'birch.md'), '# Birch Hill\n\nBirch Hill is the highest point of the county. Tell us what you think.\n');
+  await writeFile(
+    join(notes, 'mill.md'),
+    '# The old mill\n\nThe mill was built in 1820.\n\n## Today\n\nIt houses a bakery and a small museum.\n\n## Access\n\nA footpath leads there from Alder Creek.\n',
+  );
+});
+afterAll(async () => rm(dir, { recursive: true, force: true }));
+
+const KINDS: OwnerKind[] = ['doc', 'chunk', 'fci', 'mm', 'entity'];
+
+describe('embedMissing', () => {
+  it('embeds each distinct text once: a one-passage note shares its passage vector, a repeated line is embedded once', async () => {
+    const engine = await LociEngine.open({ dbPath: join(dir, 'index.db'), embedder: 'glove' });
+    try {
+      await engine.index(join(dir, 'notes'));
+      const inner = engine.embedder;
+      const sent: string[] = [];
+      // The built-in embedder under another id, so every row lacks a vector for it; it records what it is asked.
+      const recording: Embedder = {
+        id: 'recording@1',
+        dim: inner.dim,
+        embed: async (texts) => {
+          sent.push(...texts);
+          return inner.embed(texts);
+        },
+      };
+      const rows = KINDS.flatMap((kind) => rowsMissingEmbeddings(engine.db, kind, recording.id).map(([id, text]) => ({ kind, id, text })));
+      const written = await embedMissing(engine.db, recording);
+
+      expect(written).toBe(rows.length);
+      expect(new Set(sent).size).toBe(sent.length);
+      expect(sent.length).toBe(new Set(rows.map((r) => r.text)).size);
+      expect(sent.length).toBeLessThan(rows.length);
+      // A one-passage note is embedded by its passage's own text: the same vector.
+      const docText = (id: number) => rows.find((r) => r.kind === 'doc' && r.id === id)!.text;
+      for (const title of ['Alder Creek', 'Birch Hill']) {
+        const doc = engine.db.prepare('SELECT d.id doc, c.id chunk FROM documents d JOIN chunks c ON c.document_id = d.id WHERE d.title = ?').get(title) as { doc: number; chunk: number };
+        expect(docText(doc.doc)).toBe(rows.find((r) => r.kind === 'chunk' && r.id === doc.chunk)!.text);
+      }
+      expect(rows.filter((r) => r.kind === 'fci' && r.text === 'Tell us what you think.')).toHaveLength(2);
+      // Every row has the vector its own text gets.
+      for (const kind of KINDS) {
+        const stored = new Map(loadEmbeddings(engine.db, kind, recording.id).map((e) => [e.id, e.vector]));
+        const mine = rows.filter((r) => r.kind === kind);
+        expect(stored.size).toBe(mine.length);
+        const expected = await inner.embed(mine.map((r) => r.text));
+        mine.forEach((r, i) => expect([...stored.get(r.id)!], `${kind} ${r.id}`).toEqual([...expected[i]!]));
+      }
+    } finally {
+      await engine.close();
+    }
+  });
+});
