@@ -551,7 +551,8 @@ export async function updateGraph(
   const pending = graphPendingIds(db);
   const graphModel = getSetting<string | null>(db, GRAPH_MODEL, null);
   const sameModel = graphModel === embedder.id;
-  const embedProgress = phaseProgress('embed', 1, opts.onProgress);
+  // Made on the first report, which says how many texts there are.
+  const embedPhase: { progress?: ReturnType<typeof phaseProgress> } = {};
   // With the graph's embedder unchanged (or no graph built yet, every note waiting for it), only rows
   // of the notes written since the last graph step can lack a vector — a note's rows and its pending
   // mark are written in one transaction — and of those, notes whose vectors were written with them
@@ -559,8 +560,18 @@ export async function updateGraph(
   // vectors took minutes of disk reads.
   const scoped = sameModel || (graphModel === null && everyDocumentPending(db));
   const scope = scoped ? { rows: pending.filter((id) => !embeddedHere.has(id)), entities: pending } : null;
-  const embedded = await embedMissing(db, embedder, (p) => embedProgress.tick(p.done / Math.max(1, p.total)), opts.signal, scope);
-  embedProgress.finish();
+  // In texts embedded (a count a user can read), with the ETA following the work: texts differ in length.
+  const embedded = await embedMissing(
+    db,
+    embedder,
+    (p) => {
+      embedPhase.progress ??= phaseProgress('embed', p.total, opts.onProgress);
+      embedPhase.progress.tick(p.done, undefined, p.work);
+    },
+    opts.signal,
+    scope,
+  );
+  embedPhase.progress?.finish();
   addTime(times, 'embed', t0);
 
   if (pending.length === 0 && embedded === 0 && pruned === 0 && sameModel) return;

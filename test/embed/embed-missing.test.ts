@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { embedMissing } from '../../main/engine/embed/embed-missing.js';
+import { embedMissing, type EmbedProgress } from '../../main/engine/embed/embed-missing.js';
 import type { Embedder } from '../../main/engine/embed/embedder.js';
 import { LociEngine } from '../../main/engine/engine.js';
 import { loadEmbeddings, rowsMissingEmbeddings, type OwnerKind } from '../../main/engine/store/embeddings.js';
@@ -42,12 +42,17 @@ describe('embedMissing', () => {
         },
       };
       const rows = KINDS.flatMap((kind) => rowsMissingEmbeddings(engine.db, kind, recording.id).map(([id, text]) => ({ kind, id, text })));
-      const written = await embedMissing(engine.db, recording);
+      const progress: EmbedProgress[] = [];
+      const written = await embedMissing(engine.db, recording, (p) => progress.push(p));
 
       expect(written).toBe(rows.length);
       expect(new Set(sent).size).toBe(sent.length);
       expect(sent.length).toBe(new Set(rows.map((r) => r.text)).size);
       expect(sent.length).toBeLessThan(rows.length);
+      // Progress counts rows; the share of work done (for the ETA) rises to all of it.
+      expect(progress[0]).toEqual({ done: 0, total: rows.length, work: 0 });
+      expect(progress.at(-1)).toEqual({ done: rows.length, total: rows.length, work: 1 });
+      for (let i = 1; i < progress.length; i++) expect(progress[i]!.work).toBeGreaterThanOrEqual(progress[i - 1]!.work);
       // A one-passage note is embedded by its passage's own text: the same vector.
       const docText = (id: number) => rows.find((r) => r.kind === 'doc' && r.id === id)!.text;
       for (const title of ['Alder Creek', 'Birch Hill']) {

@@ -98,6 +98,11 @@ describe('settings', () => {
       const phases = new Set(running.map((e) => e.type === 'embedder' && e.progress!.phase));
       expect([...phases]).toEqual(expect.arrayContaining(['embed', 'graph']));
       for (const e of running) if (e.type === 'embedder') expect(e.progress!.done).toBeLessThanOrEqual(e.progress!.total);
+      // Embedding counts texts (what Settings shows as "Embed: n / total"), not a fraction of one.
+      const written = engine.db.prepare('SELECT count(*) FROM embeddings WHERE model = ?').pluck().get(engine.embedder.id) as number;
+      const embedding = running.flatMap((e) => (e.type === 'embedder' && e.progress?.phase === 'embed' ? [e.progress] : []));
+      for (const p of embedding) expect(Number.isInteger(p.done) && p.total === written).toBe(true);
+      expect(embedding.at(-1)).toMatchObject({ done: written, total: written, etaSeconds: 0 });
       expect(events.at(-1)).toEqual({ type: 'embedder', spec: `transformers:${modelDir}`, id: engine.embedder.id, state: 'done', progress: null });
       expect(events.filter((e) => e.type === 'embedder' && e.state !== 'running')).toHaveLength(1);
       expect(engine.embedder.dim).toBe(32);

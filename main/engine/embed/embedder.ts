@@ -8,6 +8,8 @@ export interface Embedder {
    * callers embedding a question use this when present, `embed` otherwise.
    */
   embedQueries?(texts: string[]): Promise<Float32Array[]>;
+  /** Where the model cuts a text, in its tokens, when known: what a long text costs it (progress estimates). */
+  readonly maxTokens?: number;
   dispose?(): Promise<void>;
 }
 

@@ -112,6 +112,7 @@ export async function createTransformersEmbedder(opts: TransformersEmbedderOptio
   return {
     id: opts.id ?? `transformers:${basename(dir)}${variant}`,
     dim: probe!.length,
+    maxTokens,
     embed: (texts) => embedInLengthOrder(prefixed(passagePrompt, texts), batchSize, run),
     ...(queryPrompt || passagePrompt ? { embedQueries: (texts: string[]) => embedInLengthOrder(prefixed(queryPrompt, texts), batchSize, run) } : {}),
     async dispose() {
