@@ -6,7 +6,7 @@ import { termField } from './terminal.js';
 export function progressReporter(enabled: boolean): { onProgress?: (p: IndexProgress) => void; stop: () => void } {
   if (!enabled || !process.stderr.isTTY) return { stop: () => {} };
   const bar = new cliProgress.SingleBar(
-    { format: '{phase} [{bar}] {percentage}% | {value}/{total} | ETA {eta_formatted} | {current}', stream: process.stderr, hideCursor: true, clearOnComplete: false },
+    { format: '{phase} [{bar}] {percentage}% | {value}/{total} | ETA {left} | {current}', stream: process.stderr, hideCursor: true, clearOnComplete: false },
     cliProgress.Presets.shades_classic,
   );
   let phase = '';
@@ -17,13 +17,24 @@ export function progressReporter(enabled: boolean): { onProgress?: (p: IndexProg
       if (p.phase !== phase) {
         if (phase) bar.stop();
         phase = p.phase;
-        bar.start(total, p.done, { phase: p.phase.padEnd(7), current: '' });
+        bar.start(total, p.done, { phase: p.phase.padEnd(7), current: '', left: timeLeft(p.etaSeconds) });
       }
       bar.setTotal(total);
-      bar.update(p.done, { current: termField((p.current ?? '').slice(-40)) });
+      // The engine's ETA, not the bar's own: it knows when items differ in cost (embedding: texts' lengths).
+      bar.update(p.done, { current: termField((p.current ?? '').slice(-40)), left: timeLeft(p.etaSeconds) });
     },
     stop: () => {
       if (phase) bar.stop();
     },
   };
+}
+
+/** "45s", "12m 05s", "3h 33m"; "…" while the rate is unknown. */
+export function timeLeft(seconds: number | null): string {
+  if (seconds === null || !Number.isFinite(seconds)) return '…';
+  const s = Math.round(seconds);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
+  const minutes = Math.round(s / 60);
+  return `${Math.floor(minutes / 60)}h ${String(minutes % 60).padStart(2, '0')}m`;
 }

@@ -1,9 +1,13 @@
+/** Time left as a reader says it: seconds under a minute, minutes under an hour, then hours and minutes. */
 export function formatEta(seconds: number | null): string {
   if (seconds === null || !Number.isFinite(seconds)) return '';
   if (seconds < 1) return 'under a second left';
-  if (seconds < 60) return `about ${Math.round(seconds)} s left`;
-  const m = Math.floor(seconds / 60);
-  return `about ${m} min ${Math.round(seconds % 60)} s left`;
+  const s = Math.round(seconds);
+  if (s < 60) return `about ${s} s left`;
+  if (s < 600) return `about ${Math.floor(s / 60)} min ${s % 60} s left`;
+  const minutes = Math.round(s / 60);
+  if (minutes < 60) return `about ${minutes} min left`;
+  return `about ${Math.floor(minutes / 60)} h ${minutes % 60} min left`;
 }
 
 export function lineRange(from: number | null, to: number | null): string {
