@@ -26,7 +26,7 @@ import type { Answer, AskOptions, ChatMessage, DocumentSummary, EmbedderSwitch, 
 import type { IndexProgress, RetrievalMethod } from './types.js';
 import type { LlmProvider } from './llm/provider.js';
 import type { RefineReport } from './extract/llm/refine.js';
-import { needsReembedding, updateGraph } from './indexer.js';
+import { graphEmbedder, needsReembedding, rememberGraphEmbedder, updateGraph } from './indexer.js';
 import { FolderJobs, type FolderJob, type JobControl } from './jobs/folder-jobs.js';
 import { checkLibraryRoot } from './library/roots.js';
 import { checkScope, EMPTY_SCOPE, scopeFilter, type FolderScope } from './library/scope.js';
@@ -146,16 +146,28 @@ export class LociEngine {
         embedder = await createEmbedder(spec);
       }
       if (readOnly) warnings.push(`The index ${opts.dbPath} cannot be written: it is open read-only (asking works; indexing, settings and chats are not saved).`);
-      const engine = new LociEngine(db, opts.dbPath, embedder, spec, opts.model, readOnly);
+      // A switch of embedder that Loci was closed during: the previous embedder answers again at once and
+      // the switch goes on in the background (its progress in Settings), instead of this start waiting
+      // for the rest of it (hours, on a big library with a real embedder).
+      const previous = !readOnly && opts.embedder === undefined && needsReembedding(db, embedder) ? await loadGraphEmbedder(db) : null;
+      const engine = previous
+        ? new LociEngine(db, opts.dbPath, previous.embedder, previous.spec, opts.model, readOnly)
+        : new LociEngine(db, opts.dbPath, embedder, spec, opts.model, readOnly);
       for (const w of warnings) engine.warn(w);
       engine.checkSavedFolders();
       if (!readOnly) await judgeNoteLanguages(db);
-      // An index made with another embedder (a switch, or an upgrade of the built-in one) has no vectors
-      // this one can compare with: re-embed and rebuild the graph before anything is asked.
+      if (previous) {
+        engine.switchInBackground(spec, embedder, previous.spec);
+        return engine;
+      }
+      // An index made with another embedder (an upgrade of the built-in one, or a switch whose previous
+      // embedder no longer loads) has no vectors this one can compare with: re-embed and rebuild the
+      // graph before anything is asked.
       if (needsReembedding(db, engine.embedder)) {
         if (readOnly) engine.warn(`The index was built with another embedder than ${engine.embedder.id}; open it writable to re-embed it.`);
         else await updateGraph(db, engine.embedder, engine.indexDefaults());
       }
+      if (!readOnly) rememberGraphEmbedder(db, engine.embedder, spec);
       return engine;
     } catch (err) {
       db.close();
@@ -678,16 +690,21 @@ export class LociEngine {
       await next?.dispose?.();
       throw err;
     }
-    if (next && wanted !== undefined) void this.switchTo(wanted, next, before.embedder).catch((err) => {
-        reportEngineError('embedder', err);
-        this.warn(`Embedder '${wanted}': ${errorText(err)}`);
-      });
+    if (next && wanted !== undefined) this.switchInBackground(wanted, next, before.embedder);
     const after = this.settings();
     if (after.model && after.model !== before.model && !this.modelOverride) {
       for (const root of this.roots()) {
         if (!this.jobs.get(root)) void this.index(root).catch(() => undefined); // failures reach listeners as events
       }
     }
+  }
+
+  /** A switch whose end or failure reaches hosts as events (Settings, or a start resuming one: see open). */
+  private switchInBackground(spec: string, next: Embedder, restore: string): void {
+    void this.switchTo(spec, next, restore).catch((err) => {
+      reportEngineError('embedder', err);
+      this.warn(`Embedder '${spec}': ${errorText(err)}`);
+    });
   }
 
   /** Replaces the embedder (after running work finishes) and re-embeds the index for it. */
@@ -716,8 +733,9 @@ export class LociEngine {
       publish('running', null);
       // Vectors for the new model first (kept per model), then the swap: answers never see half an index.
       const onProgress = (p: IndexProgress) => publish('running', p);
-      if (needsReembedding(this.db, next)) await updateGraph(this.db, next, { ...this.indexDefaults(), onProgress, signal: this.closing.signal });
+      if (needsReembedding(this.db, next)) await updateGraph(this.db, next, { ...this.indexDefaults(), embedderSpec: spec, onProgress, signal: this.closing.signal });
       const previous = this.embedder;
+      rememberGraphEmbedder(this.db, next, spec);
       this.embedderSpec = spec;
       this.embedder = next;
       this.cache = new IndexCache(this.db, next);
@@ -751,8 +769,18 @@ export class LociEngine {
 
   private indexDefaults(): IndexerOptions {
     const s = this.settings();
-    return { fusion: { topic: s.fusionTopic, fact: s.fusionFact }, docNeighbours: s.docNeighbours, maxBytes: s.maxBytes };
+    return { fusion: { topic: s.fusionTopic, fact: s.fusionFact }, docNeighbours: s.docNeighbours, maxBytes: s.maxBytes, embedderSpec: this.embedderSpec };
   }
+}
+
+/** The embedder the graph was last built with, loaded again, when it still loads as the same model. */
+async function loadGraphEmbedder(db: Db): Promise<{ spec: string; embedder: Embedder } | null> {
+  const built = graphEmbedder(db);
+  if (!built) return null;
+  const embedder = await createEmbedder(built.spec).catch(() => null);
+  if (embedder?.id === built.id) return { spec: built.spec, embedder };
+  await embedder?.dispose?.();
+  return null;
 }
 
 function toSummary(d: DocumentStateRow): DocumentSummary {

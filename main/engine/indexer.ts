@@ -51,6 +51,8 @@ export interface IndexerOptions extends IndexOptions {
   excluded?: (relPath: string, isDir: boolean) => boolean;
   /** Told what the user should know about a run before it starts (it is no error), e.g. why unchanged notes are redone. */
   onNotice?: (message: string) => void;
+  /** What loads the embedder (its spec), kept with the graph built with it: see graphEmbedder. */
+  embedderSpec?: string;
 }
 
 /** Settings key: the embedder the graph was last built with; another one means rebuilding it whole. */
@@ -84,6 +86,23 @@ function refreshOutdatedExtraction(db: Db, onNotice?: (message: string) => void)
 /** True when the index holds documents whose vectors (and graph) were made by another embedder. */
 export function needsReembedding(db: Db, embedder: Embedder): boolean {
   return hasIndexedDocuments(db) && getSetting<string | null>(db, GRAPH_MODEL, null) !== embedder.id;
+}
+
+/** Settings key: the spec (what loads it) of the embedder the graph was last built with; the graph step knows only its id. */
+const GRAPH_EMBEDDER_SPEC = 'graph_embedder_spec';
+
+/** Records what loads `embedder`, when the graph is built with it: a later start can load it again. */
+export function rememberGraphEmbedder(db: Db, embedder: Embedder, spec: string): void {
+  if (getSetting<string | null>(db, GRAPH_MODEL, null) === embedder.id && getSetting<string | null>(db, GRAPH_EMBEDDER_SPEC, null) !== spec) {
+    setSetting(db, GRAPH_EMBEDDER_SPEC, spec);
+  }
+}
+
+/** What loads the embedder the graph was last built with, and the id it must have; null when unknown. */
+export function graphEmbedder(db: Db): { spec: string; id: string } | null {
+  const spec = getSetting<string | null>(db, GRAPH_EMBEDDER_SPEC, null);
+  const id = getSetting<string | null>(db, GRAPH_MODEL, null);
+  return spec && id ? { spec, id } : null;
 }
 
 /** Below this many notes to prepare, starting worker threads costs more than it saves. */
@@ -602,6 +621,7 @@ export async function updateGraph(
   await Promise.all([edges, fusion]);
   clearGraphPending(db);
   setSetting(db, GRAPH_MODEL, embedder.id);
+  if (opts.embedderSpec) setSetting(db, GRAPH_EMBEDDER_SPEC, opts.embedderSpec);
   setSetting(db, FUSION_STAMP, stamp.next);
   setSetting(db, INDEX_GENERATION, getSetting(db, INDEX_GENERATION, 0) + 1);
   graph.finish();

@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +18,16 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'loci-settings-'));
 });
 afterAll(async () => rm(dir, { recursive: true, force: true }));
+
+/** A transformers.js model folder: the real tokenizer next to a tiny ONNX model built here. */
+function tinyModelFolder(name: string): string {
+  const modelDir = join(dir, name);
+  mkdirSync(join(modelDir, 'onnx'), { recursive: true });
+  for (const f of readdirSync(TOKENIZER)) copyFileSync(join(TOKENIZER, f), join(modelDir, f));
+  const { vocab_size } = JSON.parse(readFileSync(join(modelDir, 'config.json'), 'utf8')) as { vocab_size: number };
+  writeFileSync(join(modelDir, 'onnx', 'model.onnx'), buildTinyBertOnnx({ vocabSize: vocab_size, dim: 32 }).onnx);
+  return modelDir;
+}
 
 describe('settings', () => {
   it('lists every setting with its default on a fresh index, so a UI can edit them', async () => {
@@ -62,12 +73,7 @@ describe('settings', () => {
   });
 
   it.runIf(existsSync(join(TOKENIZER, 'tokenizer.json')))('switches the embedder live and re-embeds the index for it', async () => {
-    // A transformers.js model folder: the real tokenizer next to a tiny ONNX model built here.
-    const modelDir = join(dir, 'tiny-bge');
-    mkdirSync(join(modelDir, 'onnx'), { recursive: true });
-    for (const f of readdirSync(TOKENIZER)) copyFileSync(join(TOKENIZER, f), join(modelDir, f));
-    const { vocab_size } = JSON.parse(readFileSync(join(modelDir, 'config.json'), 'utf8')) as { vocab_size: number };
-    writeFileSync(join(modelDir, 'onnx', 'model.onnx'), buildTinyBertOnnx({ vocabSize: vocab_size, dim: 32 }).onnx);
+    const modelDir = tinyModelFolder('tiny-bge');
 
     const engine = await LociEngine.open({ dbPath: join(dir, 'switch.db') });
     try {
@@ -114,6 +120,62 @@ describe('settings', () => {
       await engine.close();
     }
   });
+  it.runIf(existsSync(join(TOKENIZER, 'tokenizer.json')))(
+    'goes on with a switch Loci was closed during at the next start, answering with the previous embedder meanwhile',
+    async () => {
+      const spec = `transformers:${tinyModelFolder('tiny-resumed')}`;
+      const dbPath = join(dir, 'resumed.db');
+      const first = await LociEngine.open({ dbPath });
+      const glove = first.embedder.id;
+      let stopped: Promise<void> | null = null;
+      try {
+        await first.index(samples);
+        // Closed as soon as the re-embedding has started: what quitting the app mid-switch does.
+        const started = new Promise<void>((resolve) => first.subscribe((e) => e.type === 'embedder' && e.progress?.phase === 'embed' && resolve()));
+        await first.updateSettings({ embedder: spec });
+        await started;
+      } finally {
+        stopped = first.close();
+        await stopped;
+      }
+      const count = (engine: LociEngine, model: string) => engine.db.prepare('SELECT count(*) FROM embeddings WHERE model = ?').pluck().get(model) as number;
+      // Closed part-way: some rows have the new embedder's vectors, not all.
+      const closed = new Database(dbPath, { readonly: true });
+      const part = closed.prepare('SELECT count(*) FROM embeddings WHERE model <> ?').pluck().get(glove) as number;
+      const all = closed.prepare('SELECT count(*) FROM embeddings WHERE model = ?').pluck().get(glove) as number;
+      closed.close();
+      expect(part).toBeGreaterThan(0);
+      expect(part).toBeLessThan(all);
+
+      const second = await LociEngine.open({ dbPath });
+      try {
+        // The setting still names the new embedder; the previous one answers until the switch is done.
+        expect(second.settings().embedder).toBe(spec);
+        expect(second.embedder.id).toBe(glove);
+        expect(second.stats().switching).toMatchObject({ spec, state: 'running' });
+        expect(second.modelsInUse().search.sort()).toEqual([DEFAULT_SETTINGS.embedder, spec].sort());
+        const early = await second.ask('Where was the founder of Kestrel Coffee Works born?', { method: 'dense', k: 3 });
+        expect(early.contexts.length).toBe(3);
+        await second.switchEmbedder(spec);
+        expect(second.embedder.id).not.toBe(glove);
+        expect(second.stats().switching).toBeNull();
+        const rows = count(second, glove);
+        expect(rows).toBeGreaterThan(0);
+        expect(count(second, second.embedder.id)).toBe(rows);
+      } finally {
+        await second.close();
+      }
+      // Done: the next start opens with the new embedder, with nothing left to switch.
+      const third = await LociEngine.open({ dbPath });
+      try {
+        expect(third.embedder.dim).toBe(32);
+        expect(third.stats().switching).toBeNull();
+      } finally {
+        await third.close();
+      }
+    },
+  );
+
   it('says when a switch fails (an embeddings server that stops answering), and keeps the embedder it had', async () => {
     // An OpenAI-compatible server that answers the embedder's probe when it loads, then fails every
     // request, as a server that ran out of memory would.
