@@ -26,7 +26,8 @@ import type { Answer, AskOptions, ChatMessage, DocumentSummary, EmbedderSwitch, 
 import type { IndexProgress, RetrievalMethod } from './types.js';
 import type { LlmProvider } from './llm/provider.js';
 import type { RefineReport } from './extract/llm/refine.js';
-import { graphEmbedder, needsReembedding, rememberGraphEmbedder, updateGraph } from './indexer.js';
+import { embedWithProgress, graphEmbedder, needsReembedding, rememberGraphEmbedder, updateGraph } from './indexer.js';
+import { KINDS_SEARCH_READS } from './embed/embed-missing.js';
 import { FolderJobs, type FolderJob, type JobControl } from './jobs/folder-jobs.js';
 import { checkLibraryRoot } from './library/roots.js';
 import { checkScope, EMPTY_SCOPE, scopeFilter, type FolderScope } from './library/scope.js';
@@ -721,8 +722,16 @@ export class LociEngine {
    * embedder has been chosen since.
    */
   private switchTo(spec: string, next: Embedder, restore?: string): Promise<void> {
+    let answering = false;
     const publish = (state: EmbedderSwitch['state'], progress: IndexProgress | null, message?: string) => {
-      const event: EmbedderSwitch = { spec, id: next.id, state, progress, ...(message !== undefined ? { message } : {}) };
+      const event: EmbedderSwitch = {
+        spec,
+        id: next.id,
+        state,
+        progress,
+        ...(answering && state !== 'done' ? { answering } : {}),
+        ...(message !== undefined ? { message } : {}),
+      };
       if (this.switching === switching) switching.latest = event;
       this.publish({ type: 'embedder', ...event });
     };
@@ -731,15 +740,20 @@ export class LociEngine {
     this.switching = switching;
     const done = this.serialised(async () => {
       publish('running', null);
-      // Vectors for the new model first (kept per model), then the swap: answers never see half an index.
       const onProgress = (p: IndexProgress) => publish('running', p);
-      if (needsReembedding(this.db, next)) await updateGraph(this.db, next, { ...this.indexDefaults(), embedderSpec: spec, onProgress, signal: this.closing.signal });
+      const signal = this.closing.signal;
+      const rebuild = needsReembedding(this.db, next);
+      // What questions read is embedded for the new model first (vectors are kept per model), then the
+      // swap: answers never see half of it. PG-RAG's fact paths, most of the work, and the graph follow.
+      if (rebuild) await embedWithProgress(this.db, next, { onProgress, signal }, null, KINDS_SEARCH_READS);
       const previous = this.embedder;
-      rememberGraphEmbedder(this.db, next, spec);
       this.embedderSpec = spec;
       this.embedder = next;
       this.cache = new IndexCache(this.db, next);
       await previous.dispose?.();
+      answering = true;
+      if (rebuild) await updateGraph(this.db, next, { ...this.indexDefaults(), onProgress, signal });
+      rememberGraphEmbedder(this.db, next, spec);
       publish('done', null);
     }).catch(async (err: unknown) => {
       if (this.embedder !== next) {

@@ -31,7 +31,7 @@ import { indexCounts } from './store/counts.js';
 import { getSetting, INDEX_GENERATION, setSetting } from './store/settings.js';
 import { embedMissing } from './embed/embed-missing.js';
 import { judgeNoteLanguages } from './ingest/note-language.js';
-import { writeEmbeddings } from './store/embeddings.js';
+import { writeEmbeddings, type OwnerKind } from './store/embeddings.js';
 import { VectorMatrix } from './embed/vector-matrix.js';
 import { docMatrix, updateDocEdges } from './graph/doc-edges.js';
 import { DEFAULT_FUSION, updateFusion, type FusionThresholds } from './graph/fusion.js';
@@ -553,6 +553,34 @@ function removeMissing(db: Db, root: string, present: Set<string>, known = docum
  * Work that spans documents: vectors for rows that lack them, the document layer and the pseudo-graph
  * for documents listed in graph_pending. Any pass that rewrites documents' rows (fast or model) ends here.
  */
+/**
+ * The rows lacking this embedder's vectors (of every kind, or of `kinds`) get them, as an 'embed' phase
+ * counted in texts (a count a user can read) whose ETA follows the estimated work: texts differ in length.
+ */
+export async function embedWithProgress(
+  db: Db,
+  embedder: Embedder,
+  opts: Pick<IndexerOptions, 'onProgress' | 'signal'>,
+  scope: { rows: number[]; entities: number[] } | null = null,
+  kinds?: readonly OwnerKind[],
+): Promise<number> {
+  // Made on the first report, which says how many texts there are.
+  const phase: { progress?: ReturnType<typeof phaseProgress> } = {};
+  const embedded = await embedMissing(
+    db,
+    embedder,
+    (p) => {
+      phase.progress ??= phaseProgress('embed', p.total, opts.onProgress);
+      phase.progress.tick(p.done, undefined, p.work);
+    },
+    opts.signal,
+    scope,
+    kinds,
+  );
+  phase.progress?.finish();
+  return embedded;
+}
+
 export async function updateGraph(
   db: Db,
   embedder: Embedder,
@@ -570,8 +598,6 @@ export async function updateGraph(
   const pending = graphPendingIds(db);
   const graphModel = getSetting<string | null>(db, GRAPH_MODEL, null);
   const sameModel = graphModel === embedder.id;
-  // Made on the first report, which says how many texts there are.
-  const embedPhase: { progress?: ReturnType<typeof phaseProgress> } = {};
   // With the graph's embedder unchanged (or no graph built yet, every note waiting for it), only rows
   // of the notes written since the last graph step can lack a vector — a note's rows and its pending
   // mark are written in one transaction — and of those, notes whose vectors were written with them
@@ -579,18 +605,7 @@ export async function updateGraph(
   // vectors took minutes of disk reads.
   const scoped = sameModel || (graphModel === null && everyDocumentPending(db));
   const scope = scoped ? { rows: pending.filter((id) => !embeddedHere.has(id)), entities: pending } : null;
-  // In texts embedded (a count a user can read), with the ETA following the work: texts differ in length.
-  const embedded = await embedMissing(
-    db,
-    embedder,
-    (p) => {
-      embedPhase.progress ??= phaseProgress('embed', p.total, opts.onProgress);
-      embedPhase.progress.tick(p.done, undefined, p.work);
-    },
-    opts.signal,
-    scope,
-  );
-  embedPhase.progress?.finish();
+  const embedded = await embedWithProgress(db, embedder, opts, scope);
   addTime(times, 'embed', t0);
 
   if (pending.length === 0 && embedded === 0 && pruned === 0 && sameModel) return;

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { LociEngine, type EngineEvent } from '../../main/engine/engine.js';
 import { DEFAULT_SETTINGS } from '../../main/engine/settings.js';
+import { PATH_SEPARATOR } from '../../main/engine/store/documents.js';
 import { buildTinyBertOnnx } from '../embed/build-tiny-onnx.js';
 
 const samples = resolve(import.meta.dirname, '../../resources/sample-notes');
@@ -81,22 +82,34 @@ describe('settings', () => {
       const before = engine.embedder.id;
       const events: EngineEvent[] = [];
       // What a window opened mid-switch reads, and what may not be removed meanwhile.
-      const midway: { switching: unknown; search: string[] }[] = [];
+      const midway: { switching: unknown; search: string[]; answers: string }[] = [];
       engine.subscribe((e) => {
         if (e.type !== 'embedder') return;
         events.push(e);
-        if (e.state === 'running' && e.progress) midway.push({ switching: engine.stats().switching, search: engine.modelsInUse().search });
+        if (e.state === 'running' && e.progress) midway.push({ switching: engine.stats().switching, search: engine.modelsInUse().search, answers: engine.embedder.id });
       });
       await engine.updateSettings({ embedder: `transformers:${modelDir}` });
       await engine.switchEmbedder(`transformers:${modelDir}`); // waits for the switch the update started
       expect(engine.embedder.id).not.toBe(before);
       expect(midway.length).toBeGreaterThan(0);
+      const stages = new Set<boolean>();
       for (const [i, m] of midway.entries()) {
-        // The switch's latest progress, and both embedders in use: the old one still answers questions.
+        // The switch's latest progress. Until what questions read is embedded, both embedders are in use
+        // and the old one answers; then the new one answers while PG-RAG's fact paths are embedded.
         const { type: _, ...latest } = events.filter((e) => e.type === 'embedder' && e.state === 'running' && e.progress)[i]!;
         expect(m.switching).toEqual(latest);
-        expect(m.search.sort()).toEqual([DEFAULT_SETTINGS.embedder, `transformers:${modelDir}`].sort());
+        const answering = 'answering' in latest && latest.answering === true;
+        stages.add(answering);
+        expect(m.answers === before).toBe(!answering);
+        expect(m.search.sort()).toEqual((answering ? [`transformers:${modelDir}`] : [DEFAULT_SETTINGS.embedder, `transformers:${modelDir}`]).sort());
       }
+      expect([...stages].sort()).toEqual([false, true]);
+      // The fact paths come after the swap, and the graph is rebuilt with them.
+      const embeds = (answering: boolean) =>
+        events.filter((e) => e.type === 'embedder' && e.progress?.phase === 'embed' && (e.answering === true) === answering).map((e) => e.type === 'embedder' && e.progress!.total);
+      const mm = engine.db.prepare("SELECT count(*) FROM embeddings WHERE owner_kind = 'mm' AND model = ?").pluck().get(engine.embedder.id) as number;
+      expect(mm).toBeGreaterThan(0);
+      expect(new Set(embeds(true))).toEqual(new Set([mm]));
       expect(engine.stats().switching).toBeNull();
       expect(engine.modelsInUse().search).toEqual([`transformers:${modelDir}`]);
       // The host hears the re-embedding's progress (what the Settings view shows), then that it is done.
@@ -104,11 +117,12 @@ describe('settings', () => {
       const phases = new Set(running.map((e) => e.type === 'embedder' && e.progress!.phase));
       expect([...phases]).toEqual(expect.arrayContaining(['embed', 'graph']));
       for (const e of running) if (e.type === 'embedder') expect(e.progress!.done).toBeLessThanOrEqual(e.progress!.total);
-      // Embedding counts texts (what Settings shows as "Embed: n / total"), not a fraction of one.
+      // Embedding counts texts (what Settings shows as "Embed: n / total"), not a fraction of one: first
+      // every row but the fact paths, then the fact paths.
       const written = engine.db.prepare('SELECT count(*) FROM embeddings WHERE model = ?').pluck().get(engine.embedder.id) as number;
       const embedding = running.flatMap((e) => (e.type === 'embedder' && e.progress?.phase === 'embed' ? [e.progress] : []));
-      for (const p of embedding) expect(Number.isInteger(p.done) && p.total === written).toBe(true);
-      expect(embedding.at(-1)).toMatchObject({ done: written, total: written, etaSeconds: 0 });
+      for (const p of embedding) expect(Number.isInteger(p.done) && [written - mm, mm].includes(p.total)).toBe(true);
+      expect(embedding.at(-1)).toMatchObject({ done: mm, total: mm, etaSeconds: 0 });
       expect(events.at(-1)).toEqual({ type: 'embedder', spec: `transformers:${modelDir}`, id: engine.embedder.id, state: 'done', progress: null });
       expect(events.filter((e) => e.type === 'embedder' && e.state !== 'running')).toHaveLength(1);
       expect(engine.embedder.dim).toBe(32);
@@ -175,6 +189,51 @@ describe('settings', () => {
       }
     },
   );
+
+  it('says when embedding the fact paths fails after the new embedder answers, and the next index run finishes them', async () => {
+    // An OpenAI-compatible server that embeds by characters, and fails the first request holding a
+    // fact path (topic › fact), as a server that runs out of memory part-way would.
+    let failed = false;
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        const input = (JSON.parse(body) as { input: string[] }).input;
+        if (!failed && input.some((t) => t.includes(PATH_SEPARATOR))) {
+          failed = true;
+          res.writeHead(503, { 'content-type': 'application/json' });
+          return res.end(JSON.stringify({ error: { message: 'out of memory' } }));
+        }
+        const vector = (t: string) => [t.length % 7, (t.charCodeAt(0) || 1) % 5, 1];
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ data: input.map((t, index) => ({ index, embedding: vector(t) })) }));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const spec = `openai:http://127.0.0.1:${(server.address() as AddressInfo).port}/v1#by-characters`;
+    const engine = await LociEngine.open({ dbPath: join(dir, 'switch-fails-late.db') });
+    try {
+      await engine.index(samples);
+      const events: EngineEvent[] = [];
+      engine.subscribe((e) => e.type === 'embedder' && events.push(e));
+      await engine.updateSettings({ embedder: spec });
+      await expect(engine.switchEmbedder(spec)).rejects.toThrow(/answered 503: out of memory/);
+      // The new embedder answers: the setting stays, and the failure says so.
+      expect(engine.embedder.id).toBe('openai:by-characters');
+      expect(engine.settings().embedder).toBe(spec);
+      expect(events.at(-1)).toMatchObject({ state: 'failed', answering: true, message: expect.stringMatching(/out of memory/) });
+      const missing = () =>
+        engine.db.prepare("SELECT count(*) FROM mm_nodes n WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.owner_kind = 'mm' AND e.owner_id = n.id AND e.model = ?)").pluck().get(engine.embedder.id) as number;
+      expect(missing()).toBeGreaterThan(0);
+      expect((await engine.ask('Where was the founder of Kestrel Coffee Works born?', { method: 'dense', k: 3 })).contexts).toHaveLength(3);
+      await engine.index(samples);
+      expect(missing()).toBe(0);
+    } finally {
+      await engine.close();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
 
   it('says when a switch fails (an embeddings server that stops answering), and keeps the embedder it had', async () => {
     // An OpenAI-compatible server that answers the embedder's probe when it loads, then fails every

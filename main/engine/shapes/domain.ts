@@ -187,7 +187,8 @@ export const noteText = z.object({
 
 /**
  * A change of embedder (settings): the index is re-embedded for the new one in the background and the
- * new embedder answers once that is done; or why it failed (the previous one stays).
+ * new embedder answers once what questions read is embedded, while PG-RAG's fact paths and the
+ * pseudo-graph follow (`answering`); or why it failed (the previous one stays, unless it already answered).
  */
 export const embedderSwitch = z.object({
   /** The setting's value, and the embedder's id (what the index and Settings name it by). */
@@ -195,6 +196,8 @@ export const embedderSwitch = z.object({
   id: z.string(),
   state: z.enum(['running', 'done', 'failed']),
   progress: indexProgress.nullable(),
+  /** Set (running, or failed) once the new embedder answers questions: what is left is for pgr and the pseudo-graph. */
+  answering: z.boolean().optional(),
   message: z.string().optional(),
 });
 

@@ -30,6 +30,12 @@ export function EmbedderSwitchStatus({ initial, onSettled }: { initial: Switch |
   );
 
   if (!event) return null;
+  if (event.state === 'failed' && event.answering)
+    return (
+      <ErrorBox
+        error={`Search uses ${event.id}, but embedding PG-RAG's fact paths for it stopped: ${event.message ?? 'it failed'}. The next index run of a folder finishes them.`}
+      />
+    );
   if (event.state === 'failed') return <ErrorBox error={`The embedder was not changed to ${event.id}: ${event.message ?? 'it failed'}. Search goes on with the previous one.`} />;
   if (event.state === 'done')
     return (
@@ -39,13 +45,22 @@ export function EmbedderSwitchStatus({ initial, onSettled }: { initial: Switch |
     );
   const p = event.progress;
   const phase = p && p.phase !== 'done' && p.phase in PHASE_LABEL ? PHASE_LABEL[p.phase as keyof typeof PHASE_LABEL] : null;
+  const counts = p && phase ? ` — ${phase}: ${p.done.toLocaleString()} / ${p.total.toLocaleString()} ${formatEta(p.etaSeconds)}` : '…';
+  if (event.answering)
+    return (
+      <div className={ui.stack} data-testid="embedder-switch">
+        <ProgressBar value={p?.done ?? 0} max={p?.total ?? 0} label={`Embedding PG-RAG's fact paths for ${event.id}`} />
+        <span className={ui.muted} aria-live="polite">
+          Search uses {event.id}. Embedding PG-RAG&apos;s fact paths for it{counts}; the pgr method and the pseudo-graph of related notes catch up when it is done.
+        </span>
+      </div>
+    );
   return (
     <div className={ui.stack} data-testid="embedder-switch">
       <ProgressBar value={p?.done ?? 0} max={p?.total ?? 0} label={`Re-embedding the index for ${event.id}`} />
       <span className={ui.muted} aria-live="polite">
         Re-embedding your notes for {event.id}
-        {p && phase ? ` — ${phase}: ${p.done.toLocaleString()} / ${p.total.toLocaleString()} ${formatEta(p.etaSeconds)}` : '…'}. Questions use the previous
-        embedder until it is done.
+        {counts}. Questions use the previous embedder until then.
       </span>
     </div>
   );
