@@ -19,7 +19,9 @@ export function print(json: boolean, value: unknown, human: () => string): void 
 export async function withEngine<T>(opts: { db: string; embedder?: string; model?: string }, fn: (engine: LociEngine) => Promise<T>): Promise<T> {
   // Loaded on use: `loci --help` and other commands should not pay for the NLP models.
   const { LociEngine } = await import('../engine/engine.js');
-  const engine = await LociEngine.open({ dbPath: opts.db, embedder: opts.embedder, model: opts.model });
+  // A switch of embedder left unfinished is the app's (or serve's, or watch's) to go on with: a command
+  // that runs for a second would only start it, and then wait for its current batch to stop.
+  const engine = await LociEngine.open({ dbPath: opts.db, embedder: opts.embedder, model: opts.model, resumeSwitch: false });
   // On stderr, so --json output stays parseable: a fallback embedder, a refused folder or a re-extraction
   // after an upgrade must not pass silently.
   const tell = (message: string) => process.stderr.write(`${termText(`loci: ${message}`)}\n`);

@@ -61,6 +61,11 @@ export interface EngineOptions {
   model?: string;
   /** Open without writing anything. Default: read-only exactly when the index file cannot be written. */
   readOnly?: boolean;
+  /**
+   * Go on, in the background, with a switch of embedder a previous run was closed during (default). A
+   * one-off command says no: it answers with the previous embedder and leaves the switch to the app.
+   */
+  resumeSwitch?: boolean;
 }
 
 /** What the engine tells its host as jobs run: hosts forward these as contract events. */
@@ -157,10 +162,12 @@ export class LociEngine {
       for (const w of warnings) engine.warn(w);
       engine.checkSavedFolders();
       if (!readOnly) await judgeNoteLanguages(db);
-      if (previous) {
-        engine.switchInBackground(spec, embedder, previous.spec);
-        return engine;
+      if (previous && (opts.resumeSwitch ?? true)) engine.switchInBackground(spec, embedder, previous.spec);
+      else if (previous) {
+        await embedder.dispose?.();
+        engine.warn(`Search uses ${previous.embedder.id}: the switch to '${spec}' is not finished; it goes on when the app, loci serve or loci watch opens this index.`);
       }
+      if (previous) return engine;
       // An index made with another embedder (an upgrade of the built-in one, or a switch whose previous
       // embedder no longer loads) has no vectors this one can compare with: re-embed and rebuild the
       // graph before anything is asked.

@@ -161,6 +161,20 @@ describe('settings', () => {
       expect(part).toBeGreaterThan(0);
       expect(part).toBeLessThan(all);
 
+      // A one-off command answers with the previous embedder and leaves the switch alone, saying so.
+      const oneOff = await LociEngine.open({ dbPath, resumeSwitch: false });
+      try {
+        expect(oneOff.embedder.id).toBe(glove);
+        expect(oneOff.stats().switching).toBeNull();
+        expect(oneOff.warnings().join('\n')).toContain(`the switch to '${spec}' is not finished`);
+        expect((await oneOff.ask('Where was the founder of Kestrel Coffee Works born?', { method: 'dense', k: 3 })).contexts).toHaveLength(3);
+      } finally {
+        await oneOff.close();
+      }
+      const unchanged = new Database(dbPath, { readonly: true });
+      expect(unchanged.prepare('SELECT count(*) FROM embeddings WHERE model <> ?').pluck().get(glove)).toBe(part);
+      unchanged.close();
+
       const second = await LociEngine.open({ dbPath });
       try {
         // The setting still names the new embedder; the previous one answers until the switch is done.
