@@ -3,7 +3,8 @@ import type { Embedder } from './embedder.js';
 import { rowsMissingEmbeddings, writeEmbeddings, type OwnerKind } from '../store/embeddings.js';
 import { embedOnce } from './embed-once.js';
 
-const KINDS: readonly OwnerKind[] = ['doc', 'chunk', 'fci', 'mm', 'entity'];
+/** Fact paths last: every method but PG-RAG's can use the rest while they are embedded. */
+const KINDS: readonly OwnerKind[] = ['doc', 'chunk', 'fci', 'entity', 'mm'];
 /**
  * The vectors every retrieval method but PG-RAG's reads, and the extractive answer: notes, passages,
  * facts, entities. PG-RAG's fact paths ('mm', the largest share: 16.8M of the 10k news' 30M MiniLM
