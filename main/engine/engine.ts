@@ -724,9 +724,10 @@ export class LociEngine {
   }
 
   /**
-   * `restore`: the setting's value before this switch. A switch that fails puts it back, so Settings name
-   * the embedder still in use — unless Loci is closing (the next start resumes the switch) or another
-   * embedder has been chosen since.
+   * `restore`: the setting's value before this switch. A switch that fails before the swap puts it back,
+   * so Settings name the embedder still in use — unless Loci is closing (the next start resumes the
+   * switch) or another embedder has been chosen since. One that fails after it keeps the new embedder:
+   * its vectors for what questions read are complete, and the next graph step embeds the fact paths left.
    */
   private switchTo(spec: string, next: Embedder, restore?: string): Promise<void> {
     let answering = false;
