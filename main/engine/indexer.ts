@@ -550,10 +550,6 @@ function removeMissing(db: Db, root: string, present: Set<string>, known = docum
 }
 
 /**
- * Work that spans documents: vectors for rows that lack them, the document layer and the pseudo-graph
- * for documents listed in graph_pending. Any pass that rewrites documents' rows (fast or model) ends here.
- */
-/**
  * The rows lacking this embedder's vectors (of every kind, or of `kinds`) get them, as an 'embed' phase
  * counted in texts (a count a user can read) whose ETA follows the estimated work: texts differ in length.
  */
@@ -581,6 +577,10 @@ export async function embedWithProgress(
   return embedded;
 }
 
+/**
+ * Work that spans documents: vectors for rows that lack them, the document layer and the pseudo-graph
+ * for documents listed in graph_pending. Any pass that rewrites documents' rows (fast or model) ends here.
+ */
 export async function updateGraph(
   db: Db,
   embedder: Embedder,

@@ -7,7 +7,7 @@ import { embedOnce } from './embed-once.js';
 const KINDS: readonly OwnerKind[] = ['doc', 'chunk', 'fci', 'entity', 'mm'];
 /**
  * The vectors every retrieval method but PG-RAG's reads, and the extractive answer: notes, passages,
- * facts, entities. PG-RAG's fact paths ('mm', the largest share: 16.8M of the 10k news' 30M MiniLM
+ * facts, entities. PG-RAG's fact paths ('mm', the largest share: 15.1M of the 10k news' 24.3M MiniLM
  * tokens) feed only pgr and the pseudo-graph, so a switch of embedder can answer before they are done.
  */
 export const KINDS_SEARCH_READS: readonly OwnerKind[] = ['doc', 'chunk', 'fci', 'entity'];
