@@ -1,0 +1,43 @@
+// How soon a switch of embedder answers with the new model: a notes folder is indexed with the built-in
+// embedder, then Settings' switch runs to the given one. Reported: the seconds until the new model answers
+// (what questions read is embedded and swapped in) against the seconds until the switch is done (PG-RAG's
+// fact paths embedded, the graph rebuilt), which is when the switch answered before it ran in two stages.
+// The ratio is the figure to compare on a shared machine.
+//   npx tsx scripts/bench-switch.ts --embedder <spec> <notes folder>
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { LociEngine } from '../main/engine/engine.js';
+
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { embedder: { type: 'string' } } });
+if (!values.embedder || positionals.length !== 1) {
+  console.error('usage: npx tsx scripts/bench-switch.ts --embedder <spec> <notes folder>');
+  process.exit(2);
+}
+const spec = values.embedder;
+
+const work = mkdtempSync(join(tmpdir(), 'loci-bench-switch-'));
+const engine = await LociEngine.open({ dbPath: join(work, 'index.db'), embedder: 'glove' });
+try {
+  await engine.index(positionals[0]!);
+  const texts: { before?: number; after?: number } = {};
+  let answering: number | null = null;
+  const started = performance.now();
+  engine.subscribe((e) => {
+    if (e.type !== 'embedder') return;
+    if (e.answering && answering === null) answering = performance.now() - started;
+    if (e.progress?.phase === 'embed') texts[e.answering ? 'after' : 'before'] ??= e.progress.total;
+  });
+  await engine.updateSettings({ embedder: spec });
+  await engine.switchEmbedder(spec);
+  const done = performance.now() - started;
+  const seconds = (ms: number) => (ms / 1000).toFixed(1);
+  console.log(
+    `${engine.embedder.id}: answers after ${seconds(answering ?? done)} s (${texts.before ?? 0} texts), done after ${seconds(done)} s ` +
+      `(${texts.after ?? 0} fact paths more): ${((answering ?? done) / done).toFixed(2)} of the wait`,
+  );
+} finally {
+  await engine.close();
+  rmSync(work, { recursive: true, force: true });
+}
