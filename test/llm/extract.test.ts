@@ -235,6 +235,7 @@ describe('extractWithModel on real notes with the real tiny model', { timeout: 3
     expect(dropTrailingNoise('See [[Architecture/Syscalls]] staan LoginPage', vocab)).toBe('See [[Architecture/Syscalls]]');
     // Words the piece has stay, however they follow a full stop or bracket; so do longer endings.
     expect(dropTrailingNoise('Node.js runs it', vocab)).toBe('Node.js runs it');
+    expect(dropTrailingNoise('It runs on Node.js', vocab)).toBe('It runs on Node.js');
     expect(dropTrailingNoise('The server (a dumb file store) runs it', vocab)).toBe('The server (a dumb file store) runs it');
     expect(dropTrailingNoise('Node.js 2.0 runs it on weekdays only', vocab)).toBe('Node.js 2.0 runs it on weekdays only');
   });

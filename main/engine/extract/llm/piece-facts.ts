@@ -199,10 +199,12 @@ function groundedRoutes(routes: PieceOutput['routes'], vocab: Set<string>, minSu
  * ("[[Architecture/Syscalls]] staan", "or none) mendatang"): 6 of 68 facts over six SilverBullet notes.
  */
 export function dropTrailingNoise(fact: string, vocab: Set<string>): string {
-  const m = /^(.*[.!?。！？;；)\]])\s*(\S+(?:\s+\S+)?)$/u.exec(fact);
-  if (!m?.[1] || !m[2]) return fact;
-  const tail = rougeTokens(m[2]);
-  return tail.length && tail.every((w) => !vocab.has(w)) ? m[1] : fact;
+  const m = /^(.*[.!?。！？;；)\]])(\s*)(\S+(?:\s+\S+)?)$/u.exec(fact);
+  if (!m?.[1] || !m[3]) return fact;
+  // Glued on, the piece must not have the whole word either: "Node.js" and "config.yaml" are words.
+  const glued = m[2] ? [] : rougeTokens(`${m[1].split(/\s/).at(-1)}${m[3].split(/\s/)[0]}`);
+  const tail = rougeTokens(m[3]);
+  return tail.length && [...tail, ...glued].every((w) => !vocab.has(w)) ? m[1] : fact;
 }
 
 function failsByMargin(score: ConsistencyScore, thr: ConsistencyThresholds, margin: number): boolean {
