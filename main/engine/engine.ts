@@ -111,7 +111,7 @@ export class LociEngine {
   /** Saved folders that cannot be indexed or watched (e.g. /proc saved by an older Loci), with the reason. */
   private readonly refused = new Map<string, string>();
   /** An embedder switch under way (re-embedding before the swap). */
-  private switching: { spec: string; done: Promise<void>; latest: EmbedderSwitch } | null = null;
+  private switching: { spec: string; done: Promise<void>; latest: EmbedderSwitch; cancel: AbortController } | null = null;
 
   private constructor(
     readonly db: Db,
@@ -698,6 +698,9 @@ export class LociEngine {
       await next?.dispose?.();
       throw err;
     }
+    // Another embedder chosen mid-switch (the one still in force, or a third) stops that switch: it would
+    // otherwise run for hours and then swap in a model the settings no longer name.
+    if (wanted !== undefined && this.switching && this.switching.spec !== wanted) this.switching.cancel.abort(new Error(`'${wanted}' was chosen instead`));
     if (next && wanted !== undefined) this.switchInBackground(wanted, next, before.embedder);
     const after = this.settings();
     if (after.model && after.model !== before.model && !this.modelOverride) {
@@ -744,12 +747,18 @@ export class LociEngine {
       this.publish({ type: 'embedder', ...event });
     };
     // Declared before the work starts so its first event is kept as the switch's latest.
-    const switching: NonNullable<typeof this.switching> = { spec, done: Promise.resolve(), latest: { spec, id: next.id, state: 'running', progress: null } };
+    const switching: NonNullable<typeof this.switching> = {
+      spec,
+      done: Promise.resolve(),
+      latest: { spec, id: next.id, state: 'running', progress: null },
+      cancel: new AbortController(),
+    };
     this.switching = switching;
+    const signal = AbortSignal.any([this.closing.signal, switching.cancel.signal]);
     const done = this.serialised(async () => {
+      signal.throwIfAborted();
       publish('running', null);
       const onProgress = (p: IndexProgress) => publish('running', p);
-      const signal = this.closing.signal;
       const rebuild = needsReembedding(this.db, next);
       // What questions read is embedded for the new model first (vectors are kept per model), then the
       // swap: answers never see half of it. PG-RAG's fact paths, most of the work, and the graph follow.

@@ -204,6 +204,40 @@ describe('settings', () => {
     },
   );
 
+  it.runIf(existsSync(join(TOKENIZER, 'tokenizer.json')))('stops a switch when the embedder still in force is chosen again', async () => {
+    const spec = `transformers:${tinyModelFolder('tiny-regretted')}`;
+    const engine = await LociEngine.open({ dbPath: join(dir, 'regretted.db') });
+    try {
+      await engine.index(samples);
+      const before = engine.embedder.id;
+      const events: EngineEvent[] = [];
+      let settle = () => {};
+      const settled = new Promise<void>((resolve) => (settle = resolve));
+      const started = new Promise<void>((resolve) =>
+        engine.subscribe((e) => {
+          if (e.type !== 'embedder') return;
+          events.push(e);
+          if (e.progress?.phase === 'embed') resolve();
+          if (e.state !== 'running') settle();
+        }),
+      );
+      await engine.updateSettings({ embedder: spec });
+      await started;
+      await engine.updateSettings({ embedder: DEFAULT_SETTINGS.embedder });
+      await settled;
+      await new Promise((r) => setImmediate(r)); // the switch is forgotten once its promise settles, after the event
+      // The switch stopped where it was; the embedder in force and the settings agree.
+      expect(engine.embedder.id).toBe(before);
+      expect(engine.settings().embedder).toBe(DEFAULT_SETTINGS.embedder);
+      expect(engine.stats().switching).toBeNull();
+      expect(events.at(-1)).toMatchObject({ state: 'failed', spec, message: `'${DEFAULT_SETTINGS.embedder}' was chosen instead` });
+      const all = engine.db.prepare('SELECT count(*) FROM embeddings WHERE model = ?').pluck().get(before) as number;
+      expect(engine.db.prepare('SELECT count(*) FROM embeddings WHERE model <> ?').pluck().get(before)).toBeLessThan(all);
+    } finally {
+      await engine.close();
+    }
+  });
+
   it('says when embedding the fact paths fails after the new embedder answers, and the next index run finishes them', async () => {
     // An OpenAI-compatible server that embeds by characters, and fails the first request holding a
     // fact path (topic › fact), as a server that runs out of memory part-way would.
