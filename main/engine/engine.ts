@@ -162,7 +162,7 @@ export class LociEngine {
       for (const w of warnings) engine.warn(w);
       engine.checkSavedFolders();
       if (!readOnly) await judgeNoteLanguages(db);
-      if (previous && (opts.resumeSwitch ?? true)) engine.switchInBackground(spec, embedder, previous.spec);
+      if (previous && (opts.resumeSwitch ?? true)) engine.switchInBackground(spec, embedder);
       else if (previous) {
         await embedder.dispose?.();
         engine.warn(`Search uses ${previous.embedder.id}: the switch to '${spec}' is not finished; it goes on when the app, loci serve or loci watch opens this index.`);
@@ -701,7 +701,7 @@ export class LociEngine {
     // Another embedder chosen mid-switch (the one still in force, or a third) stops that switch: it would
     // otherwise run for hours and then swap in a model the settings no longer name.
     if (wanted !== undefined && this.switching && this.switching.spec !== wanted) this.switching.cancel.abort(new Error(`'${wanted}' was chosen instead`));
-    if (next && wanted !== undefined) this.switchInBackground(wanted, next, before.embedder);
+    if (next && wanted !== undefined) this.switchInBackground(wanted, next);
     const after = this.settings();
     if (after.model && after.model !== before.model && !this.modelOverride) {
       for (const root of this.roots()) {
@@ -711,8 +711,8 @@ export class LociEngine {
   }
 
   /** A switch whose end or failure reaches hosts as events (Settings, or a start resuming one: see open). */
-  private switchInBackground(spec: string, next: Embedder, restore: string): void {
-    void this.switchTo(spec, next, restore).catch((err) => {
+  private switchInBackground(spec: string, next: Embedder): void {
+    void this.switchTo(spec, next).catch((err) => {
       reportEngineError('embedder', err);
       this.warn(`Embedder '${spec}': ${errorText(err)}`);
     });
@@ -727,12 +727,12 @@ export class LociEngine {
   }
 
   /**
-   * `restore`: the setting's value before this switch. A switch that fails before the swap puts it back,
-   * so Settings name the embedder still in use — unless Loci is closing (the next start resumes the
-   * switch) or another embedder has been chosen since. One that fails after it keeps the new embedder:
-   * its vectors for what questions read are complete, and the next graph step embeds the fact paths left.
+   * A switch that fails before the swap puts the setting back to the embedder in force, so Settings name
+   * the one still answering — unless Loci is closing (the next start resumes the switch) or another
+   * embedder has been chosen since. One that fails after it keeps the new embedder: its vectors for what
+   * questions read are complete, and the next graph step embeds the fact paths left.
    */
-  private switchTo(spec: string, next: Embedder, restore?: string): Promise<void> {
+  private switchTo(spec: string, next: Embedder): Promise<void> {
     let answering = false;
     const publish = (state: EmbedderSwitch['state'], progress: IndexProgress | null, message?: string) => {
       const event: EmbedderSwitch = {
@@ -774,7 +774,7 @@ export class LociEngine {
       publish('done', null);
     }).catch(async (err: unknown) => {
       if (this.embedder !== next) {
-        if (restore !== undefined && !this.closing.signal.aborted && this.settings().embedder === spec) writeSettings(this.db, { embedder: restore });
+        if (!this.closing.signal.aborted && this.settings().embedder === spec) writeSettings(this.db, { embedder: this.embedderSpec });
         await next.dispose?.();
       }
       publish('failed', null, errorText(err));
