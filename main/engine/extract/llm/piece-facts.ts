@@ -196,7 +196,7 @@ function groundedRoutes(routes: PieceOutput['routes'], vocab: Set<string>, minSu
  * "…too hard. denaro": a finished sentence followed by words the piece does not have is the model drifting
  * off at the end of its turn; those words go (a fact that is only such words is dropped by the support filter).
  * Gemma 3 270M also glues them on ("…a dumb file store.iatrics") and ends links and asides with them
- * ("[[Architecture/Syscalls]] staan", "or none) mendatang"): 6 of 68 facts over six SilverBullet notes.
+ * ("[[Architecture/Syscalls]] staan", "or none) mendatang"): 4 of 68 facts over six SilverBullet notes.
  */
 export function dropTrailingNoise(fact: string, vocab: Set<string>): string {
   const m = /^(.*[.!?。！？;；)\]])(\s*)(\S+(?:\s+\S+)?)$/u.exec(fact);
