@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'loci-embed-missing-'));
   const notes = join(dir, 'notes');
-  await import('node:fs/promises').then((fs) => fs.mkdir(notes));
+  await mkdir(notes);
   // Two one-passage notes ending with the same sign-off (as reports of one news site do), and a note of
   // several sections.
   await writeFile(join(notes, 'alder.md'), '# Alder Creek\n\nAlder Creek runs past the old mill into the lake. Tell us what you think.\n');
