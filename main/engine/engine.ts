@@ -162,12 +162,14 @@ export class LociEngine {
       for (const w of warnings) engine.warn(w);
       engine.checkSavedFolders();
       if (!readOnly) await judgeNoteLanguages(db);
-      if (previous && (opts.resumeSwitch ?? true)) engine.switchInBackground(spec, embedder);
-      else if (previous) {
-        await embedder.dispose?.();
-        engine.warn(`Search uses ${previous.embedder.id}: the switch to '${spec}' is not finished; it goes on when the app, loci serve or loci watch opens this index.`);
+      if (previous) {
+        if (opts.resumeSwitch ?? true) engine.switchInBackground(spec, embedder);
+        else {
+          await embedder.dispose?.();
+          engine.warn(`Search uses ${previous.embedder.id}: the switch to '${spec}' is not finished; it goes on when the app, loci serve or loci watch opens this index.`);
+        }
+        return engine;
       }
-      if (previous) return engine;
       // An index made with another embedder (an upgrade of the built-in one, or a switch whose previous
       // embedder no longer loads) has no vectors this one can compare with: re-embed and rebuild the
       // graph before anything is asked.

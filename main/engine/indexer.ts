@@ -636,7 +636,7 @@ export async function updateGraph(
   await Promise.all([edges, fusion]);
   clearGraphPending(db);
   setSetting(db, GRAPH_MODEL, embedder.id);
-  if (opts.embedderSpec) setSetting(db, GRAPH_EMBEDDER_SPEC, opts.embedderSpec);
+  if (opts.embedderSpec) rememberGraphEmbedder(db, embedder, opts.embedderSpec);
   setSetting(db, FUSION_STAMP, stamp.next);
   setSetting(db, INDEX_GENERATION, getSetting(db, INDEX_GENERATION, 0) + 1);
   graph.finish();

@@ -3,14 +3,14 @@ import type { Embedder } from './embedder.js';
 import { rowsMissingEmbeddings, writeEmbeddings, type OwnerKind } from '../store/embeddings.js';
 import { embedOnce } from './embed-once.js';
 
-/** Fact paths last: every method but PG-RAG's can use the rest while they are embedded. */
-const KINDS: readonly OwnerKind[] = ['doc', 'chunk', 'fci', 'entity', 'mm'];
 /**
  * The vectors every retrieval method but PG-RAG's reads, and the extractive answer: notes, passages,
  * facts, entities. PG-RAG's fact paths ('mm', the largest share: 15.1M of the 10k news' 24.3M MiniLM
  * tokens) feed only pgr and the pseudo-graph, so a switch of embedder can answer before they are done.
  */
 export const KINDS_SEARCH_READS: readonly OwnerKind[] = ['doc', 'chunk', 'fci', 'entity'];
+/** Fact paths last: every method but PG-RAG's can use the rest while they are embedded. */
+const KINDS: readonly OwnerKind[] = [...KINDS_SEARCH_READS, 'mm'];
 const BATCH = 256;
 /** Long documents are embedded by their beginning: enough for a topic vector, bounded cost. */
 const MAX_CHARS = 8000;

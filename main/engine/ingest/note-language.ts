@@ -59,7 +59,7 @@ export async function judgeNoteLanguages(db: Db): Promise<number> {
   const loaded = await loadDetector();
   // Read, judged and written with no await between: no note can change in the meantime.
   const t0 = performance.now();
-  const langs = unjudgedProse(db).map(({ id, prose }) => ({ id, lang: languageBy(loaded, prose) }));
+  const langs = unjudgedProse(db, SAMPLE_CHARS).map(({ id, prose }) => ({ id, lang: languageBy(loaded, prose) }));
   setLanguages(db, langs);
   // 10k news articles at once: 1.8 s.
   if (langs.length > 1000) getLogger('engine').info({ notes: langs.length, detector: LANGUAGE_DETECTOR, ms: Math.round(performance.now() - t0) }, 'notes’ languages judged');

@@ -16,14 +16,17 @@ export function hasUnjudgedLanguages(db: Db): boolean {
   return db.prepare("SELECT 1 FROM documents WHERE lang = '' AND status = 'indexed' LIMIT 1").get() !== undefined;
 }
 
-/** The prose chunks, in order, of each indexed note not judged yet (none for a note of code alone). */
-export function unjudgedProse(db: Db): { id: number; prose: string[] }[] {
+/**
+ * The prose chunks, in order, of each indexed note not judged yet (none for a note of code alone), each
+ * cut to `sampleChars`: a judgement reads no more of a note, and after a detector change every note is read.
+ */
+export function unjudgedProse(db: Db, sampleChars: number): { id: number; prose: string[] }[] {
   const rows = db
     .prepare(
-      `SELECT d.id, c.text FROM documents d LEFT JOIN chunks c ON c.document_id = d.id AND c.is_code = 0
+      `SELECT d.id, substr(c.text, 1, ?) AS text FROM documents d LEFT JOIN chunks c ON c.document_id = d.id AND c.is_code = 0
         WHERE d.lang = '' AND d.status = 'indexed' ORDER BY d.id, c.ord`,
     )
-    .all() as { id: number; text: string | null }[];
+    .all(sampleChars) as { id: number; text: string | null }[];
   const notes = new Map<number, string[]>();
   for (const r of rows) {
     const prose = notes.get(r.id) ?? [];
