@@ -28,6 +28,7 @@ import type { LlmProvider } from './llm/provider.js';
 import type { RefineReport } from './extract/llm/refine.js';
 import { embedWithProgress, graphEmbedder, needsReembedding, rememberGraphEmbedder, updateGraph } from './indexer.js';
 import { KINDS_SEARCH_READS } from './embed/embed-missing.js';
+import type { OwnerKind } from './store/embeddings.js';
 import { FolderJobs, type FolderJob, type JobControl } from './jobs/folder-jobs.js';
 import { checkLibraryRoot } from './library/roots.js';
 import { checkScope, EMPTY_SCOPE, scopeFilter, type FolderScope } from './library/scope.js';
@@ -111,7 +112,8 @@ export class LociEngine {
   /** Saved folders that cannot be indexed or watched (e.g. /proc saved by an older Loci), with the reason. */
   private readonly refused = new Map<string, string>();
   /** An embedder switch under way (re-embedding before the swap). */
-  private switching: { spec: string; done: Promise<void>; latest: EmbedderSwitch; cancel: AbortController } | null = null;
+  /** A switch of embedder under way; `swapped` once the new embedder answers (its second stage). */
+  private switching: { spec: string; done: Promise<void>; latest: EmbedderSwitch; cancel: AbortController; swapped: boolean } | null = null;
 
   private constructor(
     readonly db: Db,
@@ -371,7 +373,8 @@ export class LociEngine {
   ): Promise<RefineReport> {
     const { refineIndex } = await import('./extract/llm/refine.js');
     const signal = this.untilClosed(opts.signal);
-    const report = await refineIndex(this.db, this.embedder, llm, { ...opts, signal });
+    // The graph step below embeds the rewritten notes' rows (they are marked pending), with progress.
+    const report = await refineIndex(this.db, this.embedder, llm, { ...opts, signal, embed: false });
     control?.setPhase('graph');
     await updateGraph(this.db, this.embedder, { ...this.indexDefaults(), onProgress: opts.onProgress, signal });
     return report;
@@ -754,27 +757,45 @@ export class LociEngine {
       done: Promise.resolve(),
       latest: { spec, id: next.id, state: 'running', progress: null },
       cancel: new AbortController(),
+      swapped: false,
     };
     this.switching = switching;
     const signal = AbortSignal.any([this.closing.signal, switching.cancel.signal]);
-    const done = this.serialised(async () => {
-      signal.throwIfAborted();
+    // Index runs are not held for hours behind the switch: texts are embedded outside the engine's queue
+    // and each batch's vectors written in it, between other work. Rows an index run writes meanwhile are
+    // found by the next pass (before the swap) or embedded by the run itself (after it).
+    const lock = (write: () => Promise<void>) => this.serialised(write);
+    const onProgress = (p: IndexProgress) => {
+      if (!(p.phase === 'embed' && p.total === 0)) publish('running', p);
+    };
+    const embedUntilDone = async (kinds: readonly OwnerKind[]) => {
+      while ((await embedWithProgress(this.db, next, { onProgress, signal, kinds, lock })) > 0);
+    };
+    const done = (async () => {
+      await this.serialised(async () => signal.throwIfAborted()); // work under way first
       publish('running', null);
-      const onProgress = (p: IndexProgress) => publish('running', p);
       const rebuild = needsReembedding(this.db, next);
       // What questions read is embedded for the new model first (vectors are kept per model), then the
       // swap: answers never see half of it. PG-RAG's fact paths, most of the work, and the graph follow.
-      if (rebuild) await embedWithProgress(this.db, next, { onProgress, signal }, null, KINDS_SEARCH_READS);
-      const previous = this.embedder;
-      this.embedderSpec = spec;
-      this.embedder = next;
-      this.cache = new IndexCache(this.db, next);
-      await previous.dispose?.();
+      if (rebuild) await embedUntilDone(KINDS_SEARCH_READS);
+      await this.serialised(async () => {
+        signal.throwIfAborted();
+        if (rebuild) await embedWithProgress(this.db, next, { onProgress, signal, kinds: KINDS_SEARCH_READS }); // written since the last pass
+        const previous = this.embedder;
+        this.embedderSpec = spec;
+        this.embedder = next;
+        this.cache = new IndexCache(this.db, next);
+        switching.swapped = true;
+        await previous.dispose?.();
+      });
       answering = true;
-      if (rebuild) await updateGraph(this.db, next, { ...this.indexDefaults(), onProgress, signal });
+      if (rebuild) {
+        await embedUntilDone(['mm']);
+        await this.serialised(() => updateGraph(this.db, next, { ...this.indexDefaults(), graphRebuiltLater: false, onProgress, signal }));
+      }
       rememberGraphEmbedder(this.db, next, spec);
       publish('done', null);
-    }).catch(async (err: unknown) => {
+    })().catch(async (err: unknown) => {
       if (this.embedder !== next) {
         if (!this.closing.signal.aborted && this.settings().embedder === spec) writeSettings(this.db, { embedder: this.embedderSpec });
         await next.dispose?.();
@@ -795,6 +816,8 @@ export class LociEngine {
     await this.jobs.stopAll();
     await Promise.all([...this.watches.keys()].map((root) => this.unwatch(root)));
     await this.running;
+    // A switch stops after the batch it is embedding, which it writes: the next start goes on from there.
+    await this.switching?.done.catch(() => undefined);
     if (this.llmOpening) await (await this.llmOpening.provider.catch(() => null))?.close();
     await this.embedder.dispose?.();
     this.db.close();
@@ -802,7 +825,13 @@ export class LociEngine {
 
   private indexDefaults(): IndexerOptions {
     const s = this.settings();
-    return { fusion: { topic: s.fusionTopic, fact: s.fusionFact }, docNeighbours: s.docNeighbours, maxBytes: s.maxBytes, embedderSpec: this.embedderSpec };
+    return {
+      fusion: { topic: s.fusionTopic, fact: s.fusionFact },
+      docNeighbours: s.docNeighbours,
+      maxBytes: s.maxBytes,
+      embedderSpec: this.embedderSpec,
+      graphRebuiltLater: this.switching?.swapped === true,
+    };
   }
 }
 

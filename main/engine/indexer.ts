@@ -29,9 +29,9 @@ import {
 } from './store/documents.js';
 import { indexCounts } from './store/counts.js';
 import { getSetting, INDEX_GENERATION, setSetting } from './store/settings.js';
-import { embedMissing } from './embed/embed-missing.js';
+import { embedMissing, type EmbedMissingOptions, type EmbedProgress } from './embed/embed-missing.js';
 import { judgeNoteLanguages } from './ingest/note-language.js';
-import { writeEmbeddings, type OwnerKind } from './store/embeddings.js';
+import { writeEmbeddings } from './store/embeddings.js';
 import { VectorMatrix } from './embed/vector-matrix.js';
 import { docMatrix, updateDocEdges } from './graph/doc-edges.js';
 import { DEFAULT_FUSION, updateFusion, type FusionThresholds } from './graph/fusion.js';
@@ -53,6 +53,12 @@ export interface IndexerOptions extends IndexOptions {
   onNotice?: (message: string) => void;
   /** What loads the embedder (its spec), kept with the graph built with it: see graphEmbedder. */
   embedderSpec?: string;
+  /**
+   * A switch of embedder is embedding PG-RAG's fact paths and will rebuild the whole graph when it is
+   * done: the graph step embeds only the notes written since (for the embedder answering) and leaves
+   * them marked for that rebuild, instead of doing the switch's hours of work itself.
+   */
+  graphRebuiltLater?: boolean;
 }
 
 /** Settings key: the embedder the graph was last built with; another one means rebuilding it whole. */
@@ -556,23 +562,15 @@ function removeMissing(db: Db, root: string, present: Set<string>, known = docum
 export async function embedWithProgress(
   db: Db,
   embedder: Embedder,
-  opts: Pick<IndexerOptions, 'onProgress' | 'signal'>,
-  scope: { rows: number[]; entities: number[] } | null = null,
-  kinds?: readonly OwnerKind[],
+  opts: Pick<IndexerOptions, 'onProgress' | 'signal'> & Omit<EmbedMissingOptions, 'onProgress'>,
 ): Promise<number> {
   // Made on the first report, which says how many texts there are.
   const phase: { progress?: ReturnType<typeof phaseProgress> } = {};
-  const embedded = await embedMissing(
-    db,
-    embedder,
-    (p) => {
-      phase.progress ??= phaseProgress('embed', p.total, opts.onProgress);
-      phase.progress.tick(p.done, undefined, p.work);
-    },
-    opts.signal,
-    scope,
-    kinds,
-  );
+  const onProgress = (p: EmbedProgress) => {
+    phase.progress ??= phaseProgress('embed', p.total, opts.onProgress);
+    phase.progress.tick(p.done, undefined, p.work);
+  };
+  const embedded = await embedMissing(db, embedder, { ...opts, onProgress });
   phase.progress?.finish();
   return embedded;
 }
@@ -603,10 +601,16 @@ export async function updateGraph(
   // mark are written in one transaction — and of those, notes whose vectors were written with them
   // (by the built-in embedder, in the worker) lack none: at 68k notes, scanning 1.7M rows for missing
   // vectors took minutes of disk reads.
-  const scoped = sameModel || (graphModel === null && everyDocumentPending(db));
+  const scoped = sameModel || opts.graphRebuiltLater || (graphModel === null && everyDocumentPending(db));
   const scope = scoped ? { rows: pending.filter((id) => !embeddedHere.has(id)), entities: pending } : null;
-  const embedded = await embedWithProgress(db, embedder, opts, scope);
+  const embedded = await embedWithProgress(db, embedder, { onProgress: opts.onProgress, signal: opts.signal, scope });
   addTime(times, 'embed', t0);
+  if (opts.graphRebuiltLater && !sameModel) {
+    // Searchable now (a new generation reloads what questions read); related notes and pgr catch up then.
+    if (pending.length > 0 || embedded > 0 || pruned > 0) setSetting(db, INDEX_GENERATION, getSetting(db, INDEX_GENERATION, 0) + 1);
+    opts.onProgress?.({ phase: 'done', done: 1, total: 1, etaSeconds: 0 });
+    return;
+  }
 
   if (pending.length === 0 && embedded === 0 && pruned === 0 && sameModel) return;
   const t1 = performance.now();

@@ -43,7 +43,7 @@ describe('embedMissing', () => {
       };
       const rows = KINDS.flatMap((kind) => rowsMissingEmbeddings(engine.db, kind, recording.id).map(([id, text]) => ({ kind, id, text })));
       const progress: EmbedProgress[] = [];
-      const written = await embedMissing(engine.db, recording, (p) => progress.push(p));
+      const written = await embedMissing(engine.db, recording, { onProgress: (p) => progress.push(p) });
 
       expect(written).toBe(rows.length);
       expect(new Set(sent).size).toBe(sent.length);

@@ -1,6 +1,6 @@
 import type { Db } from '../store/db.js';
 import type { Embedder } from './embedder.js';
-import { rowsMissingEmbeddings, writeEmbeddings, type OwnerKind } from '../store/embeddings.js';
+import { currentEmbeddedTexts, rowsMissingEmbeddings, writeEmbeddings, type OwnerKind } from '../store/embeddings.js';
 import { embedOnce } from './embed-once.js';
 
 /**
@@ -26,20 +26,28 @@ export interface EmbedProgress {
   work: number;
 }
 
+export interface EmbedMissingOptions {
+  onProgress?: (p: EmbedProgress) => void;
+  signal?: AbortSignal;
+  /** Only rows of these documents (`rows`) and entities these documents mention (`entities`). */
+  scope?: { rows: number[]; entities: number[] } | null;
+  kinds?: readonly OwnerKind[];
+  /**
+   * Runs each batch's write when no other write is under way (the engine's queue). Given one, texts are
+   * embedded outside it, so index runs go on between batches, and each vector is written only where its
+   * row still holds the text embedded: a note rewritten or removed meanwhile is its index run's to embed.
+   */
+  lock?: (write: () => Promise<void>) => Promise<void>;
+}
+
 /**
  * Embeds every row that has no vector for this embedder yet — or, given a scope, every such row of
  * those documents (and the entities they mention), without scanning the whole index. Incremental by
- * construction. Yields to the event loop between batches, so calls and progress go on.
+ * construction. Yields to the event loop between batches, so calls and progress go on. Returns how many
+ * rows lacked a vector.
  */
-export async function embedMissing(
-  db: Db,
-  embedder: Embedder,
-  onProgress?: (p: EmbedProgress) => void,
-  signal?: AbortSignal,
-  /** Only rows of these documents (`rows`) and entities these documents mention (`entities`). */
-  scope: { rows: number[]; entities: number[] } | null = null,
-  kinds: readonly OwnerKind[] = KINDS,
-): Promise<number> {
+export async function embedMissing(db: Db, embedder: Embedder, opts: EmbedMissingOptions = {}): Promise<number> {
+  const { onProgress, signal, scope = null, kinds = KINDS, lock } = opts;
   const todo = kinds.map((kind) => {
     const docIds = scope ? (kind === 'entity' ? scope.entities : scope.rows) : null;
     return { kind, rows: docIds?.length === 0 ? [] : rowsMissingEmbeddings(db, kind, embedder.id, docIds) };
@@ -65,8 +73,14 @@ export async function embedMissing(
       texts.forEach((t, j) => {
         if (repeated.has(t)) shared.set(t, vectors[j]!);
       });
-      const embedded = batch.map(([id], j) => ({ id, vector: vectors[j]! }));
-      db.transaction(() => writeEmbeddings(db, kind, embedder.id, embedded))();
+      // Written even when stopped meanwhile: the vectors are this embedder's, and a later run keeps them.
+      const write = async () => {
+        const now = lock ? currentEmbeddedTexts(db, kind, batch.map(([id]) => id)) : null;
+        const holds = (id: number, text: string) => !now || (now.has(id) && embeddedText(now.get(id)!) === text);
+        const embedded = batch.flatMap(([id], j) => (holds(id, texts[j]!) ? [{ id, vector: vectors[j]! }] : []));
+        db.transaction(() => writeEmbeddings(db, kind, embedder.id, embedded))();
+      };
+      await (lock ? lock(write) : write());
       done += batch.length;
       onProgress?.({ done, total, work: done === total ? 1 : Math.min(1, spent / Math.max(1, totalCost)) });
       // The built-in embedder computes on this thread without awaiting anything: a turn of the event loop

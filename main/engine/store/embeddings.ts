@@ -64,3 +64,16 @@ export function rowsMissingEmbeddings(db: Db, kind: OwnerKind, model: string, do
     .raw()
     .all({ kind, model, ...(scoped ? { docs: JSON.stringify(docIds) } : {}) }) as [number, string][];
 }
+
+/**
+ * The text each of these rows of `kind` has now, for rows that still exist: work that embedded texts read
+ * earlier writes a vector only where the row still holds that text (an index run may have rewritten or
+ * removed the note meanwhile).
+ */
+export function currentEmbeddedTexts(db: Db, kind: OwnerKind, ids: number[]): Map<number, string> {
+  const rows = db
+    .prepare(`SELECT * FROM (${EMBEDDED_TEXT[kind](false)}) src WHERE src.id IN (SELECT value FROM json_each(@ids))`)
+    .raw()
+    .all({ ids: JSON.stringify(ids) }) as [number, string | null][];
+  return new Map(rows.map(([id, text]) => [id, text ?? '']));
+}

@@ -109,7 +109,7 @@ export async function refineIndex(db: Db, embedder: Embedder, llm: LlmProvider, 
     // Fast mode's entities that only the replaced rows mentioned go; the new rows get vectors. The
     // document layer and fusion are rebuilt by the indexer's graph step from graph_pending.
     pruneOrphanEntities(db);
-    if (opts.embed ?? true) await embedMissing(db, embedder, undefined, opts.signal);
+    if (opts.embed ?? true) await embedMissing(db, embedder, { signal: opts.signal });
   }
   report.seconds = (performance.now() - t0) / 1000;
   return report;
@@ -140,7 +140,8 @@ export async function refineAndRegraph(
   modelSpec: string,
   opts: RefineOptions & OpenLlmOptions = {},
 ): Promise<RefineReport> {
-  const report = await refineIndexWithModel(db, embedder, modelSpec, opts);
+  // The graph step embeds the rewritten notes' rows: they are marked pending.
+  const report = await refineIndexWithModel(db, embedder, modelSpec, { ...opts, embed: false });
   const { updateGraph } = await import('../../indexer.js');
   await updateGraph(db, embedder, { signal: opts.signal });
   return report;

@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { appendFileSync, cpSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { LociEngine, type EngineEvent } from '../../main/engine/engine.js';
+import { loadEmbeddings, rowsMissingEmbeddings, type OwnerKind } from '../../main/engine/store/embeddings.js';
+import { PATH_SEPARATOR } from '../../main/engine/store/documents.js';
+
+const samples = resolve(import.meta.dirname, '../../resources/sample-notes');
+const KINDS: OwnerKind[] = ['doc', 'chunk', 'fci', 'entity', 'mm'];
+/** A word no sample note holds: the texts of the notes edited mid-switch carry it. */
+const MARKER = 'Quorvantine';
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'loci-switch-index-'));
+});
+afterAll(async () => rm(dir, { recursive: true, force: true }));
+
+/**
+ * An OpenAI-compatible embeddings server whose vectors follow each text's length and first and last
+ * characters. Once `hold` is set, it keeps every request that `held` picks unanswered until `release`:
+ * the switch's own batches, while the edited notes' texts (which carry MARKER) are answered.
+ */
+async function gatedServer(held: (input: string[]) => boolean) {
+  let hold = false;
+  const waiting: (() => void)[] = [];
+  let heldOne = () => {};
+  const firstHeld = new Promise<void>((r) => (heldOne = r));
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      const input = (JSON.parse(body) as { input: string[] }).input;
+      const answer = () => {
+        const vector = (t: string) => [(t.length % 7) + 1, (t.charCodeAt(0) || 1) % 5, (t.charCodeAt(t.length - 1) || 1) % 11, 1];
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ data: input.map((t, index) => ({ index, embedding: vector(t) })) }));
+      };
+      if (hold && held(input)) {
+        waiting.push(answer);
+        heldOne();
+      } else answer();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    spec: `openai:http://127.0.0.1:${(server.address() as AddressInfo).port}/v1#by-characters`,
+    holdFromNow: () => (hold = true),
+    firstHeld,
+    release: () => {
+      hold = false;
+      for (const answer of waiting.splice(0)) answer();
+    },
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+/** Edits one note and adds another, both carrying MARKER. */
+function editNotes(notes: string): void {
+  appendFileSync(join(notes, 'people', 'Mara Lindqvist.md'), `\nShe also ran the ${MARKER} tasting club in Bergen for two winters.\n`);
+  writeFileSync(join(notes, 'brewing', `${MARKER} Method.md`), `# ${MARKER} Method\n\nThe ${MARKER} method steeps the grounds for nine minutes before a slow press.\n`);
+}
+
+/** After the switch: every row has the new embedder's vector, of its own current text, and nothing else has one. */
+async function expectCompleteGraph(engine: LociEngine): Promise<void> {
+  const model = engine.embedder.id;
+  for (const kind of KINDS) {
+    const rows = rowsMissingEmbeddings(engine.db, kind, 'no such model');
+    const stored = new Map(loadEmbeddings(engine.db, kind, model).map((e) => [e.id, e.vector]));
+    expect(stored.size, kind).toBe(rows.length);
+    const expected = await engine.embedder.embed(rows.map(([, text]) => text.slice(0, 8000)));
+    rows.forEach(([id], i) => expect([...stored.get(id)!], `${kind} ${id}`).toEqual([...expected[i]!]));
+  }
+  expect(engine.db.prepare('SELECT count(*) FROM graph_pending').pluck().get()).toBe(0);
+  const stats = engine.stats();
+  expect(stats.switching).toBeNull();
+  // The rebuilt document layer links every note, the new one too.
+  const unlinked = engine.db.prepare("SELECT count(*) FROM documents d WHERE d.status = 'indexed' AND NOT EXISTS (SELECT 1 FROM doc_edges e WHERE e.src = d.id)").pluck().get();
+  expect(unlinked).toBe(0);
+}
+
+describe('an index run while the embedder is switched', () => {
+  it('runs while the fact paths are embedded for the new model, and the switch then builds the graph with its notes', { timeout: 60_000 }, async () => {
+    const notes = join(dir, 'answering');
+    cpSync(samples, notes, { recursive: true });
+    // Held: the switch's batches of fact paths (topic › fact), once it answers with the new model.
+    const server = await gatedServer((input) => input.some((t) => t.includes(PATH_SEPARATOR)) && !input.some((t) => t.includes(MARKER)));
+    const engine = await LociEngine.open({ dbPath: join(dir, 'answering.db') });
+    try {
+      await engine.index(notes);
+      const events: EngineEvent[] = [];
+      engine.subscribe((e) => e.type === 'embedder' && events.push(e));
+      server.holdFromNow();
+      await engine.updateSettings({ embedder: server.spec });
+      await server.firstHeld;
+      expect(engine.stats().switching).toMatchObject({ spec: server.spec, state: 'running', answering: true });
+
+      editNotes(notes);
+      // Before, this run waited behind the whole switch: with the fact paths held, forever.
+      const report = await engine.index(notes);
+      expect(report.changed).toBe(2);
+      expect(engine.stats().switching).toMatchObject({ state: 'running', answering: true });
+      // The notes written are searchable with the new model: every row of theirs has its vector, and
+      // they wait for the switch's graph step.
+      const docs = engine.db.prepare('SELECT id FROM documents WHERE id IN (SELECT document_id FROM graph_pending)').pluck().all() as number[];
+      expect(docs).toHaveLength(2);
+      for (const kind of ['doc', 'chunk', 'fci', 'mm'] as const) expect(rowsMissingEmbeddings(engine.db, kind, engine.embedder.id, docs), kind).toEqual([]);
+      const found = await engine.ask(`What is the ${MARKER} method?`, { method: 'dense', k: 50 });
+      expect(found.contexts.some((c) => c.text.includes(MARKER))).toBe(true);
+
+      server.release();
+      await engine.switchEmbedder(server.spec);
+      await expectCompleteGraph(engine);
+      expect(events.at(-1)).toMatchObject({ state: 'done' });
+    } finally {
+      await engine.close();
+      await server.close();
+    }
+  });
+
+  it('runs while what questions read is embedded, and the switch embeds the notes it wrote before the swap', { timeout: 60_000 }, async () => {
+    const notes = join(dir, 'before-swap');
+    cpSync(samples, notes, { recursive: true });
+    // Held: every batch of the switch (the edited notes' texts carry MARKER; the old embedder is built in).
+    const server = await gatedServer((input) => !input.some((t) => t.includes(MARKER)));
+    const engine = await LociEngine.open({ dbPath: join(dir, 'before-swap.db') });
+    try {
+      await engine.index(notes);
+      const before = engine.embedder.id;
+      const answeringEvents: boolean[] = [];
+      engine.subscribe((e) => e.type === 'embedder' && e.state === 'running' && e.progress && answeringEvents.push(e.answering === true));
+      await engine.updateSettings({ embedder: server.spec }); // its probe is answered: the hold starts after it
+      server.holdFromNow();
+      await server.firstHeld;
+      expect(engine.stats().switching).toMatchObject({ spec: server.spec, state: 'running' });
+      expect(engine.stats().switching).not.toHaveProperty('answering');
+
+      editNotes(notes);
+      const report = await engine.index(notes);
+      expect(report.changed).toBe(2);
+      // The old embedder still answers, and the run built its graph with it as usual.
+      expect(engine.embedder.id).toBe(before);
+      expect(engine.db.prepare('SELECT count(*) FROM graph_pending').pluck().get()).toBe(0);
+      const found = await engine.ask(`What is the ${MARKER} method?`, { method: 'dense', k: 5 });
+      expect(found.contexts.some((c) => c.text.includes(MARKER))).toBe(true);
+
+      server.release();
+      await engine.switchEmbedder(server.spec);
+      expect(engine.embedder.id).not.toBe(before);
+      // Rows the run rewrote while the switch's batch was out are embedded by their new text, not the old.
+      await expectCompleteGraph(engine);
+      expect(answeringEvents).toContain(true);
+    } finally {
+      await engine.close();
+      await server.close();
+    }
+  });
+});
