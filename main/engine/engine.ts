@@ -571,9 +571,11 @@ export class LociEngine {
       addChatMessage(this.db, chatId, { role: 'user', text: question, citations: [], contexts: [], method, model: null });
       addChatMessage(this.db, chatId, { role: 'assistant', text: answer.text, citations: answer.citations, contexts: result.contexts, method, model: answer.model });
     }
+    const notice = method === 'pgr' ? this.factPathsNotice() : null;
     return {
       question,
       ...answer,
+      ...(notice ? { notice } : {}),
       method,
       contexts: result.contexts,
       matchKeys: matchKeys(terms),
@@ -713,6 +715,14 @@ export class LociEngine {
         if (!this.jobs.get(root)) void this.index(root).catch(() => undefined); // failures reach listeners as events
       }
     }
+  }
+
+  /** While a switch embeds PG-RAG's fact paths for the model already answering, pgr reads those done so far. */
+  private factPathsNotice(): string | null {
+    if (!this.switching?.swapped) return null;
+    const p = this.switching.latest.progress;
+    const share = p?.phase === 'embed' && p.total > 0 ? ` (${p.done.toLocaleString('en')} of ${p.total.toLocaleString('en')})` : '';
+    return `The switch of embedder is still embedding PG-RAG's fact paths for the new model${share}: pgr searched those done so far.`;
   }
 
   /** A switch whose end or failure reaches hosts as events (Settings, or a start resuming one: see open). */

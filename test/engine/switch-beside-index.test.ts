@@ -101,6 +101,10 @@ describe('an index run while the embedder is switched', () => {
       await engine.updateSettings({ embedder: server.spec });
       await server.firstHeld;
       expect(engine.stats().switching).toMatchObject({ spec: server.spec, state: 'running', answering: true });
+      // pgr reads the fact paths embedded so far, and its answer says so; methods reading complete vectors do not.
+      const partial = await engine.ask('Where was the founder of Kestrel Coffee Works born?', { method: 'pgr', k: 3 });
+      expect(partial.notice).toMatch(/still embedding PG-RAG's fact paths for the new model \(0 of \d+\): pgr searched those done so far/);
+      expect((await engine.ask('Where was the founder of Kestrel Coffee Works born?', { method: 'loci', k: 3 })).notice).toBeUndefined();
 
       editNotes(notes);
       // Before, this run waited behind the whole switch: with the fact paths held, forever.
@@ -119,6 +123,7 @@ describe('an index run while the embedder is switched', () => {
       await engine.switchEmbedder(server.spec);
       await expectCompleteGraph(engine);
       expect(events.at(-1)).toMatchObject({ state: 'done' });
+      expect((await engine.ask('Where was the founder of Kestrel Coffee Works born?', { method: 'pgr', k: 3 })).notice).toBeUndefined();
     } finally {
       await engine.close();
       await server.close();

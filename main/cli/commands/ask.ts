@@ -46,6 +46,7 @@ function formatAnswer(a: Answer, explanation: string | null, textAlreadyShown: b
   const out = textAlreadyShown ? [] : [a.text, ''];
   for (const c of a.citations) out.push(`[${c.n}] ${sourceRef(c)}`);
   if (a.droppedCitations) out.push(`(${a.droppedCitations} citation(s) to sources that were not given were removed)`);
+  if (a.notice) out.push(`(${a.notice})`);
   if (passages) {
     // As the window lists them under an answer: each passage's note and lines, then its text as written, indented.
     out.push('', `${a.contexts.length} passage(s) retrieved:`);

@@ -123,6 +123,8 @@ export const answer = z.object({
   citations: z.array(citation),
   /** Citations the model wrote to sources it was not given; removed from the text. */
   droppedCitations: z.number(),
+  /** What limits this answer for now, e.g. PG-RAG's fact paths half embedded during a switch of embedder. */
+  notice: z.string().optional(),
   explanation: z.unknown().optional(),
   chatId: z.number().optional(),
   ms: z.number(),

@@ -186,6 +186,7 @@ function TurnView({ turn }: { turn: Turn }) {
         {a && 'mode' in a && a.mode === 'extractive' && !/extractive/i.test(a.text) && (
           <Notice>No language model answered: these are the best-matching fact paths from your notes, cited. Install a model in Settings &amp; models for written answers.</Notice>
         )}
+        {a && 'notice' in a && a.notice && <Notice>{a.notice}</Notice>}
         <ErrorBox error={turn.error} />
         {!a && !turn.error && (turn.streamed ? <div className={css.streaming}>{turn.streamed}</div> : <span className={`${ui.muted} ${css.streaming}`}>Searching your notes</span>)}
         {a && (a.text ? <AnswerText text={a.text} onCite={openN} known={known} /> : <span className={ui.muted}>Nothing in the index answers this.</span>)}
