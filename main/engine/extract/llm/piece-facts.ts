@@ -9,6 +9,7 @@ import type { LlmProvider } from '../../llm/provider.js';
 import { generateStructured } from '../../llm/structured.js';
 import { checkConsistency, rougeTokens, type ConsistencyScore, type ConsistencyThresholds } from './consistency.js';
 import { locateInPiece, type Piece } from './segment.js';
+import { meaningFlips } from './meaning-flips.js';
 import type { ExtractedFci } from '../../types.js';
 
 export interface PieceFactsOptions {
@@ -66,6 +67,10 @@ export async function factsForPiece(
 ): Promise<PieceFacts> {
   const [pieceVector] = await embedder.embed([piece.text]);
   const vocab = new Set(rougeTokens(piece.text));
+  // The piece's sentences as the model's reply is read (wrapped lines joined, list items apart, each
+  // cut into sentences), on first use: a reply that fails to parse needs none.
+  let flips: ReturnType<typeof meaningFlips> | undefined;
+  const reverses = lang === 'en' ? (fact: string) => (flips ??= meaningFlips(parseOutline(piece.text, title).flatMap((r) => r.facts.flatMap(proseFacts))))(fact) !== null : () => false;
   const attempts: AttemptRecord[] = [];
   let best: { routes: PieceOutput['routes']; score: ConsistencyScore; attempt: AttemptRecord } | undefined;
   let failure: string | null = null;
@@ -77,7 +82,7 @@ export async function factsForPiece(
       failure = reply.error;
       continue;
     }
-    const routes = groundedRoutes(reply.value.routes, vocab, opts.minSupport ?? MIN_SUPPORT);
+    const routes = groundedRoutes(reply.value.routes, vocab, opts.minSupport ?? MIN_SUPPORT, reverses);
     const facts = routes.flatMap((r) => r.facts);
     if (!facts.length) {
       attempt.passed = false;
@@ -174,8 +179,11 @@ function proseFacts(text: string): string[] {
 
 const sentences = new Intl.Segmenter(undefined, { granularity: 'sentence' });
 
-/** Cleans, de-duplicates and drops facts the piece does not support; routes left empty go. */
-function groundedRoutes(routes: PieceOutput['routes'], vocab: Set<string>, minSupport: number): PieceOutput['routes'] {
+/**
+ * Cleans, de-duplicates and drops facts the piece does not support, or that restate one of its
+ * sentences with the meaning reversed ("closed" for "open"); routes left empty go.
+ */
+function groundedRoutes(routes: PieceOutput['routes'], vocab: Set<string>, minSupport: number, reverses: (fact: string) => boolean): PieceOutput['routes'] {
   const seen = new Set<string>();
   const out: PieceOutput['routes'] = [];
   for (const r of routes) {
@@ -183,7 +191,7 @@ function groundedRoutes(routes: PieceOutput['routes'], vocab: Set<string>, minSu
     for (const f of r.facts) {
       const text = dropTrailingNoise(f.replace(/\s+/g, ' ').trim(), vocab);
       const key = text.toLowerCase();
-      if (text.length < 3 || seen.has(key) || supportIn(vocab, text) < minSupport) continue;
+      if (text.length < 3 || seen.has(key) || supportIn(vocab, text) < minSupport || reverses(text)) continue;
       seen.add(key);
       facts.push(text);
     }
