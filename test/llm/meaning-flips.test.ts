@@ -38,6 +38,10 @@ describe('facts that restate a sentence with its meaning reversed', () => {
     expect(judge('A laptop is an easy way to try the app.')).toBeNull();
     expect(judge('Each entry names its file extension, e.g. .md, or an empty string if there is none.')).toBeNull();
     expect(judge('The tool is fast and does not need a server.')).toBeNull();
+    // A paragraph restated whole is judged sentence by sentence (its three negations against any two sentences' two).
+    const paragraph = ['The parser reads `==` (not `===`).', 'It reads `|size` (not `.size`).', 'The old `match` field is no longer read.'];
+    expect(meaningFlips(paragraph)(paragraph.join(' '))).toBeNull();
+    expect(meaningFlips(paragraph)('The parser reads `==` (not `===`). The old `match` field is read.')?.flips).toEqual(['negation']);
     // A link's target is not read: its "not" is no negation of the text.
     expect(meaningFlips(['[Notes are for people, not only for tools](#notes-are-for-people-not-only-for-tools)'])('Notes are for people, not only for tools')).toBeNull();
   });

@@ -52,7 +52,7 @@ export function meaningFlips(sentences: readonly string[]): (fact: string) => { 
       const words = wordsOf(text);
       return { text, words, content: words.tokens.filter((t) => !isStopWord(t.word) && !NEGATIONS.has(t.word)) };
     });
-  return (fact) => {
+  const judge = (fact: string) => {
     const f = wordsOf(fact);
     const content = f.tokens.filter((t) => !isStopWord(t.word) && !NEGATIONS.has(t.word));
     if (content.length === 0) return null;
@@ -74,7 +74,17 @@ export function meaningFlips(sentences: readonly string[]): (fact: string) => { 
     for (const t of f.tokens) if (!s.stems.has(t.stem) && swappedFor(t, s, f)) flips.push(t.word);
     return flips.length % 2 === 1 ? { restates: best.window.text, flips } : null;
   };
+  // A fact of several sentences (a base model restating a paragraph) is judged sentence by sentence.
+  return (fact) => {
+    for (const { segment } of sentenceSegmenter.segment(fact)) {
+      const flip = segment.trim() ? judge(segment.trim()) : null;
+      if (flip) return flip;
+    }
+    return null;
+  };
 }
+
+const sentenceSegmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
 
 /** The fact's word `t` stands where the sentence has one of its antonyms (which the fact lacks). */
 function swappedFor(t: Words['tokens'][number], s: Words, f: Words): boolean {
