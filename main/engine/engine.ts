@@ -111,7 +111,6 @@ export class LociEngine {
   private readonly warningList: string[] = [];
   /** Saved folders that cannot be indexed or watched (e.g. /proc saved by an older Loci), with the reason. */
   private readonly refused = new Map<string, string>();
-  /** An embedder switch under way (re-embedding before the swap). */
   /** A switch of embedder under way; `swapped` once the new embedder answers (its second stage). */
   private switching: { spec: string; done: Promise<void>; latest: EmbedderSwitch; cancel: AbortController; swapped: boolean } | null = null;
 
@@ -840,7 +839,7 @@ export class LociEngine {
       docNeighbours: s.docNeighbours,
       maxBytes: s.maxBytes,
       embedderSpec: this.embedderSpec,
-      graphRebuiltLater: this.switching?.swapped === true,
+      graphRebuiltLater: this.switching !== null,
     };
   }
 }

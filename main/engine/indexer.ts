@@ -54,9 +54,10 @@ export interface IndexerOptions extends IndexOptions {
   /** What loads the embedder (its spec), kept with the graph built with it: see graphEmbedder. */
   embedderSpec?: string;
   /**
-   * A switch of embedder is embedding PG-RAG's fact paths and will rebuild the whole graph when it is
-   * done: the graph step embeds only the notes written since (for the embedder answering) and leaves
-   * them marked for that rebuild, instead of doing the switch's hours of work itself.
+   * A switch of embedder is under way and rebuilds the whole graph when it is done. Where the graph was
+   * built with another embedder than the one answering (after the swap), the graph step embeds only the
+   * notes written since and leaves them marked for that rebuild, instead of doing the switch's hours of
+   * work itself; before the swap it runs as usual, for the embedder still answering.
    */
   graphRebuiltLater?: boolean;
 }
