@@ -19,13 +19,14 @@ describe('EmbedderSwitchStatus', () => {
   it('says the previous embedder answers while what questions read is re-embedded, in texts and hours', () => {
     const text = render({ spec: 'transformers:/m/minilm', id: 'transformers:minilm@256', state: 'running', progress });
     expect(text).toContain('Re-embedding your notes for transformers:minilm@256 — Embed: 120,000 / 132,906 about 3 h 33 min left');
-    expect(text).toContain('Questions use the previous embedder until then.');
+    expect(text).toContain('Questions use the previous embedder until then; notes you edit meanwhile are indexed as usual.');
   });
 
   it('says search uses the new embedder while the fact paths are embedded, and what waits for them', () => {
     const text = render({ spec: 'transformers:/m/minilm', id: 'transformers:minilm@256', state: 'running', progress, answering: true });
     expect(text).toContain('Search uses transformers:minilm@256.');
     expect(text).toContain("Embedding PG-RAG&#x27;s fact paths for it — Embed: 120,000 / 132,906");
+    expect(text).toContain('Notes you edit meanwhile are searchable at once.');
     expect(text).not.toContain('previous embedder');
   });
 

@@ -51,7 +51,7 @@ export function EmbedderSwitchStatus({ initial, onSettled }: { initial: Switch |
       <div className={ui.stack} data-testid="embedder-switch">
         <ProgressBar value={p?.done ?? 0} max={p?.total ?? 0} label={`Embedding PG-RAG's fact paths for ${event.id}`} />
         <span className={ui.muted} aria-live="polite">
-          Search uses {event.id}. Embedding PG-RAG&apos;s fact paths for it{counts}; the pgr method and the pseudo-graph of related notes catch up when it is done.
+          Search uses {event.id}. Embedding PG-RAG&apos;s fact paths for it{counts}; the pgr method and the pseudo-graph of related notes catch up when it is done. Notes you edit meanwhile are searchable at once.
         </span>
       </div>
     );
@@ -60,7 +60,7 @@ export function EmbedderSwitchStatus({ initial, onSettled }: { initial: Switch |
       <ProgressBar value={p?.done ?? 0} max={p?.total ?? 0} label={`Re-embedding the index for ${event.id}`} />
       <span className={ui.muted} aria-live="polite">
         Re-embedding your notes for {event.id}
-        {counts}. Questions use the previous embedder until then.
+        {counts}. Questions use the previous embedder until then; notes you edit meanwhile are indexed as usual.
       </span>
     </div>
   );
