@@ -67,10 +67,9 @@ export async function factsForPiece(
 ): Promise<PieceFacts> {
   const [pieceVector] = await embedder.embed([piece.text]);
   const vocab = new Set(rougeTokens(piece.text));
-  // The piece's sentences as the model's reply is read (wrapped lines joined, list items apart, each
-  // cut into sentences), on first use: a reply that fails to parse needs none.
+  // Read on first use: a reply that fails to parse needs none.
   let flips: ReturnType<typeof meaningFlips> | undefined;
-  const reverses = lang === 'en' ? (fact: string) => (flips ??= meaningFlips(parseOutline(piece.text, title).flatMap((r) => r.facts.flatMap(proseFacts))))(fact) !== null : () => false;
+  const reverses = lang === 'en' ? (fact: string) => (flips ??= meaningFlips(restatableSentences(piece.text)))(fact) !== null : () => false;
   const attempts: AttemptRecord[] = [];
   let best: { routes: PieceOutput['routes']; score: ConsistencyScore; attempt: AttemptRecord } | undefined;
   let failure: string | null = null;
@@ -171,6 +170,11 @@ export function parseOutline(text: string, defaultRoute: string): PieceOutput['r
 /** A label ("Facts:") or the prompt's own headers echoed back: not a fact. */
 function isLabel(line: string): boolean {
   return /^[^:：]{1,30}[:：]\s*$/.test(line) || /^(note location|excerpt|笔记位置|片段)\s*[:：]/i.test(line);
+}
+
+/** A note's text as sentences a fact may restate: read as a model's reply is (wrapped lines joined, list items apart), each cut into sentences. */
+export function restatableSentences(text: string): string[] {
+  return parseOutline(text, '').flatMap((r) => r.facts.flatMap(proseFacts));
 }
 
 function proseFacts(text: string): string[] {
