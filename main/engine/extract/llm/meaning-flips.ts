@@ -61,6 +61,7 @@ export function meaningFlips(sentences: readonly string[]): (fact: string) => { 
       const { words } = window;
       // A word swapped for its antonym still marks the sentence restated.
       const share = content.filter((t) => words.stems.has(t.stem) || swappedFor(t, words, f)).length / content.length;
+      // Ties go to the window sharing more of the fact's words (stop words too), then to the shorter one.
       const shared = f.tokens.filter((t) => words.stems.has(t.stem)).length - words.tokens.length / 1000;
       if (!best || share > best.share || (share === best.share && shared > best.shared)) best = { window, share, shared };
     }
