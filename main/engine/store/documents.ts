@@ -109,6 +109,9 @@ export function writeParsedNote(
     clearDerived(db, docId);
     stmt(db, 'DELETE FROM chunks WHERE document_id = ?').run(docId);
     stmt(db, 'DELETE FROM links WHERE document_id = ?').run(docId);
+    // The note's own vectors, of every model, are of its old title and passages: the row stays, so no
+    // trigger takes them, and an embedder outside the indexing workers would keep them for good.
+    stmt(db, "DELETE FROM embeddings WHERE owner_kind = 'doc' AND owner_id = ?").run(docId);
   }
   const insertChunk = stmt(db, 
     `INSERT INTO chunks (document_id, ord, heading_path, text, line_from, line_to, is_code)
