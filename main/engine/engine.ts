@@ -798,10 +798,10 @@ export class LociEngine {
         await previous.dispose?.();
       });
       answering = true;
-      if (rebuild) {
-        await embedUntilDone(['mm']);
-        await this.serialised(() => updateGraph(this.db, next, { ...this.indexDefaults(), graphRebuiltLater: false, onProgress, signal }));
-      }
+      if (rebuild) await embedUntilDone(['mm']);
+      // Also without a rebuild (the graph was already this model's): notes an index run wrote just before
+      // the swap left their graph step to the switch.
+      await this.serialised(() => updateGraph(this.db, next, { ...this.indexDefaults(), graphRebuiltLater: false, onProgress, signal }));
       rememberGraphEmbedder(this.db, next, spec);
       publish('done', null);
     })().catch(async (err: unknown) => {

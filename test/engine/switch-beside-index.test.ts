@@ -1,16 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { appendFileSync, cpSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { LociEngine, type EngineEvent } from '../../main/engine/engine.js';
-import { loadEmbeddings, rowsMissingEmbeddings, type OwnerKind } from '../../main/engine/store/embeddings.js';
+import { DEFAULT_SETTINGS } from '../../main/engine/settings.js';
+import { rowsMissingEmbeddings } from '../../main/engine/store/embeddings.js';
 import { PATH_SEPARATOR } from '../../main/engine/store/documents.js';
+import { embeddingsServer, expectVectorsOfCurrentText } from '../support/embeddings-server.js';
 
 const samples = resolve(import.meta.dirname, '../../resources/sample-notes');
-const KINDS: OwnerKind[] = ['doc', 'chunk', 'fci', 'entity', 'mm'];
 /** A word no sample note holds: the texts of the notes edited mid-switch carry it. */
 const MARKER = 'Quorvantine';
 let dir: string;
@@ -20,48 +19,6 @@ beforeAll(async () => {
 });
 afterAll(async () => rm(dir, { recursive: true, force: true }));
 
-/**
- * An OpenAI-compatible embeddings server whose vectors follow each text's length and first and last
- * characters. Once `hold` is set, it keeps every request that `held` picks unanswered until `release`:
- * the switch's own batches, while the edited notes' texts (which carry MARKER) are answered.
- */
-async function gatedServer(held: (input: string[]) => boolean) {
-  let hold = false;
-  const waiting: (() => void)[] = [];
-  let heldOne = () => {};
-  const firstHeld = new Promise<void>((r) => (heldOne = r));
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      const input = (JSON.parse(body) as { input: string[] }).input;
-      const answer = () => {
-        const vector = (t: string) => [(t.length % 7) + 1, (t.charCodeAt(0) || 1) % 5, (t.charCodeAt(t.length - 1) || 1) % 11, 1];
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ data: input.map((t, index) => ({ index, embedding: vector(t) })) }));
-      };
-      if (hold && held(input)) {
-        waiting.push(answer);
-        heldOne();
-      } else answer();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    spec: `openai:http://127.0.0.1:${(server.address() as AddressInfo).port}/v1#by-characters`,
-    holdFromNow: () => (hold = true),
-    firstHeld,
-    release: () => {
-      hold = false;
-      for (const answer of waiting.splice(0)) answer();
-    },
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
-    },
-  };
-}
-
 /** Edits one note and adds another, both carrying MARKER. */
 function editNotes(notes: string): void {
   appendFileSync(join(notes, 'people', 'Mara Lindqvist.md'), `\nShe also ran the ${MARKER} tasting club in Bergen for two winters.\n`);
@@ -70,14 +27,7 @@ function editNotes(notes: string): void {
 
 /** After the switch: every row has the new embedder's vector, of its own current text, and nothing else has one. */
 async function expectCompleteGraph(engine: LociEngine): Promise<void> {
-  const model = engine.embedder.id;
-  for (const kind of KINDS) {
-    const rows = rowsMissingEmbeddings(engine.db, kind, 'no such model');
-    const stored = new Map(loadEmbeddings(engine.db, kind, model).map((e) => [e.id, e.vector]));
-    expect(stored.size, kind).toBe(rows.length);
-    const expected = await engine.embedder.embed(rows.map(([, text]) => text.slice(0, 8000)));
-    rows.forEach(([id], i) => expect([...stored.get(id)!], `${kind} ${id}`).toEqual([...expected[i]!]));
-  }
+  await expectVectorsOfCurrentText(engine);
   expect(engine.db.prepare('SELECT count(*) FROM graph_pending').pluck().get()).toBe(0);
   const stats = engine.stats();
   expect(stats.switching).toBeNull();
@@ -91,7 +41,7 @@ describe('an index run while the embedder is switched', () => {
     const notes = join(dir, 'answering');
     cpSync(samples, notes, { recursive: true });
     // Held: the switch's batches of fact paths (topic › fact), once it answers with the new model.
-    const server = await gatedServer((input) => input.some((t) => t.includes(PATH_SEPARATOR)) && !input.some((t) => t.includes(MARKER)));
+    const server = await embeddingsServer((input) => input.some((t) => t.includes(PATH_SEPARATOR)) && !input.some((t) => t.includes(MARKER)));
     const engine = await LociEngine.open({ dbPath: join(dir, 'answering.db') });
     try {
       await engine.index(notes);
@@ -130,11 +80,40 @@ describe('an index run while the embedder is switched', () => {
     }
   });
 
+  it('builds the graph for notes indexed after a swap when the embedder the graph was built with is chosen again', { timeout: 60_000 }, async () => {
+    const notes = join(dir, 'back-again');
+    cpSync(samples, notes, { recursive: true });
+    const server = await embeddingsServer((input) => input.some((t) => t.includes(PATH_SEPARATOR)) && !input.some((t) => t.includes(MARKER)));
+    const engine = await LociEngine.open({ dbPath: join(dir, 'back-again.db') });
+    try {
+      await engine.index(notes);
+      const glove = engine.embedder.id;
+      server.holdFromNow();
+      await engine.updateSettings({ embedder: server.spec });
+      await server.firstHeld;
+      editNotes(notes);
+      await engine.index(notes); // after the swap: its notes wait for the switch's graph step
+      expect(engine.db.prepare('SELECT count(*) FROM graph_pending').pluck().get()).toBe(2);
+      // A change of mind: the built-in embedder again, whose graph this still is. No re-embedding is
+      // needed, but the two notes still lack its vectors and their graph step.
+      await engine.updateSettings({ embedder: DEFAULT_SETTINGS.embedder });
+      await engine.switchEmbedder(DEFAULT_SETTINGS.embedder);
+      expect(engine.embedder.id).toBe(glove);
+      server.release();
+      await expectCompleteGraph(engine);
+      const found = await engine.ask(`What is the ${MARKER} method?`, { method: 'dense', k: 5 });
+      expect(found.contexts.some((c) => c.text.includes(MARKER))).toBe(true);
+    } finally {
+      await engine.close();
+      await server.close();
+    }
+  });
+
   it('runs while what questions read is embedded, and the switch embeds the notes it wrote before the swap', { timeout: 60_000 }, async () => {
     const notes = join(dir, 'before-swap');
     cpSync(samples, notes, { recursive: true });
     // Held: every batch of the switch (the edited notes' texts carry MARKER; the old embedder is built in).
-    const server = await gatedServer((input) => !input.some((t) => t.includes(MARKER)));
+    const server = await embeddingsServer((input) => !input.some((t) => t.includes(MARKER)));
     const engine = await LociEngine.open({ dbPath: join(dir, 'before-swap.db') });
     try {
       await engine.index(notes);
