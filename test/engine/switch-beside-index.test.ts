@@ -19,6 +19,11 @@ beforeAll(async () => {
 });
 afterAll(async () => rm(dir, { recursive: true, force: true }));
 
+/** The switch's batches of fact paths (topic › fact); the edited notes' texts carry MARKER. */
+const switchFactPaths = (input: string[]) => input.some((t) => t.includes(PATH_SEPARATOR)) && !input.some((t) => t.includes(MARKER));
+/** Every batch of the switch: the edited notes' texts carry MARKER. */
+const switchBatches = (input: string[]) => !input.some((t) => t.includes(MARKER));
+
 /** Edits one note and adds another, both carrying MARKER. */
 function editNotes(notes: string): void {
   appendFileSync(join(notes, 'people', 'Mara Lindqvist.md'), `\nShe also ran the ${MARKER} tasting club in Bergen for two winters.\n`);
@@ -40,8 +45,8 @@ describe('an index run while the embedder is switched', () => {
   it('runs while the fact paths are embedded for the new model, and the switch then builds the graph with its notes', { timeout: 60_000 }, async () => {
     const notes = join(dir, 'answering');
     cpSync(samples, notes, { recursive: true });
-    // Held: the switch's batches of fact paths (topic › fact), once it answers with the new model.
-    const server = await embeddingsServer((input) => input.some((t) => t.includes(PATH_SEPARATOR)) && !input.some((t) => t.includes(MARKER)));
+    // Held: the switch's fact paths, embedded once it answers with the new model.
+    const server = await embeddingsServer(switchFactPaths);
     const engine = await LociEngine.open({ dbPath: join(dir, 'answering.db') });
     try {
       await engine.index(notes);
@@ -83,7 +88,7 @@ describe('an index run while the embedder is switched', () => {
   it('builds the graph for notes indexed after a swap when the embedder the graph was built with is chosen again', { timeout: 60_000 }, async () => {
     const notes = join(dir, 'back-again');
     cpSync(samples, notes, { recursive: true });
-    const server = await embeddingsServer((input) => input.some((t) => t.includes(PATH_SEPARATOR)) && !input.some((t) => t.includes(MARKER)));
+    const server = await embeddingsServer(switchFactPaths);
     const engine = await LociEngine.open({ dbPath: join(dir, 'back-again.db') });
     try {
       await engine.index(notes);
@@ -112,8 +117,8 @@ describe('an index run while the embedder is switched', () => {
   it('runs while what questions read is embedded, and the switch embeds the notes it wrote before the swap', { timeout: 60_000 }, async () => {
     const notes = join(dir, 'before-swap');
     cpSync(samples, notes, { recursive: true });
-    // Held: every batch of the switch (the edited notes' texts carry MARKER; the old embedder is built in).
-    const server = await embeddingsServer((input) => !input.some((t) => t.includes(MARKER)));
+    // Held: every batch of the switch (the old embedder is built in, so the index run sends none).
+    const server = await embeddingsServer(switchBatches);
     const engine = await LociEngine.open({ dbPath: join(dir, 'before-swap.db') });
     try {
       await engine.index(notes);
