@@ -30,6 +30,32 @@ function editNotes(notes: string): void {
   writeFileSync(join(notes, 'brewing', `${MARKER} Method.md`), `# ${MARKER} Method\n\nThe ${MARKER} method steeps the grounds for nine minutes before a slow press.\n`);
 }
 
+type Library = { notes: string; server: Awaited<ReturnType<typeof embeddingsServer>>; engine: LociEngine };
+
+/**
+ * A copy of the sample notes indexed with the built-in embedder, beside an embeddings server that holds
+ * what `held` picks once told to; both closed after `body`.
+ */
+async function withLibrary(name: string, held: (input: string[]) => boolean, body: (library: Library) => Promise<void>): Promise<void> {
+  const notes = join(dir, name);
+  cpSync(samples, notes, { recursive: true });
+  const server = await embeddingsServer(held);
+  const engine = await LociEngine.open({ dbPath: join(dir, `${name}.db`) });
+  try {
+    await engine.index(notes);
+    await body({ notes, server, engine });
+  } finally {
+    await engine.close();
+    await server.close();
+  }
+}
+
+/** Dense search finds the note added mid-switch among its first `k` passages. */
+async function findsAddedNote(engine: LociEngine, k: number): Promise<boolean> {
+  const found = await engine.ask(`What is the ${MARKER} method?`, { method: 'dense', k });
+  return found.contexts.some((c) => c.text.includes(MARKER));
+}
+
 /** After the switch: every row has the new embedder's vector, of its own current text, and nothing else has one. */
 async function expectCompleteGraph(engine: LociEngine): Promise<void> {
   await expectVectorsOfCurrentText(engine);
@@ -42,14 +68,9 @@ async function expectCompleteGraph(engine: LociEngine): Promise<void> {
 }
 
 describe('an index run while the embedder is switched', () => {
-  it('runs while the fact paths are embedded for the new model, and the switch then builds the graph with its notes', { timeout: 60_000 }, async () => {
-    const notes = join(dir, 'answering');
-    cpSync(samples, notes, { recursive: true });
+  it('runs while the fact paths are embedded for the new model, and the switch then builds the graph with its notes', { timeout: 60_000 }, () =>
     // Held: the switch's fact paths, embedded once it answers with the new model.
-    const server = await embeddingsServer(switchFactPaths);
-    const engine = await LociEngine.open({ dbPath: join(dir, 'answering.db') });
-    try {
-      await engine.index(notes);
+    withLibrary('answering', switchFactPaths, async ({ notes, server, engine }) => {
       const events: EngineEvent[] = [];
       engine.subscribe((e) => e.type === 'embedder' && events.push(e));
       server.holdFromNow();
@@ -71,27 +92,17 @@ describe('an index run while the embedder is switched', () => {
       const docs = engine.db.prepare('SELECT id FROM documents WHERE id IN (SELECT document_id FROM graph_pending)').pluck().all() as number[];
       expect(docs).toHaveLength(2);
       for (const kind of ['doc', 'chunk', 'fci', 'mm'] as const) expect(rowsMissingEmbeddings(engine.db, kind, engine.embedder.id, docs), kind).toEqual([]);
-      const found = await engine.ask(`What is the ${MARKER} method?`, { method: 'dense', k: 50 });
-      expect(found.contexts.some((c) => c.text.includes(MARKER))).toBe(true);
+      expect(await findsAddedNote(engine, 50)).toBe(true);
 
       server.release();
       await engine.switchEmbedder(server.spec);
       await expectCompleteGraph(engine);
       expect(events.at(-1)).toMatchObject({ state: 'done' });
       expect((await engine.ask('Where was the founder of Kestrel Coffee Works born?', { method: 'pgr', k: 3 })).notice).toBeUndefined();
-    } finally {
-      await engine.close();
-      await server.close();
-    }
-  });
+    }));
 
-  it('builds the graph for notes indexed after a swap when the embedder the graph was built with is chosen again', { timeout: 60_000 }, async () => {
-    const notes = join(dir, 'back-again');
-    cpSync(samples, notes, { recursive: true });
-    const server = await embeddingsServer(switchFactPaths);
-    const engine = await LociEngine.open({ dbPath: join(dir, 'back-again.db') });
-    try {
-      await engine.index(notes);
+  it('builds the graph for notes indexed after a swap when the embedder the graph was built with is chosen again', { timeout: 60_000 }, () =>
+    withLibrary('back-again', switchFactPaths, async ({ notes, server, engine }) => {
       const glove = engine.embedder.id;
       server.holdFromNow();
       await engine.updateSettings({ embedder: server.spec });
@@ -106,22 +117,12 @@ describe('an index run while the embedder is switched', () => {
       expect(engine.embedder.id).toBe(glove);
       server.release();
       await expectCompleteGraph(engine);
-      const found = await engine.ask(`What is the ${MARKER} method?`, { method: 'dense', k: 5 });
-      expect(found.contexts.some((c) => c.text.includes(MARKER))).toBe(true);
-    } finally {
-      await engine.close();
-      await server.close();
-    }
-  });
+      expect(await findsAddedNote(engine, 5)).toBe(true);
+    }));
 
-  it('runs while what questions read is embedded, and the switch embeds the notes it wrote before the swap', { timeout: 60_000 }, async () => {
-    const notes = join(dir, 'before-swap');
-    cpSync(samples, notes, { recursive: true });
+  it('runs while what questions read is embedded, and the switch embeds the notes it wrote before the swap', { timeout: 60_000 }, () =>
     // Held: every batch of the switch (the old embedder is built in, so the index run sends none).
-    const server = await embeddingsServer(switchBatches);
-    const engine = await LociEngine.open({ dbPath: join(dir, 'before-swap.db') });
-    try {
-      await engine.index(notes);
+    withLibrary('before-swap', switchBatches, async ({ notes, server, engine }) => {
       const before = engine.embedder.id;
       const answeringEvents: boolean[] = [];
       engine.subscribe((e) => e.type === 'embedder' && e.state === 'running' && e.progress && answeringEvents.push(e.answering === true));
@@ -137,8 +138,7 @@ describe('an index run while the embedder is switched', () => {
       // The old embedder still answers, and the run built its graph with it as usual.
       expect(engine.embedder.id).toBe(before);
       expect(engine.db.prepare('SELECT count(*) FROM graph_pending').pluck().get()).toBe(0);
-      const found = await engine.ask(`What is the ${MARKER} method?`, { method: 'dense', k: 5 });
-      expect(found.contexts.some((c) => c.text.includes(MARKER))).toBe(true);
+      expect(await findsAddedNote(engine, 5)).toBe(true);
 
       server.release();
       await engine.switchEmbedder(server.spec);
@@ -146,9 +146,5 @@ describe('an index run while the embedder is switched', () => {
       // Rows the run rewrote while the switch's batch was out are embedded by their new text, not the old.
       await expectCompleteGraph(engine);
       expect(answeringEvents).toContain(true);
-    } finally {
-      await engine.close();
-      await server.close();
-    }
-  });
+    }));
 });
