@@ -747,14 +747,14 @@ export class LociEngine {
    * questions read are complete, and the next graph step embeds the fact paths left.
    */
   private switchTo(spec: string, next: Embedder): Promise<void> {
-    let answering = false;
     const publish = (state: EmbedderSwitch['state'], progress: IndexProgress | null, message?: string) => {
       const event: EmbedderSwitch = {
         spec,
         id: next.id,
         state,
         progress,
-        ...(answering && state !== 'done' ? { answering } : {}),
+        // Once swapped, the new embedder answers (the fact paths and the graph follow).
+        ...(switching.swapped && state !== 'done' ? { answering: true } : {}),
         ...(message !== undefined ? { message } : {}),
       };
       if (this.switching === switching) switching.latest = event;
@@ -797,7 +797,6 @@ export class LociEngine {
         switching.swapped = true;
         await previous.dispose?.();
       });
-      answering = true;
       if (rebuild) await embedUntilDone(['mm']);
       // Also without a rebuild (the graph was already this model's): notes an index run wrote just before
       // the swap left their graph step to the switch.
