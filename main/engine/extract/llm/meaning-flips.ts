@@ -40,6 +40,11 @@ function wordsOf(text: string): Words {
   return { tokens, stems: new Set(tokens.map((t) => t.stem)), negations };
 }
 
+/** The words that carry what a sentence says: neither stop words nor negations. */
+function contentOf(words: Words): Words['tokens'] {
+  return words.tokens.filter((t) => !isStopWord(t.word) && !NEGATIONS.has(t.word));
+}
+
 /**
  * A judge of the facts restating `sentences` (a piece's): for each fact, why it reverses the meaning of
  * the sentence it restates, or null (see the file's comment). The sentences are read once.
@@ -50,11 +55,11 @@ export function meaningFlips(sentences: readonly string[]): (fact: string) => { 
     .flatMap((x, i) => [x, ...(i + 1 < sentences.length ? [`${x} ${sentences[i + 1]}`] : [])])
     .map((text) => {
       const words = wordsOf(text);
-      return { text, words, content: words.tokens.filter((t) => !isStopWord(t.word) && !NEGATIONS.has(t.word)) };
+      return { text, words, content: contentOf(words) };
     });
   const judge = (fact: string) => {
     const f = wordsOf(fact);
-    const content = f.tokens.filter((t) => !isStopWord(t.word) && !NEGATIONS.has(t.word));
+    const content = contentOf(f);
     if (content.length === 0) return null;
     let best: { window: (typeof windows)[number]; share: number; shared: number } | null = null;
     for (const window of windows) {
