@@ -15,6 +15,8 @@ export async function journey(page: Page, shotPrefix: string, open: () => Promis
   const notes = copySampleNotes();
   // One file the indexer must skip, to see the reason in the UI.
   writeFileSync(path.join(notes, 'scan.md'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0x0d, 0xff, 0xfe, 0, 1]));
+  // And one saved in Windows-1252 by an older editor, which it reads in that encoding and says so.
+  writeFileSync(path.join(notes, 'cafe-1252.md'), Buffer.from('# Caf\xe9\n\nThe caf\xe9 serves cr\xe8me br\xfbl\xe9e on Thursdays.\n', 'latin1'));
   const { question } = questionFor(notes);
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(e.stack ?? e.message));
@@ -52,6 +54,8 @@ export async function journey(page: Page, shotPrefix: string, open: () => Promis
     await expect(page.getByRole('heading', { name: /^Notes/ })).toBeVisible();
     await card.getByText(/1 skipped file/).click();
     await expect(card.getByRole('row', { name: /scan\.md/ })).toContainText(/binary|invalid-utf8/);
+    await card.getByText(/1 note not in UTF-8/).click();
+    await expect(card.getByRole('row', { name: /cafe-1252\.md/ })).toContainText('windows-1252');
     await shot(page, `${shotPrefix}-02-indexed`);
   });
 

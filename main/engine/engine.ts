@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { isReadOnlyFile, openDb, schemaVersion, type Db } from './store/db.js';
 import { createEmbedder } from './embed/registry.js';
@@ -34,6 +33,7 @@ import { checkLibraryRoot } from './library/roots.js';
 import { checkScope, EMPTY_SCOPE, scopeFilter, type FolderScope } from './library/scope.js';
 import { completePath, type PathCompletion } from './library/complete-path.js';
 import { OutsideLibraryError, realPathInside } from './ingest/contain.js';
+import { readNote } from './ingest/read.js';
 import {
   deleteFolder,
   documentRoots,
@@ -326,6 +326,7 @@ export class LociEngine {
         unchanged: 0,
         removed: 0,
         skipped: [],
+        readAs: [],
         seconds: (performance.now() - started) / 1000,
         cancelled: true,
       };
@@ -598,8 +599,11 @@ export class LociEngine {
   /** A note's text, read from disk — only when its real path (links resolved) lies inside its library folder. */
   async noteText(docPath: string, docId?: number): Promise<NoteText> {
     const { doc, real } = await this.noteFile(docPath, docId);
-    const content = await readFile(real, 'utf8');
-    return { docPath: doc.rel_path, title: doc.title, lines: content.replace(/\r\n?/g, '\n').split('\n') };
+    // Read as indexing read it (encoding, line breaks), so line N here is the line N citations name.
+    const read = await readNote(real);
+    if (!read.ok && read.reason === 'empty') return { docPath: doc.rel_path, title: doc.title, lines: [] };
+    if (!read.ok) throw new Error(`'${doc.rel_path}' cannot be shown: ${read.reason} (${read.detail})`);
+    return { docPath: doc.rel_path, title: doc.title, lines: read.content.split('\n') };
   }
 
   /** The file behind an indexed note, by its real path — never one whose links lead out of its folder. */

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import type { Db } from './store/db.js';
 import type { Embedder } from './embed/embedder.js';
 import type { IndexOptions, IndexReport } from './api.js';
-import { FAST_PIPELINE_VERSION, UNJUDGED_LANGUAGE, type SkippedFile } from './types.js';
+import { FAST_PIPELINE_VERSION, UNJUDGED_LANGUAGE, type ReadAsFile, type SkippedFile } from './types.js';
 import { prepareNotes, startReading, type NoteInput, type PreparedNote, type PrepareResult, type PrepareTask } from './index-worker/prepare-note.js';
 import type { ReadResult } from './ingest/read.js';
 import { STATIC_EMBEDDER_ID } from './embed/static-embedder.js';
@@ -176,6 +176,7 @@ export async function indexFolder(db: Db, embedder: Embedder, rootArg: string, o
     unchanged: unchanged + pipeline.unchanged,
     removed,
     skipped,
+    readAs: pipeline.readAs,
     seconds: (performance.now() - started) / 1000,
   };
 }
@@ -222,7 +223,7 @@ export async function indexTexts(db: Db, embedder: Embedder, root: string, docs:
   } finally {
     await pipeline.close();
   }
-  return { root, counts: indexCounts(db), changed: pipeline.written, unchanged, removed, skipped, seconds: (performance.now() - started) / 1000 };
+  return { root, counts: indexCounts(db), changed: pipeline.written, unchanged, removed, skipped, readAs: pipeline.readAs, seconds: (performance.now() - started) / 1000 };
 }
 
 interface NoteMeta {
@@ -272,6 +273,8 @@ class NotePipeline {
   private dispatched = 0;
   private readonly staticEmbedder: string | null;
   private readonly languages = new Set<string>();
+  /** Notes written this run that were read in another encoding than UTF-8 (or with stray bytes). */
+  readonly readAs: ReadAsFile[] = [];
 
   constructor(
     private readonly db: Db,
@@ -447,6 +450,7 @@ class NotePipeline {
           const { id, chunkIds } = db.transaction(() => writeNote(db, root, r.prepared, { ...meta, hash }))();
           fullText.push({ id, chunkIds, segs: r.prepared.chunkSeg, relPath, file });
           if (r.prepared.vectors) this.embedded.add(id);
+          if (r.prepared.readAs) this.readAs.push({ relPath, ...r.prepared.readAs });
           this.written++;
         } catch (err) {
           this.skipNote(relPath, err, file);

@@ -113,5 +113,6 @@ export type RetrievalMethod = z.infer<typeof shape.retrievalMethod>;
 export type RetrievedContext = z.infer<typeof shape.retrievedContext>;
 export type IndexCounts = z.infer<typeof shape.indexCounts>;
 export type SkippedFile = z.infer<typeof shape.skippedFile>;
+export type ReadAsFile = z.infer<typeof shape.readAsFile>;
 export type IndexPhase = z.infer<typeof shape.indexPhase>;
 export type IndexProgress = z.infer<typeof shape.indexProgress>;

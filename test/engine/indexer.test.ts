@@ -173,7 +173,7 @@ describe('indexFolder', () => {
     ]);
   });
 
-  it('skips binary, oversized, invalid UTF-8 and unreadable files with reasons and indexes the rest', async () => {
+  it('skips binary, oversized and unreadable files with reasons, and indexes the rest: a Latin-1 note read as such', async () => {
     const root = join(dir, 'notes');
     await writeFile(join(root, 'binary.md'), Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00, 0xff, 0x00, 0x01]));
     await writeFile(join(root, 'huge.md'), Buffer.alloc(50 * 1024 * 1024, 'a'));
@@ -182,8 +182,10 @@ describe('indexFolder', () => {
     await symlink(join(root, 'vanished.md'), join(root, 'dangling.md'));
     const r = await indexFolder(db, embedder, root);
     const reasons = Object.fromEntries(r.skipped.map((s) => [s.relPath, s.reason]));
-    expect(reasons).toEqual({ 'binary.md': 'binary', 'huge.md': 'too-large', 'latin1.md': 'invalid-utf8', 'dangling.md': 'unreadable' });
-    expect(r.counts.documents).toBe(3);
+    expect(reasons).toEqual({ 'binary.md': 'binary', 'huge.md': 'too-large', 'dangling.md': 'unreadable' });
+    expect(r.readAs).toEqual([{ relPath: 'latin1.md', encoding: 'windows-1252', detail: expect.stringMatching(/^not UTF-8; its bytes look like ISO-8859-1/) }]);
+    expect(count("SELECT count(*) FROM chunks WHERE text LIKE '%Café note%'")).toBe(1);
+    expect(r.counts.documents).toBe(4);
     expect(count("SELECT count(*) FROM documents WHERE status = 'skipped'")).toBe(r.skipped.length);
   });
 

@@ -3,6 +3,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, symlink, truncate, writeFile } fro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import iconv from 'iconv-lite';
 import { readNote } from '../../main/engine/ingest/read.js';
 import { scanFolder } from '../../main/engine/ingest/scan.js';
 import type { SkippedFile } from '../../main/engine/types.js';
@@ -32,6 +33,7 @@ describe('readNote', () => {
       ok: true,
       content: '# Hello\n\nWorld.\n',
       hash: createHash('sha256').update(await readFile(p)).digest('hex'),
+      readAs: null,
     });
   });
 
@@ -63,10 +65,47 @@ describe('readNote', () => {
     expect(r).toMatchObject({ ok: false, reason: 'binary' });
   });
 
-  it("reports invalid UTF-8 as 'invalid-utf8'", async () => {
-    const latin1 = Buffer.from('caf\xe9 cr\xe8me br\xfbl\xe9e, written in Latin-1', 'latin1');
-    const r = await readNote(await file('latin1.md', latin1));
+  // Notes written by us, saved in the legacy encodings editors still write: each must read back as written.
+  it.each([
+    ['latin1.md', 'Café crème brûlée, served at nine. Déjà vu « encore ».\n', 'windows-1252'],
+    ['gbk.txt', '# 会议记录\n\n港口负责人住在卑尔根。下周一上午九点开会，讨论预算。\n', 'gb18030'],
+    ['big5.txt', '港口負責人住在卑爾根。下週一上午九點開會，討論預算。\n', 'big5'],
+    ['sjis.txt', '港の責任者はベルゲンに住んでいます。来週の月曜日に会議があります。\n', 'shift_jis'],
+    ['cp1251.txt', 'Начальник порта живёт в Бергене. Собрание в понедельник.\n', 'windows-1251'],
+  ])('reads %s, not UTF-8, in the encoding its bytes show (%s)', async (name, text, encoding) => {
+    const r = await readNote(await file(name, iconv.encode(text, encoding)));
+    if (!r.ok) throw new Error(`${r.reason}: ${r.detail}`);
+    expect(r.content).toBe(text);
+    expect(r.readAs?.encoding.toLowerCase()).toBe(encoding);
+    expect(r.readAs?.detail).toMatch(/^not UTF-8; its bytes look like .+, \d+% sure$/);
+  });
+
+  it.each([
+    ['utf-16le', [0xff, 0xfe]],
+    ['utf-16be', [0xfe, 0xff]],
+  ] as const)('reads a %s file by its byte-order mark, though its bytes hold NULs', async (encoding, bom) => {
+    const text = '# Notepad\r\nSaved as "Unicode" — 港口.\r\n';
+    const r = await readNote(await file(`${encoding}.txt`, Buffer.concat([Buffer.from(bom), iconv.encode(text, encoding, { addBOM: false })])));
+    if (!r.ok) throw new Error(`${r.reason}: ${r.detail}`);
+    expect(r.content).toBe('# Notepad\nSaved as "Unicode" — 港口.\n');
+    expect(r.readAs).toEqual({ encoding: encoding.toUpperCase(), detail: 'byte-order mark' });
+  });
+
+  it('keeps a UTF-8 note with a stray byte as UTF-8, the byte shown as U+FFFD, rather than misread every other letter', async () => {
+    const bytes = Buffer.concat([Buffer.from('Grüße aus München — “quoted”, 東京.\n'), Buffer.from([0xe9]), Buffer.from(' after a stray byte.\n')]);
+    const r = await readNote(await file('stray.md', bytes));
+    if (!r.ok) throw new Error(`${r.reason}: ${r.detail}`);
+    expect(r.content).toBe('Grüße aus München — “quoted”, 東京.\n\uFFFD after a stray byte.\n');
+    expect(r.readAs).toEqual({ encoding: 'UTF-8', detail: 'one sequence that is not UTF-8, shown as �' });
+  });
+
+  it("reports bytes whose encoding cannot be told as 'invalid-utf8', with the best guess", async () => {
+    // Bytes no code page chardet knows reads as words (and a two-byte file it takes for UTF-32).
+    const noise = Buffer.from([0x98, 0x99, 0x9a, 0x9b, 0x9c, 0x0a]);
+    const r = await readNote(await file('noise.md', noise));
     expect(r).toMatchObject({ ok: false, reason: 'invalid-utf8' });
+    if (!r.ok) expect(r.detail).toMatch(/^not UTF-8, and its encoding could not be told \(best guess .+, \d+% sure\)$/);
+    expect(await readNote(await file('two-bytes.md', Buffer.from([0x81, 0x0a])))).toMatchObject({ ok: false, reason: 'invalid-utf8' });
   });
 
   it("reports whitespace-only files as 'empty'", async () => {
@@ -94,8 +133,8 @@ describe('readNote', () => {
   });
 });
 
-describe('a folder with a binary file, a 50 MB file, an unreadable file and invalid UTF-8', () => {
-  it('yields the good notes and exactly those four skips, with reasons', async () => {
+describe('a folder with a binary file, a 50 MB file, an unreadable file and a Latin-1 note', () => {
+  it('yields the good notes and exactly those three skips, with reasons', async () => {
     const root = await mkdtemp(path.join(tmpdir(), 'loci-four-'));
     try {
       await writeFile(path.join(root, 'good.md'), '# Good\n\nThis one is fine.\n');
@@ -114,12 +153,11 @@ describe('a folder with a binary file, a 50 MB file, an unreadable file and inva
         if (r.ok) read.push(f.relPath);
         else all.push({ relPath: f.relPath, reason: r.reason, detail: r.detail });
       }
-      expect(read).toEqual(['good.md']);
+      expect(read).toEqual(['good.md', 'latin1.txt']);
       expect(Object.fromEntries(all.map((s) => [s.relPath, s.reason]))).toEqual({
         'binary.md': 'binary',
         'huge.md': 'too-large',
         'unreadable.md': 'unreadable',
-        'latin1.txt': 'invalid-utf8',
       });
     } finally {
       await rm(root, { recursive: true, force: true });

@@ -43,6 +43,7 @@ export function formatReport(r: IndexReport): string {
     `  entities ${c.entities}  triples ${c.triples}  document edges ${c.docEdges}  super nodes ${c.superNodes}  skipped ${c.skipped}`,
   ];
   for (const s of r.skipped) lines.push(`  skipped ${termField(s.relPath)}: ${s.reason} (${termField(s.detail)})`);
+  for (const a of r.readAs) lines.push(`  read ${termField(a.relPath)} as ${a.encoding} (${termField(a.detail)})`);
   return lines.join('\n');
 }
 

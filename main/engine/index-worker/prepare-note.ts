@@ -3,6 +3,7 @@ import { extractFast } from '../extract/fast/index.js';
 import { segmentForIndex } from '../text/segment.js';
 import type { Extraction, ParsedNote, SkipReason } from '../types.js';
 import { readNote, type ReadResult } from '../ingest/read.js';
+import type { ReadAs } from '../ingest/decode.js';
 import { createStaticEmbedder, type StaticEmbedder } from '../embed/static-embedder.js';
 import { composeNoteVectors } from './compose-vectors.js';
 import type { Embedder } from '../embed/embedder.js';
@@ -36,6 +37,8 @@ export interface PreparedNote {
   ms: { read: number; parse: number; extract: number; embed: number };
   /** sha256 of the file's bytes, when the note was read from a file here. */
   hash: string | null;
+  /** How the file was read when it is not clean UTF-8. */
+  readAs: ReadAs | null;
 }
 
 /** Per kind, in write order: the document, its chunks, its FCIs, its mind-map nodes (depth-first). */
@@ -65,12 +68,14 @@ export async function prepareNote(input: NoteInput, embedder: Embedder | null, r
     const tr = performance.now();
     let content = input.content;
     let hash: string | null = null;
+    let readAs: ReadAs | null = null;
     if (content === undefined) {
       if (!input.file) throw new Error('a note to prepare needs its content or its file');
       const read = await (reading ?? readNote(input.file.absPath, { root: input.file.root }));
       if (!read.ok) return { ok: false, relPath: input.relPath, skip: { reason: read.reason, detail: read.detail } };
       content = read.content;
       hash = read.hash;
+      readAs = read.readAs;
     }
     const t0 = performance.now();
     const note = parseNote(input.relPath, content);
@@ -83,7 +88,7 @@ export async function prepareNote(input: NoteInput, embedder: Embedder | null, r
     const t3 = performance.now();
     return {
       ok: true,
-      prepared: { note, extraction, chunkSeg, vectors, hash, ms: { read: t0 - tr, parse: t1 - t0, extract: t2 - t1, embed: t3 - t2 } },
+      prepared: { note, extraction, chunkSeg, vectors, hash, readAs, ms: { read: t0 - tr, parse: t1 - t0, extract: t2 - t1, embed: t3 - t2 } },
     };
   } catch (err) {
     return { ok: false, relPath: input.relPath, error: err instanceof Error ? err.message : String(err) };

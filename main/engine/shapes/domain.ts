@@ -27,6 +27,13 @@ export const skippedFile = z.object({
   detail: z.string(),
 });
 
+/** A note that is not clean UTF-8, read in the encoding its bytes show (a misread one shows wrong letters). */
+export const readAsFile = z.object({
+  relPath: z.string(),
+  encoding: z.string(),
+  detail: z.string(),
+});
+
 export const indexProgress = z.object({
   phase: indexPhase,
   done: z.number(),
@@ -55,6 +62,8 @@ export const indexReport = z.object({
   unchanged: z.number(),
   removed: z.number(),
   skipped: z.array(skippedFile),
+  /** Notes of this run read in another encoding than UTF-8, or with stray bytes. */
+  readAs: z.array(readAsFile),
   seconds: z.number(),
   /** The job was cancelled: what finished is kept, the rest waits for the next run. */
   cancelled: z.boolean().optional(),

@@ -210,6 +210,29 @@ function IndexReportView({ report, cancelled }: { report: NonNullable<FolderActi
           </table>
         </details>
       )}
+      {report.readAs.length > 0 && (
+        <details data-testid="read-as">
+          <summary>{plural(report.readAs.length, 'note')} not in UTF-8, read in the encoding found</summary>
+          <table className={ui.table}>
+            <thead>
+              <tr>
+                <th>File</th>
+                <th>Read as</th>
+                <th>Detail</th>
+              </tr>
+            </thead>
+            <tbody>
+              {report.readAs.map((a) => (
+                <tr key={a.relPath}>
+                  <td className={css.mono}>{a.relPath}</td>
+                  <td>{a.encoding}</td>
+                  <td>{a.detail}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </details>
+      )}
     </div>
   );
 }
