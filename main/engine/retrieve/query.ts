@@ -5,13 +5,14 @@ import type { Scored } from '../embed/vector-matrix.js';
 import type { RetrievalContext } from './retriever.js';
 import { segmentWords } from '../text/segment.js';
 import { isStopWord } from '../text/stopwords.js';
+import { withoutQuestionFrame } from '../text/question-frame.js';
 import { hasHan } from '../text/lang.js';
 import { normalizeName } from '../store/names.js';
 import { bm25ChunkScores } from '../store/retrieval.js';
 
 export interface QueryAnalysis {
   question: string;
-  /** Lowercase words as the index segments them. */
+  /** Lowercase words as the index segments them, without the frame that names the notes. */
   words: string[];
   /** Searchable words: no stop words, deduplicated (what BM25 matches). */
   terms: string[];
@@ -51,7 +52,12 @@ export function nameGrams(words: string[], maxWords = MAX_NAME_WORDS): string[] 
 
 /** A question's searchable words: its words as the index segments them, no stop words, deduplicated. */
 export function questionTerms(question: string): string[] {
-  return termsOf(segmentWords(question));
+  return termsOf(askedWords(question));
+}
+
+/** The question's words as the index segments them, less the frame that names the notes ("what do my notes say about"). */
+function askedWords(question: string): string[] {
+  return withoutQuestionFrame(segmentWords(question));
 }
 
 function termsOf(words: string[]): string[] {
@@ -60,7 +66,7 @@ function termsOf(words: string[]): string[] {
 
 export async function analyseQuery(ctx: RetrievalContext, question: string): Promise<QueryAnalysis> {
   return ctx.cache.analysis(question, async () => {
-    const words = segmentWords(question);
+    const words = askedWords(question);
     const terms = termsOf(words);
     return {
       question,

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LociEngine } from '../../main/engine/engine.js';
+import { segmentWords } from '../../main/engine/text/segment.js';
+import { withoutQuestionFrame } from '../../main/engine/text/question-frame.js';
+import { questionTerms } from '../../main/engine/retrieve/query.js';
+import { SAMPLE_NOTES } from '../fixtures/paths.js';
+import { at } from '../support/must.js';
+
+const asked = (q: string) => withoutQuestionFrame(segmentWords(q)).join(' ');
+
+describe('the frame of a question about one’s notes', () => {
+  it.each([
+    ['What do my notes say about grinders?', 'grinders'],
+    ['What does the journal tell me about Gothenburg?', 'gothenburg'],
+    ['What have I written about the popper?', 'the popper'],
+    ['Find my notes about water hardness', 'water hardness'],
+    ['What is in my notes about Majorna?', 'majorna'],
+    ['According to my notes, where was Mara born?', 'where was mara born'],
+    ['Where was Mara born, according to my notes?', 'where was mara born'],
+    ['我的笔记里关于咖啡烘焙说了什么？', '关于 咖啡 烘焙 了 什么'],
+    ['笔记中提到哪些咖啡豆？', '哪些 咖啡豆'],
+  ])('is left out of %s', (question, words) => {
+    expect(asked(question)).toBe(words);
+  });
+
+  it.each([
+    // "notes" is what is asked about here, not the frame.
+    'What do the tasting notes say about acidity?',
+    'How do I list the notes that link to this page?',
+    'Where does a quick note go?',
+    // Nothing but the frame: kept whole, so the question still searches for something.
+    'What do my notes say?',
+    // 说 is the question's own verb when no 笔记 frames it.
+    '张三在会上说了什么？',
+  ])('is not found in %s', (question) => {
+    expect(asked(question)).toBe(segmentWords(question).join(' '));
+  });
+
+  it('is not searched for', () => {
+    expect(questionTerms('What do my notes say about Varieties?')).toEqual(['varieties']);
+  });
+});
+
+describe('asking the sample notes what they say about something', () => {
+  let dir: string;
+  let engine: LociEngine;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'loci-frame-'));
+    engine = await LociEngine.open({ dbPath: join(dir, 'index.db') });
+    await engine.index(SAMPLE_NOTES);
+  });
+  afterAll(async () => {
+    await engine.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  // The notebook's index says "everything here is written by me … unless a note says otherwise": with
+  // the frame's words searched, that line led the answer to "What do my notes say about Varieties?".
+  it('answers first with the fact about it, not with a line about the notes', async () => {
+    const answer = await engine.ask('What do my notes say about Varieties?');
+    const first = at(answer.citations, 0);
+    expect(first.docPath).toBe('beans/Colombia Huila Washed.md');
+    expect(first.text).toMatch(/^Varieties: /);
+  });
+});
