@@ -7,7 +7,7 @@ import { IndexCache, type RetrievalContext } from './retrieve/retriever.js';
 import { retrieve } from './retrieve/index.js';
 import { extractiveAnswer } from './answer/extractive.js';
 import { matchKeys } from './answer/term-match.js';
-import { questionTerms } from './retrieve/query.js';
+import { questionSearchedWords, searchedWords } from './retrieve/query.js';
 import { describeSettings, DEFAULT_SETTINGS, readSettings, writeSettings, type Settings } from './settings.js';
 import { indexCounts } from './store/counts.js';
 import { languageCounts } from './store/languages.js';
@@ -578,7 +578,7 @@ export class LociEngine {
       ...(notice ? { notice } : {}),
       method,
       contexts: result.contexts,
-      matchKeys: matchKeys(terms),
+      matchKeys: matchKeys(searchedWords(terms, result.query.variants)),
       explanation: opts.explain ? result.explanation : undefined,
       chatId,
       ms: performance.now() - started,
@@ -671,7 +671,7 @@ export class LociEngine {
     let question = '';
     return loadChat(this.db, id).map((m) => {
       if (m.role === 'user') question = m.text;
-      return { ...m, matchKeys: m.role === 'assistant' ? matchKeys(questionTerms(question)) : [] };
+      return { ...m, matchKeys: m.role === 'assistant' ? matchKeys(questionSearchedWords(question)) : [] };
     });
   }
 

@@ -46,7 +46,7 @@ export async function extractiveAnswer(
     contexts.some((c) => c.kind === 'chunk' && c.docId === f.document_id && c.lineFrom <= f.line_from && f.line_to <= c.lineTo);
   const facts = factsOf(ctx.db, [...docRank.keys()]);
   const fciVectors = ctx.cache.matrix('fci');
-  const match = termMatcher(terms);
+  const match = termMatcher(terms, qa.variants);
   const factTerms = facts.map((f) => match.termsIn(f.text));
   const idf = localIdf(terms, factTerms);
   const held = new Set(factTerms.flatMap((s) => [...s]));

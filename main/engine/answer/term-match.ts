@@ -29,13 +29,17 @@ export function matchKeys(terms: string[]): string[] {
   return [...new Set(terms.map((t) => (hasHan(t) ? t : prefixOf(t))))];
 }
 
-export function termMatcher(terms: string[]): TermMatcher {
+/** Matches the terms, each also by its variants (a word that stands for it: "Ethiopia" for "ethiopian"). */
+export function termMatcher(terms: string[], variants: ReadonlyMap<string, string[]> = new Map()): TermMatcher {
   const han = terms.filter(hasHan);
   const byPrefix = new Map<string, string[]>();
   for (const t of terms) {
     if (hasHan(t)) continue;
-    const prefix = prefixOf(t);
-    byPrefix.set(prefix, [...(byPrefix.get(prefix) ?? []), t]);
+    for (const form of [t, ...(variants.get(t) ?? [])]) {
+      const prefix = prefixOf(form);
+      const list = byPrefix.get(prefix) ?? [];
+      if (!list.includes(t)) byPrefix.set(prefix, [...list, t]);
+    }
   }
   return {
     termsIn(text) {

@@ -7,7 +7,7 @@
 // are joined back into one search term when the index holds that word. Only Han words are joined, so
 // a question with no Han text is returned unchanged.
 import type { RetrievalContext } from './retriever.js';
-import { ftsMatchOf, type QueryAnalysis } from './query.js';
+import { ftsMatchOf, searchedWords, type QueryAnalysis } from './query.js';
 import { chunkDocumentFrequencies } from '../store/retrieval.js';
 
 const HAN_WORD = /^\p{Script=Han}+$/u;
@@ -43,7 +43,7 @@ export function withJoinedHanWords(ctx: RetrievalContext, qa: QueryAnalysis): Qu
     const found = candidates.filter((_, i) => df[i]! > 0);
     if (found.length) {
       const terms = [...qa.terms, ...found];
-      out = { ...qa, terms, ftsMatch: ftsMatchOf(terms), memo: new Map() };
+      out = { ...qa, terms, ftsMatch: ftsMatchOf(searchedWords(terms, qa.variants)), memo: new Map() };
     }
   }
   qa.memo.set('han-joined', out);

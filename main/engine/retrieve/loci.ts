@@ -8,7 +8,7 @@ import type { RetrievedContext } from '../types.js';
 import type { Scored } from '../embed/vector-matrix.js';
 import type { RetrievalContext, RetrievalResult, Retriever } from './retriever.js';
 import { chunkContexts } from './contexts.js';
-import { analyseQuery, bm25Ranking } from './query.js';
+import { analyseQuery, bm25Ranking, searchedWords } from './query.js';
 import { bm25Idf } from './bm25.js';
 import { DEFAULT_PASSAGE_PARAMS, nearTopPassages, notePassages, type PassageParams } from './note-passages.js';
 import { choosePassages, DEFAULT_PASSAGE_CHOICE, shownByChosen, type PassageChoiceParams } from './passage-choice.js';
@@ -294,7 +294,7 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
       lexical = notesOf(docOf, withSameStory(ctx, qa, withProximity(ctx, qa, reread, p.proximity), p.sameStory));
     }
     if (noteOrder !== passages) lexical = shownByChosen(lexical, notesOf(docOf, passages));
-    const byTitle = p.wTitle ? titleRanking(titles, qa.terms).slice(0, p.depth) : [];
+    const byTitle = p.wTitle ? titleRanking(titles, searchedWords(qa.terms, qa.variants)).slice(0, p.depth) : [];
     const walkWeight = p.wPpr * walkWeightOf(referencing, p);
     const walk = walkWeight >= MIN_WALK_WEIGHT ? (await pprRank(ctx, qa, p.ppr)).documents.slice(0, p.depth) : [];
 

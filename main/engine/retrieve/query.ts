@@ -6,6 +6,7 @@ import type { RetrievalContext } from './retriever.js';
 import { segmentWords } from '../text/segment.js';
 import { isStopWord } from '../text/stopwords.js';
 import { withoutQuestionFrame } from '../text/question-frame.js';
+import { placeWordsOf } from '../text/place-adjectives.js';
 import { hasHan } from '../text/lang.js';
 import { normalizeName } from '../store/names.js';
 import { bm25ChunkScores } from '../store/retrieval.js';
@@ -16,7 +17,12 @@ export interface QueryAnalysis {
   words: string[];
   /** Searchable words: no stop words, deduplicated (what BM25 matches). */
   terms: string[];
-  /** FTS5 MATCH expression over the terms (null when the question has none). */
+  /**
+   * Words that stand for a term in another form, by term (Ethiopian → Ethiopia): searched with the terms,
+   * and a fact holding one holds the term.
+   */
+  variants: ReadonlyMap<string, string[]>;
+  /** FTS5 MATCH expression over the terms and their variants (null when the question has none). */
   ftsMatch: string | null;
   /** Word n-grams under name normalisation, for finding entity names and titles in the question. */
   names: string[];
@@ -55,6 +61,12 @@ export function questionTerms(question: string): string[] {
   return termsOf(askedWords(question));
 }
 
+/** The words an answer's passages are marked by: the question's terms and their variants, as searched. */
+export function questionSearchedWords(question: string): string[] {
+  const terms = questionTerms(question);
+  return searchedWords(terms, variantsOf(terms));
+}
+
 /** The question's words as the index segments them, less the frame that names the notes ("what do my notes say about"). */
 function askedWords(question: string): string[] {
   return withoutQuestionFrame(segmentWords(question));
@@ -64,15 +76,35 @@ function termsOf(words: string[]): string[] {
   return [...new Set(words.filter((w) => !isStopWord(w)))];
 }
 
+/**
+ * Other words that stand for a term: a place for its adjective and back ("Ethiopian beans" → the note
+ * "Ethiopia Guji Natural"), which no stem joins. Only words the question does not hold itself.
+ */
+function variantsOf(terms: string[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const t of terms) {
+    const others = [...placeWordsOf(t)].filter((w) => !terms.includes(w));
+    if (others.length) out.set(t, others);
+  }
+  return out;
+}
+
+/** What BM25 and the title ranking look for: the terms and their variants. */
+export function searchedWords(terms: string[], variants: ReadonlyMap<string, string[]>): string[] {
+  return [...new Set([...terms, ...terms.flatMap((t) => variants.get(t) ?? [])])];
+}
+
 export async function analyseQuery(ctx: RetrievalContext, question: string): Promise<QueryAnalysis> {
   return ctx.cache.analysis(question, async () => {
     const words = askedWords(question);
     const terms = termsOf(words);
+    const variants = variantsOf(terms);
     return {
       question,
       words,
       terms,
-      ftsMatch: ftsMatchOf(terms),
+      variants,
+      ftsMatch: ftsMatchOf(searchedWords(terms, variants)),
       names: nameGrams(words.map((w) => w.replace(/['’]s$/, ''))),
       embedding: await ctx.cache.embedQuery(question),
       memo: new Map(),

