@@ -324,6 +324,7 @@ export class LociEngine {
         counts: indexCounts(this.db),
         changed: 0,
         unchanged: 0,
+        moved: 0,
         removed: 0,
         skipped: [],
         readAs: [],

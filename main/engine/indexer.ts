@@ -17,6 +17,7 @@ import {
   findDocument,
   graphPendingIds,
   hasIndexedDocuments,
+  moveDocument,
   touchDocument,
   useBulkWriteCache,
   type DocumentRow,
@@ -147,7 +148,7 @@ export async function indexFolder(db: Db, embedder: Embedder, rootArg: string, o
     else candidates.push({ file, known });
   }
 
-  const pipeline = new NotePipeline(db, root, candidates.length >= MIN_NOTES_FOR_WORKERS, embedder, times, skipped);
+  const pipeline = new NotePipeline(db, root, candidates.length >= MIN_NOTES_FOR_WORKERS, embedder, times, skipped, vanishedByHash(knownRows.values(), seen));
   let removed: number;
   try {
     try {
@@ -164,7 +165,7 @@ export async function indexFolder(db: Db, embedder: Embedder, rootArg: string, o
     }
     progress.finish();
 
-    removed = removeMissing(db, root, seen, [...knownRows.values()]);
+    removed = removeMissing(db, root, seen, [...knownRows.values()].filter((d) => !pipeline.moved.has(d.id)));
     await updateGraph(db, embedder, opts, pipeline.pool, pipeline.embedded);
   } finally {
     await pipeline.close();
@@ -174,6 +175,7 @@ export async function indexFolder(db: Db, embedder: Embedder, rootArg: string, o
     counts: indexCounts(db),
     changed: pipeline.written,
     unchanged: unchanged + pipeline.unchanged,
+    moved: pipeline.moved.size,
     removed,
     skipped,
     readAs: pipeline.readAs,
@@ -223,7 +225,7 @@ export async function indexTexts(db: Db, embedder: Embedder, root: string, docs:
   } finally {
     await pipeline.close();
   }
-  return { root, counts: indexCounts(db), changed: pipeline.written, unchanged, removed, skipped, readAs: pipeline.readAs, seconds: (performance.now() - started) / 1000 };
+  return { root, counts: indexCounts(db), changed: pipeline.written, unchanged, moved: 0, removed, skipped, readAs: pipeline.readAs, seconds: (performance.now() - started) / 1000 };
 }
 
 interface NoteMeta {
@@ -275,6 +277,8 @@ class NotePipeline {
   private readonly languages = new Set<string>();
   /** Notes written this run that were read in another encoding than UTF-8 (or with stray bytes). */
   readonly readAs: ReadAsFile[] = [];
+  /** Documents found at a new path this run, with the same text: moved, their rows kept. */
+  readonly moved = new Set<number>();
 
   constructor(
     private readonly db: Db,
@@ -283,6 +287,8 @@ class NotePipeline {
     embedder: Embedder,
     private readonly times: Record<string, number>,
     private readonly skipped: SkippedFile[],
+    /** Indexed notes whose path is gone, by content hash: a new file with the same text (and title) is one of them moved. */
+    private readonly vanished = new Map<string, DocumentRow[]>(),
   ) {
     // The built-in embedder is pure computation on the note's words: its vectors are made with them.
     this.staticEmbedder = embedder.id === STATIC_EMBEDDER_ID ? embedder.id : null;
@@ -433,6 +439,12 @@ class NotePipeline {
         }
         const hash = r.ok ? (r.prepared.hash ?? meta.hash) : meta.hash;
         const known = meta.known;
+        const movedFrom = r.ok && !known && file && hash ? this.takeVanished(hash, r.prepared.note.title) : undefined;
+        if (movedFrom && file) {
+          moveDocument(db, movedFrom.id, relPath, file.mtimeMs, file.size);
+          this.moved.add(movedFrom.id);
+          return;
+        }
         if (r.ok && known && known.status === 'indexed' && known.content_hash === hash && file) {
           touchDocument(db, known.id, file.mtimeMs, file.size);
           this.unchanged++;
@@ -471,6 +483,17 @@ class NotePipeline {
     })();
     addTime(this.times, 'write', t);
     return true;
+  }
+
+  /**
+   * The vanished note this new file is, when it has the same text and the same title: a move within the
+   * folder keeps the note's id, so its model pass, vectors and the citations of past answers stay. A
+   * rename that changes the title (one taken from the file name) is indexed as a new note.
+   */
+  private takeVanished(hash: string, title: string): DocumentRow | undefined {
+    const rows = this.vanished.get(hash);
+    const at = rows?.findIndex((d) => d.title === title) ?? -1;
+    return at < 0 ? undefined : rows!.splice(at, 1)[0];
   }
 
   /** A note the parser, extractor or writer cannot handle is reported, never allowed to stop the run. */
@@ -551,6 +574,16 @@ function recordSkip(db: Db, root: string, skip: SkippedFile, file: ScannedFile |
 }
 
 /** `known`: the root's documents as read before this run wrote any (those it wrote are present). */
+/** Indexed notes of the folder whose path the scan no longer finds, by their content hash. */
+function vanishedByHash(known: Iterable<DocumentRow>, present: Set<string>): Map<string, DocumentRow[]> {
+  const out = new Map<string, DocumentRow[]>();
+  for (const d of known) {
+    if (d.status !== 'indexed' || !d.content_hash || present.has(d.rel_path)) continue;
+    out.set(d.content_hash, [...(out.get(d.content_hash) ?? []), d]);
+  }
+  return out;
+}
+
 function removeMissing(db: Db, root: string, present: Set<string>, known = documentsUnder(db, root)): number {
   const gone = known.filter((d) => !present.has(d.rel_path));
   db.transaction(() => {

@@ -159,13 +159,14 @@ describe('indexFolder', () => {
     expect(count('SELECT count(*) FROM entity_unsupported_pending')).toBe(0);
   });
 
-  it('treats a rename as a delete plus an add', async () => {
+  it('treats a rename that keeps the note’s text and title as a move: the same document, at its new path', async () => {
     await indexFolder(db, embedder, join(dir, 'notes'));
+    const id = count("SELECT id FROM documents WHERE rel_path = 'garden/tomatoes.md'");
     await writeFile(join(dir, 'notes', 'garden/tomato-growing.md'), must(NOTES['garden/tomatoes.md'], 'the tomatoes note'));
     await unlink(join(dir, 'notes', 'garden/tomatoes.md'));
     const r = await indexFolder(db, embedder, join(dir, 'notes'));
-    expect(r.removed).toBe(1);
-    expect(r.changed).toBe(1);
+    expect([r.moved, r.removed, r.changed]).toEqual([1, 0, 0]);
+    expect(count("SELECT id FROM documents WHERE rel_path = 'garden/tomato-growing.md'")).toBe(id);
     expect(db.prepare('SELECT rel_path FROM documents ORDER BY rel_path').pluck().all()).toEqual([
       'Ada Lovelace.md',
       'engines.md',

@@ -38,7 +38,7 @@ export function registerIndex(program: Command): void {
 export function formatReport(r: IndexReport): string {
   const c = r.counts;
   const lines = [
-    `${r.cancelled ? 'Cancelled' : 'Indexed'} ${termField(r.root)} in ${r.seconds.toFixed(2)} s — ${r.changed} changed, ${r.unchanged} unchanged, ${r.removed} removed.`,
+    `${r.cancelled ? 'Cancelled' : 'Indexed'} ${termField(r.root)} in ${r.seconds.toFixed(2)} s — ${r.changed} changed, ${r.unchanged} unchanged, ${r.moved ? `${r.moved} moved, ` : ''}${r.removed} removed.`,
     `  documents ${c.documents}  chunks ${c.chunks}  FCIs ${c.fcis}  mind-map nodes ${c.mindMapNodes}`,
     `  entities ${c.entities}  triples ${c.triples}  document edges ${c.docEdges}  super nodes ${c.superNodes}  skipped ${c.skipped}`,
   ];

@@ -60,6 +60,8 @@ export const indexReport = z.object({
   /** Documents (re)processed this run, unchanged ones skipped, and deleted ones removed. */
   changed: z.number(),
   unchanged: z.number(),
+  /** Notes found at a new path with the same text and title: their rows, model pass and vectors kept. */
+  moved: z.number(),
   removed: z.number(),
   skipped: z.array(skippedFile),
   /** Notes of this run read in another encoding than UTF-8, or with stray bytes. */

@@ -87,6 +87,11 @@ export function touchDocument(db: Db, docId: number, mtime: number, size: number
   stmt(db, 'UPDATE documents SET mtime = ?, size = ? WHERE id = ?').run(mtime, size, docId);
 }
 
+/** A note moved or renamed within its folder, its text the same: every row derived from it stays its own. */
+export function moveDocument(db: Db, docId: number, relPath: string, mtime: number, size: number): void {
+  stmt(db, 'UPDATE documents SET rel_path = ?, mtime = ?, size = ? WHERE id = ?').run(relPath, mtime, size, docId);
+}
+
 export function hasIndexedDocuments(db: Db): boolean {
   return stmt(db, "SELECT 1 FROM documents WHERE status = 'indexed' LIMIT 1").get() !== undefined;
 }

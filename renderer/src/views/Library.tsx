@@ -166,7 +166,7 @@ function IndexReportView({ report, cancelled }: { report: NonNullable<FolderActi
   return (
     <div className={ui.stack} data-testid="index-report">
       <span className={ui.muted}>
-        {cancelled ? 'Stopped after' : 'Indexed in'} {report.seconds.toFixed(1)} s: {report.changed} changed, {report.unchanged} unchanged, {report.removed} removed.
+        {cancelled ? 'Stopped after' : 'Indexed in'} {report.seconds.toFixed(1)} s: {report.changed} changed, {report.unchanged} unchanged, {report.moved ? `${report.moved} moved, ` : ''}{report.removed} removed.
       </span>
       <dl className={css.counts}>
         {(
