@@ -353,7 +353,7 @@ export class LociEngine {
     try {
       llm = await this.llm();
     } catch (err) {
-      const summary = { extractor: null, refined: 0, cached: 0, failed: 0, seconds: 0, error: `the model could not be loaded: ${errorText(err)}` };
+      const summary = { extractor: null, refined: 0, cached: 0, reusedPieces: 0, failed: 0, seconds: 0, error: `the model could not be loaded: ${errorText(err)}` };
       this.warn(`Model pass for ${root}: ${summary.error}`);
       return { summary, cancelled: false };
     }
@@ -362,8 +362,8 @@ export class LociEngine {
       const report = await this.serialised(() => this.refineWith(llm, { onProgress, signal, docIds }, control));
       return { summary: summarise(report, t0, null), cancelled: false };
     } catch (err) {
-      if (signal.aborted) return { summary: { extractor: null, refined: 0, cached: 0, failed: 0, seconds: (performance.now() - t0) / 1000, error: null }, cancelled: true };
-      return { summary: { extractor: null, refined: 0, cached: 0, failed: 0, seconds: (performance.now() - t0) / 1000, error: errorText(err) }, cancelled: false };
+      if (signal.aborted) return { summary: { extractor: null, refined: 0, cached: 0, reusedPieces: 0, failed: 0, seconds: (performance.now() - t0) / 1000, error: null }, cancelled: true };
+      return { summary: { extractor: null, refined: 0, cached: 0, reusedPieces: 0, failed: 0, seconds: (performance.now() - t0) / 1000, error: errorText(err) }, cancelled: false };
     }
   }
 
@@ -871,7 +871,7 @@ function toSummary(d: DocumentStateRow): DocumentSummary {
 }
 
 function summarise(r: RefineReport, t0: number, error: string | null): ModelPassSummary {
-  return { extractor: r.extractor, refined: r.refined, cached: r.cached, failed: r.failed.length, seconds: (performance.now() - t0) / 1000, error };
+  return { extractor: r.extractor, refined: r.refined, cached: r.cached, reusedPieces: r.reusedPieces, failed: r.failed.length, seconds: (performance.now() - t0) / 1000, error };
 }
 
 function errorText(err: unknown): string {

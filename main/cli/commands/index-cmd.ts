@@ -49,5 +49,5 @@ export function formatReport(r: IndexReport): string {
 
 function formatModelPass(m: NonNullable<IndexReport['model']>): string {
   if (m.error) return `Model pass failed: ${termField(m.error)}`;
-  return `Model pass (${m.extractor ?? 'model'}) in ${m.seconds.toFixed(1)} s — ${m.refined} notes refined, ${m.cached} already done, ${m.failed} failed (see 'loci stats').`;
+  return `Model pass (${m.extractor ?? 'model'}) in ${m.seconds.toFixed(1)} s — ${m.refined} notes refined${m.reusedPieces ? ` (${m.reusedPieces} unchanged pieces not sent again)` : ''}, ${m.cached} already done, ${m.failed} failed (see 'loci stats').`;
 }

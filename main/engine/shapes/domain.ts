@@ -48,6 +48,8 @@ export const modelPassSummary = z.object({
   extractor: z.string().nullable(),
   refined: z.number(),
   cached: z.number(),
+  /** Pieces of the refined notes whose reply an earlier pass kept: not sent to the model again. */
+  reusedPieces: z.number(),
   failed: z.number(),
   seconds: z.number(),
   /** Set when the pass could not run at all (e.g. the model failed to load). */

@@ -19,9 +19,10 @@ import { normalizeName } from '../../store/names.js';
 import type { ExtractedEntity, ExtractedFci, ExtractedTriple, Extraction, MindMapNode, ParsedNote } from '../../types.js';
 import { checkConsistency, DEFAULT_THRESHOLDS, rougeL, type ConsistencyScore, type ConsistencyThresholds } from './consistency.js';
 import { triplesFromFcis } from './fci-triples.js';
-import { factsForPiece, type AttemptRecord } from './piece-facts.js';
+import { factsForPiece, type AttemptRecord, type KeptReply } from './piece-facts.js';
 import { locateInPiece, segmentNote, type Piece } from './segment.js';
 import { mapPool } from '../../jobs/map-pool.js';
+import { createHash } from 'node:crypto';
 
 export interface ExtractOptions {
   /** 'free' (p3f, default): one bounded call per piece in free text, parsed late; 'combined' (p2): the same in strict JSON; 'separate' (p1): FCIs, mind map and triples in their own calls. */
@@ -44,6 +45,8 @@ export interface ExtractOptions {
   timeoutMs?: number;
   /** Called as each piece's facts are done (within-note progress for long notes). */
   onPiece?: (done: number, total: number) => void;
+  /** p2/p3f: replies kept earlier, by piece key (pieceKey): a piece found there is not sent to the model. */
+  keptReplies?: (keys: string[]) => Map<string, KeptReply>;
 }
 
 export interface ExtractionStats {
@@ -55,10 +58,32 @@ export interface ExtractionStats {
   failures: string[];
   /** Every model call's outcome (p2 per call; p1 per structured request), for the quality report. */
   attempts: AttemptRecord[];
+  /** Pieces whose reply was kept from an earlier pass (keptReplies): no model call. */
+  reusedPieces: number;
 }
 
 export interface LlmExtraction extends Extraction {
   stats: ExtractionStats;
+  /** p2/p3f: each piece's kept reply by its key, for the next pass over the note to reuse. */
+  keptReplies: { key: string; reply: KeptReply }[];
+}
+
+/**
+ * Bumped when what a piece's kept reply holds, or how it is grounded and checked, changes: replies kept
+ * under another version are not reused.
+ */
+const KEPT_REPLY_VERSION = 1;
+
+/**
+ * What a piece's reply depends on: the model and prompts (the extractor), the embedder that checks it,
+ * the options that bound it, the note's title and the piece's place and text. Line numbers are not part
+ * of it: a reply reused after an edit above the piece is placed on the piece's lines as they are now.
+ */
+export function pieceKey(extractor: string, embedderId: string, lang: PromptLang, title: string, piece: Piece, opts: ExtractOptions): string {
+  const bounds = [opts.thresholds ?? DEFAULT_THRESHOLDS, opts.maxTries ?? 2, opts.regenerateMargin ?? 0.3, opts.maxTokens?.piece ?? 320, opts.jsonRetries ?? 1, opts.minSupport ?? null];
+  return createHash('sha256')
+    .update(JSON.stringify([KEPT_REPLY_VERSION, extractor, embedderId, lang, title, piece.headingPath, piece.text, bounds]))
+    .digest('hex');
 }
 
 /** The extractor key for rows this model writes with a strategy's prompts (default: the current one). */
@@ -72,7 +97,7 @@ export async function extractWithModel(
   embedder: Embedder,
   opts: ExtractOptions = {},
 ): Promise<LlmExtraction> {
-  const stats: ExtractionStats = { pieces: 0, calls: 0, tokens: 0, modelSeconds: 0, failures: [], attempts: [] };
+  const stats: ExtractionStats = { pieces: 0, calls: 0, tokens: 0, modelSeconds: 0, failures: [], attempts: [], reusedPieces: 0 };
   const model = meter(llm, stats);
   const lang = promptLang(note.lang);
   const strategy = opts.strategy ?? DEFAULT_STRATEGY;
@@ -96,7 +121,7 @@ export async function extractWithModel(
   const triples = tripleLists.flat();
   const entities = entitiesOf(triples);
 
-  return { extractor: extractorFor(llm, 'separate'), fcis, mindMap, entities, triples, stats };
+  return { extractor: extractorFor(llm, 'separate'), fcis, mindMap, entities, triples, stats, keptReplies: [] };
 }
 
 /** p2/p3f: one call per piece gives FCIs under routes; the mind map is assembled from them and triples parsed from the FCIs. */
@@ -112,8 +137,13 @@ async function extractCombined(
   stats: ExtractionStats,
   strategy: ExtractStrategy,
 ): Promise<LlmExtraction> {
+  const extractor = extractorFor(llm, strategy);
+  const keys = pieces.map((p) => pieceKey(extractor, embedder.id, lang, title, p, opts));
+  const earlier = opts.keptReplies?.(keys) ?? new Map<string, KeptReply>();
   let piecesDone = 0;
   const results = await mapPool(pieces, opts.concurrency ?? 4, async (p) => {
+    const reused = earlier.get(keys[p.index]!) ?? null;
+    if (reused) stats.reusedPieces++;
     const r = await factsForPiece(p, title, lang, model, embedder, {
       thresholds: opts.thresholds ?? DEFAULT_THRESHOLDS,
       maxTries: opts.maxTries ?? 2,
@@ -124,10 +154,11 @@ async function extractCombined(
       minSupport: opts.minSupport,
       signal: opts.signal,
       timeoutMs: opts.timeoutMs,
-    });
+    }, reused);
     opts.onPiece?.(++piecesDone, pieces.length);
     return r;
   });
+  const keptReplies = results.flatMap((r, i) => (r.kept ? [{ key: keys[i]!, reply: r.kept }] : []));
   const fcis: ExtractedFci[] = [];
   const routes: MindMapNode[] = [];
   for (const r of results) {
@@ -156,7 +187,7 @@ async function extractCombined(
     children: routes,
   };
   const { triples, entities } = triplesFromFcis(note, fcis);
-  return { extractor: extractorFor(llm, strategy), fcis, mindMap, entities, triples, stats };
+  return { extractor, fcis, mindMap, entities, triples, stats, keptReplies };
 }
 
 async function fcisForPiece(

@@ -46,6 +46,14 @@ export interface PieceFacts {
   routes: { route: string; fcis: ExtractedFci[] }[];
   attempts: AttemptRecord[];
   failure: string | null;
+  /** The reply the piece keeps, grounded and checked (what a later pass over the same piece reuses); null when none. */
+  kept: KeptReply | null;
+}
+
+/** A piece's kept reply: its facts under their routes, as the model wrote them and the checks let through. */
+export interface KeptReply {
+  routes: PieceOutput['routes'];
+  score: ConsistencyScore;
 }
 
 /** Share of a fact's words found in the piece: a fact mostly made of words the piece lacks is invented. */
@@ -64,7 +72,10 @@ export async function factsForPiece(
   llm: LlmProvider,
   embedder: Embedder,
   opts: PieceFactsOptions,
+  reused: KeptReply | null = null,
 ): Promise<PieceFacts> {
+  // A piece whose text, place and model are those of a reply already kept (a note edited elsewhere) needs no call.
+  if (reused) return { attempts: [], failure: null, kept: reused, routes: placedFacts(piece, title, reused) };
   const [pieceVector] = await embedder.embed([piece.text]);
   const vocab = new Set(rougeTokens(piece.text));
   // Read on first use: a reply that fails to parse needs none.
@@ -93,9 +104,15 @@ export async function factsForPiece(
     if (!best || better(score, best.score)) best = { routes, score, attempt };
     if (score.passed || !failsByMargin(score, opts.thresholds, opts.regenerateMargin)) break;
   }
-  if (!best) return { routes: [], attempts, failure: `piece ${piece.index}: ${failure ?? 'no usable facts'} after ${attempts.length} tries` };
+  if (!best) return { routes: [], attempts, failure: `piece ${piece.index}: ${failure ?? 'no usable facts'} after ${attempts.length} tries`, kept: null };
   best.attempt.kept = true;
-  const { score } = best;
+  const kept = { routes: best.routes, score: best.score };
+  return { attempts, failure: null, kept, routes: placedFacts(piece, title, kept) };
+}
+
+/** The kept reply's facts where they stand in the piece (chunk, lines), under their routes. */
+function placedFacts(piece: Piece, title: string, kept: KeptReply): PieceFacts['routes'] {
+  const { score } = kept;
   const unnamed = defaultRouteOf(piece, title);
   const routes: PieceFacts['routes'] = [];
   const routeFor = (name: string) => {
@@ -103,7 +120,7 @@ export async function factsForPiece(
     if (!r) routes.push((r = { route: name, fcis: [] }));
     return r;
   };
-  for (const r of best.routes) {
+  for (const r of kept.routes) {
     for (const text of r.facts) {
       const part = locateInPiece(piece, text);
       // Facts the model put under no route of its own go under the section they came from, so the
@@ -112,7 +129,7 @@ export async function factsForPiece(
       routeFor(route).fcis.push({ chunkOrd: part.chunkOrd, text, lineFrom: part.lineFrom, lineTo: part.lineTo, checkRouge: score.rouge, checkSim: score.sim, checkPassed: score.passed });
     }
   }
-  return { attempts, failure: null, routes };
+  return routes;
 }
 
 /** The route facts fall under when the model names none: the piece's section, else the note's title. */

@@ -11,6 +11,7 @@ import { isAbortError, type LlmProvider } from '../../llm/provider.js';
 import type { Db } from '../../store/db.js';
 import { loadParsedNote, markGraphPending, pruneOrphanEntities, writeExtraction } from '../../store/documents.js';
 import { countIndexedDocuments, currentContentHash, listRefineTodo, modelPassJobs } from '../../store/model-pass.js';
+import { keepReplies, keptRepliesByKey } from '../../store/kept-replies.js';
 import type { IndexProgress } from '../../types.js';
 import { extractorFor, extractWithModel, type ExtractOptions } from './extract.js';
 
@@ -34,6 +35,8 @@ export interface RefineReport {
   /** Notes whose content changed while the model worked: left for the next run. */
   stale: number;
   failed: { docId: number; relPath: string; error: string }[];
+  /** Pieces of refined notes whose reply an earlier pass kept (an edit elsewhere in the note): no model call. */
+  reusedPieces: number;
   /** Model replies that never validated (recorded, the note still got the rest). */
   outputFailures: number;
   calls: number;
@@ -50,6 +53,7 @@ export async function refineIndex(db: Db, embedder: Embedder, llm: LlmProvider, 
     extractor,
     refined: 0,
     cached: indexed - todo.length,
+    reusedPieces: 0,
     stale: 0,
     failed: [],
     outputFailures: 0,
@@ -73,14 +77,16 @@ export async function refineIndex(db: Db, embedder: Embedder, llm: LlmProvider, 
         const onPiece = (piecesDone: number, pieces: number) => {
           if (pieces > 1) progress.tick(done, `${row.relPath} (piece ${piecesDone}/${pieces})`);
         };
-        const extraction = await extractWithModel(note, llm, embedder, { ...opts, onPiece });
+        const extraction = await extractWithModel(note, llm, embedder, { ...opts, onPiece, keptReplies: (keys) => keptRepliesByKey(db, keys) });
         report.calls += extraction.stats.calls;
         report.tokens += extraction.stats.tokens;
         report.outputFailures += extraction.stats.failures.length;
-        const { stats, ...rows } = extraction;
+        report.reusedPieces += extraction.stats.reusedPieces;
+        const { stats, keptReplies, ...rows } = extraction;
         const written = db.transaction(() => {
           if (currentContentHash(db, row.id) !== row.contentHash) return false;
           writeExtraction(db, row.id, rows);
+          keepReplies(db, row.id, keptReplies);
           markGraphPending(db, [row.id]);
           job.finish(jobId, 'done', stats.failures.length ? stats.failures.slice(0, 5).join('; ') : null);
           return true;

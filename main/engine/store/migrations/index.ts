@@ -6,6 +6,7 @@ import m0005 from './0005_stemmed_fts.js';
 import m0006 from './0006_write_less.js';
 import m0007 from './0007_chat_passages.js';
 import m0008 from './0008_unjudged_languages.js';
+import m0009 from './0009_kept_replies.js';
 
 /** Append-only: never edit a shipped migration, add the next number. */
 export const migrations: { version: number; name: string; sql: string }[] = [
@@ -17,4 +18,5 @@ export const migrations: { version: number; name: string; sql: string }[] = [
   { version: 6, name: 'write less', sql: m0006 },
   { version: 7, name: 'chat passages', sql: m0007 },
   { version: 8, name: 'unjudged languages', sql: m0008 },
+  { version: 9, name: 'kept replies', sql: m0009 },
 ];

@@ -1,0 +1,92 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createStaticEmbedder } from '../../main/engine/embed/static-embedder.js';
+import type { Embedder } from '../../main/engine/embed/embedder.js';
+import { refineIndex } from '../../main/engine/extract/llm/refine.js';
+import { indexFolder } from '../../main/engine/indexer.js';
+import { LocalLlamaProvider } from '../../main/engine/llm/local/local-provider.js';
+import type { LlmProvider } from '../../main/engine/llm/provider.js';
+import { openDb, type Db } from '../../main/engine/store/db.js';
+import { tinyModelPath } from './helpers/tiny-model.js';
+
+// The real tiny GGUF writes nonsense its notes do not support: its facts are kept (minSupport 0) so
+// there are replies to keep. Only which pieces go to the model, and where their facts land, is checked.
+const OPTS = { maxTries: 1, minSupport: 0, maxTokens: { piece: 400 } };
+
+/** A note of our own with three sections, each longer than half a piece: one piece each. */
+function logbook(lastLine: string): string {
+  const section = (name: string, place: string) =>
+    `## ${name}\n\n` +
+    Array.from({ length: 9 }, (_, i) => `On day ${i + 1} the crew checked the ${place} and wrote down what the tide had left there.`).join('\n') +
+    '\n';
+  return `# Harbour logbook\n\n${section('North pier', 'north pier')}\n${section('Boathouse', 'boathouse')}\n${section('Lighthouse', 'lighthouse lamp')}${lastLine}\n`;
+}
+
+function counting(llm: LlmProvider): LlmProvider & { calls: number } {
+  const p = { id: llm.id, calls: 0, close: async () => {}, generate: (r: Parameters<LlmProvider['generate']>[0]) => (p.calls++, llm.generate(r)) };
+  return p;
+}
+
+const factsOf = (db: Db) => db.prepare('SELECT text, line_from AS lineFrom, line_to AS lineTo FROM fcis ORDER BY line_from, id').all() as { text: string; lineFrom: number; lineTo: number }[];
+
+describe('the model pass keeps each piece’s reply', { timeout: 300_000 }, () => {
+  let llm: LocalLlamaProvider;
+  let embedder: Embedder;
+  let dir: string;
+  let notes: string;
+  let db: Db;
+  beforeAll(async () => {
+    llm = await LocalLlamaProvider.open({ modelPath: await tinyModelPath(), sequences: 2 });
+    embedder = await createStaticEmbedder();
+    dir = mkdtempSync(join(tmpdir(), 'loci-kept-'));
+    notes = join(dir, 'notes');
+    mkdirSync(notes);
+    writeFileSync(join(notes, 'logbook.md'), logbook('The lamp was cleaned in March.'));
+    db = openDb(join(dir, 'index.db'));
+    await indexFolder(db, embedder, notes);
+  });
+  afterAll(async () => {
+    db?.close();
+    await llm?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('sends only the edited piece of a note to the model again', async () => {
+    const model = counting(llm);
+    const first = await refineIndex(db, embedder, model, OPTS);
+    expect([first.refined, first.reusedPieces]).toEqual([1, 0]);
+    const pieces = db.prepare('SELECT count(*) FROM kept_replies').pluck().get() as number;
+    expect(pieces).toBeGreaterThanOrEqual(3);
+    const callsFirst = model.calls;
+
+    writeFileSync(join(notes, 'logbook.md'), logbook('The lamp was cleaned in April, a month late.'));
+    await indexFolder(db, embedder, notes);
+    const second = await refineIndex(db, embedder, model, OPTS);
+    expect([second.refined, second.reusedPieces]).toEqual([1, pieces - 1]);
+    // The edited piece's calls only (one, or two when its free text does not parse).
+    expect(model.calls - callsFirst).toBeGreaterThan(0);
+    expect(model.calls - callsFirst).toBeLessThanOrEqual(2);
+    expect(db.prepare('SELECT count(*) FROM kept_replies').pluck().get()).toBe(pieces);
+  });
+
+  it('places a reused reply’s facts on the lines its piece stands on now', async () => {
+    const before = factsOf(db);
+    expect(before.length).toBeGreaterThan(0);
+    // Two lines above every piece: each piece's text is the same, its lines are two further down.
+    const text = readFileSync(join(notes, 'logbook.md'), 'utf8');
+    writeFileSync(join(notes, 'logbook.md'), text.replace('# Harbour logbook\n', '# Harbour logbook\n\n\n'));
+    await indexFolder(db, embedder, notes);
+    const model = counting(llm);
+    const third = await refineIndex(db, embedder, model, OPTS);
+    expect([third.refined, model.calls]).toEqual([1, 0]);
+    expect(factsOf(db)).toEqual(before.map((f) => ({ ...f, lineFrom: f.lineFrom + 2, lineTo: f.lineTo + 2 })));
+  });
+
+  it('forgets the replies of a note that is removed', async () => {
+    unlinkSync(join(notes, 'logbook.md'));
+    await indexFolder(db, embedder, notes);
+    expect(db.prepare('SELECT count(*) FROM kept_replies').pluck().get()).toBe(0);
+  });
+});
