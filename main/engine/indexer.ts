@@ -573,7 +573,6 @@ function recordSkip(db: Db, root: string, skip: SkippedFile, file: ScannedFile |
   })();
 }
 
-/** `known`: the root's documents as read before this run wrote any (those it wrote are present). */
 /** Indexed notes of the folder whose path the scan no longer finds, by their content hash. */
 function vanishedByHash(known: Iterable<DocumentRow>, present: Set<string>): Map<string, DocumentRow[]> {
   const out = new Map<string, DocumentRow[]>();
@@ -584,6 +583,7 @@ function vanishedByHash(known: Iterable<DocumentRow>, present: Set<string>): Map
   return out;
 }
 
+/** `known`: the root's documents as read before this run wrote any (those it wrote are present). */
 function removeMissing(db: Db, root: string, present: Set<string>, known = documentsUnder(db, root)): number {
   const gone = known.filter((d) => !present.has(d.rel_path));
   db.transaction(() => {
