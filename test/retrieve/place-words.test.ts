@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { LociEngine } from '../../main/engine/engine.js';
+import { describe, expect, it } from 'vitest';
 import { placeWordsOf } from '../../main/engine/text/place-adjectives.js';
 import { termMatcher } from '../../main/engine/answer/term-match.js';
-import { SAMPLE_NOTES } from '../fixtures/paths.js';
+import { sampleNotesEngine } from '../support/sample-notes-engine.js';
 
 describe('the adjective of a place and the place (WordNet pertainyms to noun.location)', () => {
   it.each([
@@ -32,22 +28,12 @@ describe('the adjective of a place and the place (WordNet pertainyms to noun.loc
 });
 
 describe('asking the sample notes about "the Ethiopian beans"', () => {
-  let dir: string;
-  let engine: LociEngine;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'loci-place-'));
-    engine = await LociEngine.open({ dbPath: join(dir, 'index.db') });
-    await engine.index(SAMPLE_NOTES);
-  });
-  afterAll(async () => {
-    await engine.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  const samples = sampleNotesEngine('loci-place-');
 
   // The note is "Ethiopia Guji Natural" and never says "Ethiopian": BM25 and the title ranking found it
   // only once they searched for the place too.
   it.each(['bm25', 'loci'] as const)('%s finds the note on Ethiopia', async (method) => {
-    const { contexts } = await engine.ask('What did I think of the Ethiopian beans?', { method, k: 8 });
+    const { contexts } = await samples.engine.ask('What did I think of the Ethiopian beans?', { method, k: 8 });
     expect(contexts.map((c) => c.docPath)).toContain('beans/Ethiopia Guji Natural.md');
   });
 });

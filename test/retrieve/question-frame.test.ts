@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { LociEngine } from '../../main/engine/engine.js';
+import { describe, expect, it } from 'vitest';
 import { segmentWords } from '../../main/engine/text/segment.js';
 import { withoutQuestionFrame } from '../../main/engine/text/question-frame.js';
 import { questionTerms } from '../../main/engine/retrieve/query.js';
-import { SAMPLE_NOTES } from '../fixtures/paths.js';
 import { at } from '../support/must.js';
+import { sampleNotesEngine } from '../support/sample-notes-engine.js';
 
 const asked = (q: string) => withoutQuestionFrame(segmentWords(q)).join(' ');
 
@@ -45,22 +41,12 @@ describe('the frame of a question about one’s notes', () => {
 });
 
 describe('asking the sample notes what they say about something', () => {
-  let dir: string;
-  let engine: LociEngine;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'loci-frame-'));
-    engine = await LociEngine.open({ dbPath: join(dir, 'index.db') });
-    await engine.index(SAMPLE_NOTES);
-  });
-  afterAll(async () => {
-    await engine.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  const samples = sampleNotesEngine('loci-frame-');
 
   // The notebook's index says "everything here is written by me … unless a note says otherwise": with
   // the frame's words searched, that line led the answer to "What do my notes say about Varieties?".
   it('answers first with the fact about it, not with a line about the notes', async () => {
-    const answer = await engine.ask('What do my notes say about Varieties?');
+    const answer = await samples.engine.ask('What do my notes say about Varieties?');
     const first = at(answer.citations, 0);
     expect(first.docPath).toBe('beans/Colombia Huila Washed.md');
     expect(first.text).toMatch(/^Varieties: /);

@@ -188,52 +188,49 @@ function IndexReportView({ report, cancelled }: { report: NonNullable<FolderActi
         ))}
       </dl>
       {report.skipped.length > 0 && (
-        <details>
-          <summary>{plural(report.skipped.length, 'skipped file')}</summary>
-          <table className={ui.table}>
-            <thead>
-              <tr>
-                <th>File</th>
-                <th>Reason</th>
-                <th>Detail</th>
-              </tr>
-            </thead>
-            <tbody>
-              {report.skipped.map((s) => (
-                <tr key={s.relPath}>
-                  <td className={css.mono}>{s.relPath}</td>
-                  <td>{s.reason}</td>
-                  <td>{s.detail}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </details>
+        <FileTable
+          summary={plural(report.skipped.length, 'skipped file')}
+          columns={['Reason', 'Detail']}
+          rows={report.skipped.map((f) => [f.relPath, f.reason, f.detail])}
+        />
       )}
       {report.readAs.length > 0 && (
-        <details data-testid="read-as">
-          <summary>{plural(report.readAs.length, 'note')} not in UTF-8, read in the encoding found</summary>
-          <table className={ui.table}>
-            <thead>
-              <tr>
-                <th>File</th>
-                <th>Read as</th>
-                <th>Detail</th>
-              </tr>
-            </thead>
-            <tbody>
-              {report.readAs.map((a) => (
-                <tr key={a.relPath}>
-                  <td className={css.mono}>{a.relPath}</td>
-                  <td>{a.encoding}</td>
-                  <td>{a.detail}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </details>
+        <FileTable
+          summary={`${plural(report.readAs.length, 'note')} not in UTF-8, read in the encoding found`}
+          columns={['Read as', 'Detail']}
+          rows={report.readAs.map((f) => [f.relPath, f.encoding, f.detail])}
+        />
       )}
     </div>
+  );
+}
+
+/** Files of a report, folded under a summary: the path, then what the columns say of it. */
+function FileTable({ summary, columns, rows }: { summary: string; columns: string[]; rows: [string, ...string[]][] }) {
+  return (
+    <details>
+      <summary>{summary}</summary>
+      <table className={ui.table}>
+        <thead>
+          <tr>
+            <th>File</th>
+            {columns.map((c) => (
+              <th key={c}>{c}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(([path, ...cells]) => (
+            <tr key={path}>
+              <td className={css.mono}>{path}</td>
+              {cells.map((c, i) => (
+                <td key={columns[i]}>{c}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </details>
   );
 }
 
