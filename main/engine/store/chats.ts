@@ -31,8 +31,12 @@ export function listChats(db: Db): ChatSummary[] {
   return db.prepare('SELECT id, title, created_at AS createdAt FROM chats ORDER BY id DESC').all() as ChatSummary[];
 }
 
+/**
+ * A chat's messages, their citations and passages naming each note by its path now: a note moved since
+ * keeps its id and title (indexer.ts), and opening a citation goes by that id.
+ */
 export function loadChat(db: Db, chatId: number): StoredChatMessage[] {
-  return (
+  const messages = (
     db.prepare('SELECT role, text, citations, contexts FROM chat_messages WHERE chat_id = ? ORDER BY id').all(chatId) as {
       role: 'user' | 'assistant';
       text: string;
@@ -40,4 +44,17 @@ export function loadChat(db: Db, chatId: number): StoredChatMessage[] {
       contexts: string;
     }[]
   ).map((r) => ({ role: r.role, text: r.text, citations: JSON.parse(r.citations) as ChatMessage['citations'], contexts: JSON.parse(r.contexts) as ChatMessage['contexts'] }));
+  const ids = [...new Set(messages.flatMap((m) => [...m.citations, ...m.contexts].flatMap((c) => (c.docId === undefined ? [] : [c.docId]))))];
+  if (!ids.length) return messages;
+  const docs = new Map(
+    (db.prepare('SELECT id, rel_path, title FROM documents WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as { id: number; rel_path: string; title: string }[]).map(
+      (d) => [d.id, d],
+    ),
+  );
+  // Only where the note still has the cited title: an id a removed note left can be given to another.
+  const now = <T extends { docId?: number; docPath: string; docTitle: string }>(c: T): T => {
+    const doc = c.docId === undefined ? undefined : docs.get(c.docId);
+    return doc && doc.title === c.docTitle ? { ...c, docPath: doc.rel_path } : c;
+  };
+  return messages.map((m) => ({ ...m, citations: m.citations.map(now), contexts: m.contexts.map(now) }));
 }
