@@ -18,7 +18,7 @@ import { relatedNotes } from './graph/related.js';
 import { isIndexedDocument } from './store/graph-queries.js';
 import { watchFolder, type FolderWatch } from './jobs/watch.js';
 import { addChatMessage, assertChat, listChats, loadChat, newChat } from './store/chats.js';
-import { NotFoundError } from './errors.js';
+import { NotFoundError, UserError } from './errors.js';
 import { modelsInSettings, type ModelsInUse } from './llm/models/remove.js';
 import { reportEngineError } from './log.js';
 import type { Answer, AskOptions, ChatMessage, DocumentSummary, EmbedderSwitch, FolderSummary, GraphView, IndexReport, MindMapView, ModelPassSummary, NoteText, RelatedNote, Stats } from './api.js';
@@ -537,6 +537,8 @@ export class LociEngine {
 
   async ask(question: string, opts: AskOptions = {}): Promise<Answer> {
     const started = performance.now();
+    // The app's contract refuses it too; the CLI and scripts come straight here.
+    if (!question.trim()) throw new UserError('The question is empty: type what you want to find in your notes.');
     if (opts.chatId !== undefined) assertChat(this.db, opts.chatId);
     const method = opts.method ?? (this.settings().method as RetrievalMethod);
     const k = opts.k ?? 8;

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { at } from '../support/must.js';
+import { NOTHING_TO_SEARCH } from '../../main/engine/answer/extractive.js';
+import { UserError } from '../../main/engine/errors.js';
 import { sampleNotesEngine } from '../support/sample-notes-engine.js';
 import { SAMPLE_NOTES } from '../fixtures/paths.js';
 
@@ -39,5 +41,18 @@ describe('extractive answers (no model)', () => {
     const a = await samples.engine.ask('zzyzx qwertyuiop', { method: 'bm25' });
     expect(a.citations).toEqual([]);
     expect(a.text).toMatch(/Nothing in the indexed notes/);
+  });
+
+  it('cites nothing for a question of common words only, and says why', async () => {
+    for (const question of ['What is it about?', '??']) {
+      const a = await samples.engine.ask(question);
+      expect(a.citations, question).toEqual([]);
+      expect(a.text, question).toBe(NOTHING_TO_SEARCH);
+    }
+  });
+
+  it('refuses an empty question with a clear error', async () => {
+    await expect(samples.engine.ask('  \n')).rejects.toThrow(UserError);
+    await expect(samples.engine.ask('')).rejects.toThrow(/The question is empty/);
   });
 });

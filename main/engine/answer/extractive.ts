@@ -11,6 +11,9 @@ import { findBridge, type Bridge } from './bridge.js';
 export const EXTRACTIVE_NOTICE =
   'No language model is installed, so this answer is extractive: the facts in your notes that best match the question, each cited. A model would write a direct answer from them.';
 
+export const NOTHING_TO_SEARCH =
+  'Nothing to search for: the question has no words but common ones (like "what", "the", "of"). Ask with the words your notes would use.';
+
 export const EMPTY_INDEX = 'The index is empty: add a notes folder first (`loci index <folder>`, or Library in the app).';
 
 /**
@@ -32,6 +35,8 @@ export async function extractiveAnswer(
   analysed?: QueryAnalysis,
 ): Promise<{ text: string; citations: Citation[] }> {
   const qa = analysed ?? (await analyseQuery(ctx, question));
+  // Only common words ("what is it", "?"): whatever came back matched none of them, and would be cited as if it had.
+  if (qa.terms.length === 0 && hasIndexedDocuments(ctx.db)) return { text: NOTHING_TO_SEARCH, citations: [] };
   const q = qa.embedding;
   const terms = qa.terms;
   // Facts come from the whole of each retrieved note, not only the retrieved chunk: on a multi-hop
