@@ -7,9 +7,9 @@ import type { Embedder } from '../../main/engine/embed/embedder.js';
 import { refineIndex } from '../../main/engine/extract/llm/refine.js';
 import { indexFolder } from '../../main/engine/indexer.js';
 import { LocalLlamaProvider } from '../../main/engine/llm/local/local-provider.js';
-import type { LlmProvider } from '../../main/engine/llm/provider.js';
 import { openDb, type Db } from '../../main/engine/store/db.js';
 import { tinyModelPath } from './helpers/tiny-model.js';
+import { counting } from './helpers/counting.js';
 
 // The real tiny GGUF writes nonsense its notes do not support: its facts are kept (minSupport 0) so
 // there are replies to keep. Only which pieces go to the model, and where their facts land, is checked.
@@ -22,11 +22,6 @@ function logbook(lastLine: string): string {
     Array.from({ length: 9 }, (_, i) => `On day ${i + 1} the crew checked the ${place} and wrote down what the tide had left there.`).join('\n') +
     '\n';
   return `# Harbour logbook\n\n${section('North pier', 'north pier')}\n${section('Boathouse', 'boathouse')}\n${section('Lighthouse', 'lighthouse lamp')}${lastLine}\n`;
-}
-
-function counting(llm: LlmProvider): LlmProvider & { calls: number } {
-  const p = { id: llm.id, calls: 0, close: async () => {}, generate: (r: Parameters<LlmProvider['generate']>[0]) => (p.calls++, llm.generate(r)) };
-  return p;
 }
 
 const factsOf = (db: Db) => db.prepare('SELECT text, line_from AS lineFrom, line_to AS lineTo FROM fcis ORDER BY line_from, id').all() as { text: string; lineFrom: number; lineTo: number }[];
@@ -59,15 +54,15 @@ describe('the model pass keeps each piece’s reply', { timeout: 300_000 }, () =
     expect([first.refined, first.reusedPieces]).toEqual([1, 0]);
     const pieces = db.prepare('SELECT count(*) FROM kept_replies').pluck().get() as number;
     expect(pieces).toBeGreaterThanOrEqual(3);
-    const callsFirst = model.calls;
+    const callsFirst = model.counter.calls;
 
     writeFileSync(join(notes, 'logbook.md'), logbook('The lamp was cleaned in April, a month late.'));
     await indexFolder(db, embedder, notes);
     const second = await refineIndex(db, embedder, model, OPTS);
     expect([second.refined, second.reusedPieces]).toEqual([1, pieces - 1]);
     // The edited piece's calls only (one, or two when its free text does not parse).
-    expect(model.calls - callsFirst).toBeGreaterThan(0);
-    expect(model.calls - callsFirst).toBeLessThanOrEqual(2);
+    expect(model.counter.calls - callsFirst).toBeGreaterThan(0);
+    expect(model.counter.calls - callsFirst).toBeLessThanOrEqual(2);
     expect(db.prepare('SELECT count(*) FROM kept_replies').pluck().get()).toBe(pieces);
   });
 
@@ -80,7 +75,7 @@ describe('the model pass keeps each piece’s reply', { timeout: 300_000 }, () =
     await indexFolder(db, embedder, notes);
     const model = counting(llm);
     const third = await refineIndex(db, embedder, model, OPTS);
-    expect([third.refined, model.calls]).toEqual([1, 0]);
+    expect([third.refined, model.counter.calls]).toEqual([1, 0]);
     expect(factsOf(db)).toEqual(before.map((f) => ({ ...f, lineFrom: f.lineFrom + 2, lineTo: f.lineTo + 2 })));
   });
 

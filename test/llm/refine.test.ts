@@ -14,18 +14,13 @@ import { openDb, type Db } from '../../main/engine/store/db.js';
 import { modelPassStatus } from '../../main/engine/store/model-pass.js';
 import type { IndexProgress } from '../../main/engine/types.js';
 import { tinyModelPath } from './helpers/tiny-model.js';
+import { counting } from './helpers/counting.js';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/llm/notes');
 const SMALL_NOTES = ['lighthouses.md', 'automation.md', '灯塔.md'];
 // The tiny story model writes nothing its notes support: keep its facts (minSupport 0) so there are rows to check;
 // its 512-token vocabulary spells JSON nearly character by character, so it gets room to close a reply.
 const OPTS = { maxTries: 1, minSupport: 0, maxTokens: { piece: 1200 } };
-
-function counting(llm: LlmProvider, id = llm.id) {
-  const c = { calls: 0 };
-  const p: LlmProvider = { id, close: async () => {}, generate: (r) => (c.calls++, llm.generate(r)) };
-  return Object.assign(p, { counter: c });
-}
 
 /** Per document: does it have this extractor's mind map, FCIs — all or nothing? */
 function perDoc(db: Db, extractor: string) {
