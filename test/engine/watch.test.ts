@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtemp, rm, writeFile, unlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LociEngine } from '../../main/engine/engine.js';
@@ -54,6 +54,24 @@ describe('watch', () => {
       const removed = await nextReport(reports, 2);
       expect(removed.removed).toBe(1);
       expect(engine.documents().map((d) => d.relPath)).not.toContain('second.md');
+    } finally {
+      await watch.close();
+    }
+  });
+
+  // What a file manager or `mv` does: the unlink and the add arrive together, and one run sees both.
+  it('sees a note moved into a new subfolder as moved, keeping its document', async () => {
+    await engine.index(dir);
+    const before = at(engine.documents(), 0);
+    const reports: IndexReport[] = [];
+    const watch = engine.watch(dir, (r) => reports.push(r));
+    try {
+      await new Promise((r) => setTimeout(r, 500));
+      await mkdir(join(dir, 'archive'));
+      await rename(join(dir, 'first.md'), join(dir, 'archive', 'first.md'));
+      const report = await nextReport(reports, 1);
+      expect([report.moved, report.removed, report.changed]).toEqual([1, 0, 0]);
+      expect(engine.documents().map((d) => [d.id, d.relPath])).toEqual([[before.id, 'archive/first.md']]);
     } finally {
       await watch.close();
     }
