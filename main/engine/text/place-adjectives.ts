@@ -3,7 +3,7 @@
 // does not join them ("ethiopian" and "ethiopia" stay two words), so a question about "the Ethiopian
 // beans" missed the note "Ethiopia Guji Natural". Only places: WordNet's other proper pertainyms
 // (Orthodox → Judaism, Roman → Romanism) join words people do not mean as one.
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 
@@ -11,8 +11,6 @@ const require = createRequire(import.meta.url);
 
 /** WordNet's lexicographer file for places (wndb(5WN): lex_filenum 15, noun.location). */
 const LOCATION_FILE = '15';
-/** Enough of a noun synset's line for its header and words (its pointers and gloss follow). */
-const NOUN_HEAD_BYTES = 1024;
 
 interface PlaceTable {
   /** ethiopian → {ethiopia} */
@@ -61,24 +59,22 @@ function loadPlaceAdjectives(dictDir: string): PlaceTable {
     set.add(b);
     to.set(a, set);
   };
-  // A synset's offset is its line's byte offset in the data file: read those lines, not the 15 MB file.
-  const nouns = openSync(join(dictDir, 'data.noun'), 'r');
-  try {
-    const buf = Buffer.alloc(NOUN_HEAD_BYTES);
-    for (const [offset, links] of wanted) {
-      const n = readSync(nouns, buf, 0, NOUN_HEAD_BYTES, parseInt(offset, 10));
-      const f = fieldsOf(buf.toString('utf8', 0, n).split('\n')[0]!);
-      if (f[0] !== offset || f[1] !== LOCATION_FILE) continue;
-      const words = synsetWords(f);
-      for (const { adjective, target } of links) {
-        const place = words[target - 1];
-        if (!place || !isProperWord(place)) continue;
-        link(out.placesOf, adjective.toLowerCase(), place.toLowerCase());
-        link(out.adjectivesOf, place.toLowerCase(), adjective.toLowerCase());
-      }
+  // A synset's offset is its line's byte offset in the data file: those lines are read where they stand,
+  // not found by splitting 15 MB into lines. (One read of the file: the packaged app reads it from its
+  // asar archive, where opening a file by descriptor would first copy it out.)
+  const nouns = readFileSync(join(dictDir, 'data.noun'));
+  for (const [offset, links] of wanted) {
+    const at = parseInt(offset, 10);
+    const end = nouns.indexOf(0x0a, at);
+    const f = fieldsOf(nouns.toString('latin1', at, end < 0 ? undefined : end));
+    if (f[0] !== offset || f[1] !== LOCATION_FILE) continue;
+    const words = synsetWords(f);
+    for (const { adjective, target } of links) {
+      const place = words[target - 1];
+      if (!place || !isProperWord(place)) continue;
+      link(out.placesOf, adjective.toLowerCase(), place.toLowerCase());
+      link(out.adjectivesOf, place.toLowerCase(), adjective.toLowerCase());
     }
-  } finally {
-    closeSync(nouns);
   }
   return out;
 }
