@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { isReadOnlyFile, openDb, schemaVersion, type Db } from './store/db.js';
 import { createEmbedder } from './embed/registry.js';
@@ -33,7 +34,7 @@ import { checkLibraryRoot } from './library/roots.js';
 import { checkScope, EMPTY_SCOPE, scopeFilter, type FolderScope } from './library/scope.js';
 import { completePath, type PathCompletion } from './library/complete-path.js';
 import { OutsideLibraryError, realPathInside } from './ingest/contain.js';
-import { readNote } from './ingest/read.js';
+import { noteContent } from './ingest/read.js';
 import {
   deleteFolder,
   documentRoots,
@@ -353,7 +354,7 @@ export class LociEngine {
     try {
       llm = await this.llm();
     } catch (err) {
-      const summary = { extractor: null, refined: 0, cached: 0, reusedPieces: 0, failed: 0, seconds: 0, error: `the model could not be loaded: ${errorText(err)}` };
+      const summary = noModelPass(0, `the model could not be loaded: ${errorText(err)}`);
       this.warn(`Model pass for ${root}: ${summary.error}`);
       return { summary, cancelled: false };
     }
@@ -362,8 +363,9 @@ export class LociEngine {
       const report = await this.serialised(() => this.refineWith(llm, { onProgress, signal, docIds }, control));
       return { summary: summarise(report, t0, null), cancelled: false };
     } catch (err) {
-      if (signal.aborted) return { summary: { extractor: null, refined: 0, cached: 0, reusedPieces: 0, failed: 0, seconds: (performance.now() - t0) / 1000, error: null }, cancelled: true };
-      return { summary: { extractor: null, refined: 0, cached: 0, reusedPieces: 0, failed: 0, seconds: (performance.now() - t0) / 1000, error: errorText(err) }, cancelled: false };
+      const seconds = (performance.now() - t0) / 1000;
+      if (signal.aborted) return { summary: noModelPass(seconds, null), cancelled: true };
+      return { summary: noModelPass(seconds, errorText(err)), cancelled: false };
     }
   }
 
@@ -603,7 +605,8 @@ export class LociEngine {
   async noteText(docPath: string, docId?: number): Promise<NoteText> {
     const { doc, real } = await this.noteFile(docPath, docId);
     // Read as indexing read it (encoding, line breaks), so line N here is the line N citations name.
-    const read = await readNote(real);
+    // Its text only: no hash, and its real path was checked just above.
+    const read = noteContent(await readFile(real));
     if (!read.ok && read.reason === 'empty') return { docPath: doc.rel_path, title: doc.title, lines: [] };
     if (!read.ok) throw new Error(`'${doc.rel_path}' cannot be shown: ${read.reason} (${read.detail})`);
     return { docPath: doc.rel_path, title: doc.title, lines: read.content.split('\n') };
@@ -870,6 +873,11 @@ function toSummary(d: DocumentStateRow): DocumentSummary {
     return { ...rest, state: 'failed', reason: `model pass: ${lastJobError}` };
   }
   return { ...rest, state: 'fast', reason: null };
+}
+
+/** A model pass that refined nothing: it could not start, failed, or was cancelled. */
+function noModelPass(seconds: number, error: string | null): ModelPassSummary {
+  return { extractor: null, refined: 0, cached: 0, reusedPieces: 0, failed: 0, seconds, error };
 }
 
 function summarise(r: RefineReport, t0: number, error: string | null): ModelPassSummary {

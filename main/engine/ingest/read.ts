@@ -5,9 +5,9 @@ import { describeError } from './errors.js';
 import { realPathInside } from './contain.js';
 import { decodeNote, type ReadAs } from './decode.js';
 
-export type ReadResult =
-  | { ok: true; content: string; hash: string; readAs: ReadAs | null }
-  | { ok: false; reason: SkipReason; detail: string };
+export type NoteContent = { ok: true; content: string; readAs: ReadAs | null } | { ok: false; reason: SkipReason; detail: string };
+
+export type ReadResult = (NoteContent & { ok: false }) | (NoteContent & { ok: true; hash: string });
 
 /**
  * Reads a note as text (UTF-8, or the encoding its bytes show: see decodeNote). Returns a reason instead
@@ -25,11 +25,16 @@ export async function readNote(absPath: string, opts: { root?: string } = {}): P
   } catch (err) {
     return { ok: false, reason: 'unreadable', detail: describeError(err) };
   }
-  const hash = createHash('sha256').update(bytes).digest('hex');
+  const note = noteContent(bytes);
+  return note.ok ? { ...note, hash: createHash('sha256').update(bytes).digest('hex') } : note;
+}
+
+/** A note's bytes as its text, as indexing reads them (encoding, line breaks), or why they are no note. */
+export function noteContent(bytes: Uint8Array): NoteContent {
   const decoded = decodeNote(bytes);
   if (!decoded.ok) return decoded;
   if (decoded.text.trim() === '') return { ok: false, reason: 'empty', detail: `${bytes.length} bytes of whitespace` };
-  return { ok: true, content: normaliseLineEndings(decoded.text), hash, readAs: decoded.readAs };
+  return { ok: true, content: normaliseLineEndings(decoded.text), readAs: decoded.readAs };
 }
 
 /**
