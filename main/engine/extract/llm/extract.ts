@@ -19,7 +19,7 @@ import { normalizeName } from '../../store/names.js';
 import type { ExtractedEntity, ExtractedFci, ExtractedTriple, Extraction, MindMapNode, ParsedNote } from '../../types.js';
 import { checkConsistency, DEFAULT_THRESHOLDS, rougeL, type ConsistencyScore, type ConsistencyThresholds } from './consistency.js';
 import { triplesFromFcis } from './fci-triples.js';
-import { factsForPiece, type AttemptRecord, type KeptReply } from './piece-facts.js';
+import { factsForPiece, type AttemptRecord, type KeptReply, type PieceFactsOptions } from './piece-facts.js';
 import { locateInPiece, segmentNote, type Piece } from './segment.js';
 import { mapPool } from '../../jobs/map-pool.js';
 import { createHash } from 'node:crypto';
@@ -79,8 +79,9 @@ const KEPT_REPLY_VERSION = 1;
  * the options that bound it, the note's title and the piece's place and text. Line numbers are not part
  * of it: a reply reused after an edit above the piece is placed on the piece's lines as they are now.
  */
-export function pieceKey(extractor: string, embedderId: string, lang: PromptLang, title: string, piece: Piece, opts: ExtractOptions): string {
-  const bounds = [opts.thresholds ?? DEFAULT_THRESHOLDS, opts.maxTries ?? 2, opts.regenerateMargin ?? 0.3, opts.maxTokens?.piece ?? 320, opts.jsonRetries ?? 1, opts.minSupport ?? null];
+export function pieceKey(extractor: string, embedderId: string, lang: PromptLang, title: string, piece: Piece, opts: PieceFactsOptions): string {
+  // How long the model may take, and whether the pass is stopped, change no reply that comes back.
+  const { signal: _signal, timeoutMs: _timeout, ...bounds } = opts;
   return createHash('sha256')
     .update(JSON.stringify([KEPT_REPLY_VERSION, extractor, embedderId, lang, title, piece.headingPath, piece.text, bounds]))
     .digest('hex');
@@ -138,23 +139,24 @@ async function extractCombined(
   strategy: ExtractStrategy,
 ): Promise<LlmExtraction> {
   const extractor = extractorFor(llm, strategy);
-  const keys = pieces.map((p) => pieceKey(extractor, embedder.id, lang, title, p, opts));
+  const pieceOpts: PieceFactsOptions = {
+    thresholds: opts.thresholds ?? DEFAULT_THRESHOLDS,
+    maxTries: opts.maxTries ?? 2,
+    regenerateMargin: opts.regenerateMargin ?? 0.3,
+    free: strategy === 'free',
+    maxTokens: opts.maxTokens?.piece ?? 320,
+    jsonRetries: opts.jsonRetries ?? 1,
+    minSupport: opts.minSupport,
+    signal: opts.signal,
+    timeoutMs: opts.timeoutMs,
+  };
+  const keys = pieces.map((p) => pieceKey(extractor, embedder.id, lang, title, p, pieceOpts));
   const earlier = opts.keptReplies?.(keys) ?? new Map<string, KeptReply>();
   let piecesDone = 0;
   const results = await mapPool(pieces, opts.concurrency ?? 4, async (p) => {
     const reused = earlier.get(keys[p.index]!) ?? null;
     if (reused) stats.reusedPieces++;
-    const r = await factsForPiece(p, title, lang, model, embedder, {
-      thresholds: opts.thresholds ?? DEFAULT_THRESHOLDS,
-      maxTries: opts.maxTries ?? 2,
-      regenerateMargin: opts.regenerateMargin ?? 0.3,
-      free: strategy === 'free',
-      maxTokens: opts.maxTokens?.piece ?? 320,
-      jsonRetries: opts.jsonRetries ?? 1,
-      minSupport: opts.minSupport,
-      signal: opts.signal,
-      timeoutMs: opts.timeoutMs,
-    }, reused);
+    const r = await factsForPiece(p, title, lang, model, embedder, pieceOpts, reused);
     opts.onPiece?.(++piecesDone, pieces.length);
     return r;
   });
