@@ -14,8 +14,10 @@ export const FAST_EXTRACTOR: Extractor = 'fast';
  * 3: a lead-in ("Loci runs on:") and its short list items become one fact.
  * 4: a heading and the short list items right under it ("## Requirements", "- Node 20") become one fact.
  * 5: sentences no longer end at a question or exclamation mark glued to the next word ("?resetClient=1").
+ * 6: an opening H1 titles the note only when it is the note's only H1 (several are sections); a link's
+ *    position in its page (`[[Page@12]]`) is not part of the name it links to.
  */
-export const FAST_PIPELINE_VERSION = 5;
+export const FAST_PIPELINE_VERSION = 6;
 
 /** A text's script-level language guess (text/lang.ts): how a chunk or sentence is segmented. */
 export type Lang = 'en' | 'zh' | 'other';

@@ -14,6 +14,17 @@ describe('note titles', () => {
     expect(note.chunks.at(-1)?.headingPath).toEqual(['Clauses']);
   });
 
+  it('uses the file name when the note has several H1s (each is a section then)', () => {
+    const adr = '---\ntags: adr\n---\n# Context\nWhy we chose it.\n\n# Decision\nWhat we chose.\n\n# Consequences\nWhat follows.\n';
+    const note = parseNote('ADR/001 Offline-First.md', adr);
+    expect(note.title).toBe('001 Offline-First');
+    expect(note.chunks.map((c) => c.headingPath)).toEqual([['Context'], ['Decision'], ['Consequences']]);
+  });
+
+  it('still takes an opening H1 as the title when a later H1 is only inside a code block', () => {
+    expect(parseNote('a.md', '# Real\n\n```md\n# Not a heading\n```\n').title).toBe('Real');
+  });
+
   it('prefers a front-matter title', () => {
     expect(parseNote('a.md', '---\ntitle: Real Title\n---\n# Other\n\nText.\n').title).toBe('Real Title');
   });

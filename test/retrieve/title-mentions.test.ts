@@ -115,3 +115,56 @@ describe('loci on notes that do not name each other', () => {
     }
   });
 });
+
+// Links name a note as the notes' app does: Obsidian and Foam by file name (`[[backlinking]]` for a note
+// whose H1 is "Backlinks"), by a front-matter alias, SilverBullet with a position (`[[Changelog@12]]`).
+const LINKED: Record<string, string> = {
+  'backlinking.md': '# Backlinks\n\nThe panel lists the notes that link to the open one.\n',
+  'graph-view.md': '# Graph View\n\nEach node opens its note; see [[backlinking]] and [the panel](backlinking.md) for what links here.\n',
+  'Mara Lindqvist.md': '---\naliases: [Lindqvist, Mara L]\n---\n# Mara Lindqvist\n\nShe was born in Tromsø and trained as a chemist.\n',
+  'Roastery.md': '# Roastery\n\nFounded in 2009 by [[Mara L]].\n',
+  'Cupping.md': '# Cupping\n\nLindqvist scores every lot herself.\n',
+  'Changelog.md': '# Changelog\n\n- The editor keeps its place.\n',
+  'Release.md': '# Release\n\nSee [[Changelog@12]] for what changed.\n',
+  'howto.md': '# Brewing Steps\n\nGrind, bloom, pour.\n',
+  'Guides.md': '# Howto\n\nEvery guide we wrote.\n',
+  'Kitchen.md': '# Kitchen\n\nStart from [[howto]].\n',
+};
+
+describe('links and mentions by file name, alias and position', () => {
+  let notes: IndexedNotes | undefined;
+  let db: Db;
+  let ctx: RetrievalContext;
+  const docId = (title: string) => (db.prepare('SELECT id FROM documents WHERE title = ?').pluck().get(title) as number | undefined) ?? -1;
+
+  beforeAll(async () => {
+    notes = await indexNotes('loci-link-names-', LINKED);
+    ({ db, ctx } = notes);
+  }, 60_000);
+  afterAll(() => notes?.close());
+
+  it('resolves a link by the file name where the title differs, and a link with a position in the page', async () => {
+    const g = await entityGraph(ctx);
+    const mentioned = (title: string) => (g.titleMentions.byDoc.get(docId(title)) ?? []).map((m) => m.docId);
+    expect(mentioned('Graph View')).toEqual([docId('Backlinks')]);
+    expect(mentioned('Release')).toEqual([docId('Changelog')]);
+    // The walk's graph has the link's edge: chunk of Graph View → the note Backlinks.
+    const chunk = g.nodeOfChunk.get(db.prepare('SELECT id FROM chunks WHERE document_id = ?').pluck().get(docId('Graph View')) as number)!;
+    const { ptr, col } = g.csr;
+    expect([...col.slice(ptr[chunk]!, ptr[chunk + 1]!)]).toContain(g.noteOfDoc.get(docId('Backlinks')));
+  });
+
+  it('lets a title win over another note’s file name', async () => {
+    const g = await entityGraph(ctx);
+    expect((g.titleMentions.byDoc.get(docId('Kitchen')) ?? []).map((m) => m.docId)).toEqual([docId('Howto')]);
+  });
+
+  it('finds a note by its front-matter aliases, in links, in prose and in the question', async () => {
+    const g = await entityGraph(ctx);
+    const mentioned = (title: string) => (g.titleMentions.byDoc.get(docId(title)) ?? []).map((m) => m.docId);
+    expect(mentioned('Roastery')).toEqual([docId('Mara Lindqvist')]);
+    expect(mentioned('Cupping')).toEqual([docId('Mara Lindqvist')]);
+    const x = (await retrieve(ctx, 'Where was Lindqvist born?', 'loci', 3)).explanation as LociExplanation;
+    expect(x.documents.find((d) => d.title === 'Mara Lindqvist')?.titleInQuestion).toBe(true);
+  });
+});

@@ -33,10 +33,11 @@ function parseMarkdown(relPath: string, content: string): ParsedNote {
   const frontMatter = readFrontMatter(tree);
   const fmTitle = typeof frontMatter.title === 'string' && frontMatter.title.trim() ? frontMatter.title.trim() : null;
 
-  // An H1 names the note only when it opens it; an H1 after body text is a section (SilverBullet and
-  // many wikis title pages by file name and use H1 for sections).
+  // An H1 names the note only when it opens it and is its only H1; otherwise H1s are sections (SilverBullet
+  // and many wikis title pages by file name and use H1 for sections).
   const firstContent = tree.children.find((n) => !isSilent(n) && n.type !== 'yaml');
-  const firstH1 = firstContent?.type === 'heading' && firstContent.depth === 1 ? firstContent : undefined;
+  const h1s = tree.children.filter((n) => n.type === 'heading' && n.depth === 1).length;
+  const firstH1 = firstContent?.type === 'heading' && firstContent.depth === 1 && h1s === 1 ? firstContent : undefined;
   const h1Title = firstH1 ? headingText(firstH1) : null;
   const title = fmTitle ?? (h1Title || fileTitle(relPath));
 

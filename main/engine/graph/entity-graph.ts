@@ -7,12 +7,12 @@
 // multi-hop question, weighted by how specific that title is), entity–entity for a triple, and synonym
 // edges between entities whose name vectors are nearly the same.
 import type { Db } from '../store/db.js';
-import { graphChunks, graphChunkWords, graphEntities, graphLinks, graphMentions, graphTriples } from '../store/entity-graph.js';
-import { indexedTitles } from '../store/retrieval.js';
+import { graphChunks, graphChunkWords, graphEntities, graphLinks, graphMentions, graphNotes, graphTriples, type GraphNoteRow } from '../store/entity-graph.js';
+import { frontMatterAliases } from '../ingest/parse.js';
 import type { VectorMatrix } from '../embed/vector-matrix.js';
 import { buildCsr, type Csr } from './ppr.js';
 import { lshPairsSync } from './lsh-pairs.js';
-import { findTitleMentions, linkKeys, titleSpecificity, type TitleMentions } from './title-mentions.js';
+import { findTitleMentions, noteLinkKeys, titleSpecificity, type NamedNote, type TitleMentions } from './title-mentions.js';
 
 export interface EntityGraphParams {
   /** Weight of a chunk–note edge. */
@@ -72,7 +72,7 @@ export async function buildEntityGraph(db: Db, entityVectors: VectorMatrix | nul
   const p = { ...DEFAULT_ENTITY_GRAPH_PARAMS, ...params };
   const started = performance.now();
   const chunkRows = graphChunks(db);
-  const titles = indexedTitles(db);
+  const titles = graphNotes(db).map(namedNote);
   const entities = graphEntities(db);
   const C = chunkRows.length;
   const D = titles.length;
@@ -145,17 +145,20 @@ export async function buildEntityGraph(db: Db, entityVectors: VectorMatrix | nul
     for (const c of list) edge(c, note, p.wNote);
   }
 
-  // A note is reached through the entity that is its title; a title no entity carries is a name of the note itself.
+  // A note is reached through the entity that is its title or alias; a name no entity carries is a name of
+  // the note itself.
   const noteByName = new Map<string, number>();
   for (const t of titles) {
     const note = noteOfDoc.get(t.id)!;
-    for (const name of new Set(linkKeys(t.title))) {
+    for (const name of noteLinkKeys({ ...t, fileName: undefined })) {
       noteByName.set(name, note);
       const e = byName.get(name);
       if (e !== undefined && e >= C + D) edge(e, note, p.wTitle * idf(e));
       else if (e === undefined) byName.set(name, note);
     }
   }
+  // A file name only resolves links, where no note is titled so: "index" or "readme" names no thing.
+  for (const t of titles) for (const name of noteLinkKeys(t)) if (!noteByName.has(name)) noteByName.set(name, noteOfDoc.get(t.id)!);
 
   const links = graphLinks(db);
   for (const l of links) {
@@ -200,4 +203,11 @@ export async function buildEntityGraph(db: Db, entityVectors: VectorMatrix | nul
 
   const csr = buildCsr(n, src, dst, w);
   return { csr, chunks: C, notes: D, chunkId, chunkDoc, docOfNote, nodeOfChunk, noteOfDoc, byName, entityIdOf, df, titleMentions, synonymEdges, mentionEdges, buildMs: performance.now() - started };
+}
+
+/** A note row as the graph names it: title, front-matter aliases, file name. */
+function namedNote(row: GraphNoteRow): NamedNote {
+  const json = (v: string | null): unknown => (v === null ? undefined : JSON.parse(v));
+  const fileName = row.relPath.slice(row.relPath.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '');
+  return { id: row.id, title: row.title, aliases: frontMatterAliases({ aliases: json(row.aliases), alias: json(row.alias) }), fileName };
 }

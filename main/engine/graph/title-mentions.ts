@@ -39,6 +39,30 @@ export function linkKeys(title: string): string[] {
     .filter((k) => k.length > 1);
 }
 
+/** A note as other notes name it: in prose by its title or an alias, in links also by its file name. */
+export interface NamedNote {
+  id: number;
+  title: string;
+  /** Other names the note's front matter gives it (frontMatterAliases). */
+  aliases?: string[];
+  /** The note's file name less its extension: what Obsidian's and Foam's links name a note by. */
+  fileName?: string;
+}
+
+/** Keys the note is found by in running text: its title's and its aliases'. */
+export function noteTitleKeys(note: NamedNote): string[] {
+  return [...new Set([note.title, ...(note.aliases ?? [])].flatMap(titleKeys))];
+}
+
+/**
+ * Keys a wikilink target meets the note by: its title's, its aliases' and its file name's. A link names a
+ * note by its file even where an H1 or front matter titles it otherwise (`[[backlinking]]` → "Backlinks").
+ */
+export function noteLinkKeys(note: NamedNote): string[] {
+  const names = [note.title, ...(note.aliases ?? []), ...(note.fileName ? [note.fileName] : [])];
+  return [...new Set(names.flatMap(linkKeys))];
+}
+
 /** A one-word title that is a short or common word ("Time", "Up") would match everywhere. */
 export function specificEnough(key: string): boolean {
   if (key.includes(' ')) return true;
@@ -81,12 +105,12 @@ interface TrieNode {
 }
 
 /**
- * Scans every chunk once for other notes' titles (prose chunks only: code names things it does not
- * talk about) and collects wikilinks to titles. `titles` are the indexed notes; `links` are the
+ * Scans every chunk once for other notes' titles and aliases (prose chunks only: code names things it
+ * does not talk about) and collects wikilinks to them. `titles` are the indexed notes; `links` are the
  * normalised wikilink targets per note.
  */
 export function findTitleMentions(
-  titles: { id: number; title: string }[],
+  titles: NamedNote[],
   chunks: Iterable<MentionChunk>,
   links: Iterable<{ docId: number; targetNorm: string }>,
   maxWords = MAX_TITLE_WORDS,
@@ -101,9 +125,9 @@ export function findTitleMentions(
     else m.set(key, [id]);
   };
   for (const t of titles) {
-    const keys = titleKeys(t.title);
-    const lKeys = linkKeys(t.title);
-    own.set(t.id, new Set([...keys, ...lKeys]));
+    const keys = noteTitleKeys(t);
+    const lKeys = noteLinkKeys({ ...t, fileName: undefined });
+    own.set(t.id, new Set([...keys, ...noteLinkKeys(t)]));
     for (const key of lKeys) add(byLink, key, t.id);
     for (const key of keys) {
       add(byTitle, key, t.id);
@@ -118,6 +142,11 @@ export function findTitleMentions(
       node.key = key;
     }
   }
+
+  // A link names a note by its file where no note is titled so (a title is what a reader links by).
+  const byFile = new Map<string, number[]>();
+  for (const t of titles) for (const key of noteLinkKeys(t)) if (!byLink.has(key)) add(byFile, key, t.id);
+  for (const [key, ids] of byFile) byLink.set(key, ids);
 
   const byDoc = new Map<number, Mention[]>();
   const foundIn = new Map<number, Set<number>>();

@@ -9,6 +9,14 @@ const HASHTAG = /(^|[\s(,;])#([\p{L}\p{N}_][\p{L}\p{N}_\-/]*)/gu;
 const URL_SCHEME = /^[a-z][a-z0-9+.-]*:|^\/\//i;
 const NOTE_LINK_EXT = /\.(md|markdown)$/i;
 
+/** SilverBullet's position in a link (`[[CHANGELOG@123]]`, `[[Page@L12c4]]`): a place in the page, not its name. */
+const LINK_POSITION = /@(?:\d+|L\d+(?:c\d+)?)$/;
+
+/** A link target less the position in the page it points at. */
+export function withoutLinkPosition(target: string): string {
+  return target.replace(LINK_POSITION, '');
+}
+
 export interface FoundLink {
   target: string;
   /** Offset of the match inside the scanned text. */

@@ -62,10 +62,12 @@ function parseMarkdown(relPath: string, content: string): ParsedNote {
   const lines = new LineIndex(content);
   const fmTitle = typeof frontMatter.title === 'string' && frontMatter.title.trim() ? frontMatter.title.trim() : null;
 
-  // An H1 names the note only when it opens it; an H1 after body text is a section (SilverBullet and
-  // many wikis title pages by file name and use H1 for sections).
+  // An H1 names the note only when it opens it and is its only H1. SilverBullet and many wikis title pages
+  // by file name and use H1 for sections: after body text, or as one of several ("# Context",
+  // "# Decision", "# Consequences" in an architecture decision record, "# Introduction" opening a manual).
   const firstContent = tokens.findIndex((t) => t.level === 0 && t.nesting !== -1 && !isSilent(t));
-  const firstH1 = tokens[firstContent]?.type === 'heading_open' && tokens[firstContent]?.tag === 'h1' ? firstContent : -1;
+  const opensWithH1 = tokens[firstContent]?.type === 'heading_open' && tokens[firstContent]?.tag === 'h1';
+  const firstH1 = opensWithH1 && !tokens.some((t, i) => i > firstContent && t.level === 0 && t.type === 'heading_open' && t.tag === 'h1') ? firstContent : -1;
   const h1Title = firstH1 >= 0 ? headingText(tokens[firstH1 + 1]) : null;
   const title = fmTitle ?? (h1Title || fileTitle(relPath));
 
@@ -228,6 +230,23 @@ export function frontMatterTags(frontMatter: Record<string, unknown>): string[] 
     }
   }
   return tags;
+}
+
+/**
+ * Other names the front matter gives the note (`aliases:` as Obsidian and SilverBullet write it, `alias:` as
+ * Foam does): a list, or a comma-separated string. A name may hold spaces, so only commas split a string.
+ */
+export function frontMatterAliases(frontMatter: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const value of [frontMatter.aliases, frontMatter.alias]) {
+    const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
+    for (const a of list) {
+      if (typeof a !== 'string' && typeof a !== 'number') continue;
+      const name = String(a).trim();
+      if (name) out.push(name);
+    }
+  }
+  return out;
 }
 
 /**

@@ -39,6 +39,25 @@ export function graphTriples(db: Db): { s: number; o: number }[] {
   return db.prepare('SELECT DISTINCT subject_id AS s, object_id AS o FROM triples WHERE subject_id <> object_id').all() as { s: number; o: number }[];
 }
 
+export interface GraphNoteRow {
+  id: number;
+  title: string;
+  relPath: string;
+  /** The front matter's `aliases` and `alias` values as JSON (null where absent). */
+  aliases: string | null;
+  alias: string | null;
+}
+
+/** The indexed notes with what links may name them by: title, path, and the front matter's aliases. */
+export function graphNotes(db: Db): GraphNoteRow[] {
+  return db
+    .prepare(
+      `SELECT id, title, rel_path AS relPath, front_matter -> '$.aliases' AS aliases, front_matter -> '$.alias' AS alias
+       FROM documents WHERE status = 'indexed'`,
+    )
+    .all() as GraphNoteRow[];
+}
+
 export function graphLinks(db: Db): { docId: number; targetNorm: string; line: number }[] {
   return db.prepare('SELECT document_id AS docId, target_norm AS targetNorm, line FROM links').all() as { docId: number; targetNorm: string; line: number }[];
 }

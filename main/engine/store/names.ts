@@ -1,4 +1,5 @@
 import { normaliseEntity } from '../text/entity-norm.js';
+import { withoutLinkPosition } from '../ingest/links.js';
 
 /**
  * The one key under which names merge across notes and extractors: entities, wikilink targets,
@@ -12,6 +13,7 @@ export const normalizeName = normaliseEntity;
  */
 export function normalizeLinkTarget(target: string): string {
   let s = target.replace(/[#|].*$/, '').trim();
+  s = withoutLinkPosition(s);
   s = s.replace(/\.(md|markdown|txt)$/i, '');
   s = s.slice(s.lastIndexOf('/') + 1);
   return normalizeName(s);

@@ -6,6 +6,7 @@ import { ExtractionCollector } from './collector.js';
 import { analyseSentence } from './english.js';
 import { buildMindMap } from './mindmap.js';
 import { splitSentences } from './sentences.js';
+import { withoutLinkPosition } from '../../ingest/links.js';
 
 /**
  * Fast mode, no model: sentences become FCIs (a lead-in with its list of short items is one), the
@@ -106,7 +107,7 @@ function withoutQualifier(name: string): string[] {
   return bare && bare !== name ? [name, bare] : [name];
 }
 
-/** `folder/Some Note.md` → `Some Note`; a wikilink target is already a name. */
+/** `folder/Some Note.md` → `Some Note`; a wikilink target is already a name (less a position in the page: `Page@12`). */
 function linkTargetName(target: string): string {
-  return /\.(md|markdown)$/i.test(target) ? path.posix.basename(target).replace(/\.[^.]+$/, '') : target;
+  return /\.(md|markdown)$/i.test(target) ? path.posix.basename(target).replace(/\.[^.]+$/, '') : withoutLinkPosition(target);
 }
