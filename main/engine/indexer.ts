@@ -32,7 +32,7 @@ import { indexCounts } from './store/counts.js';
 import { getSetting, INDEX_GENERATION, setSetting } from './store/settings.js';
 import { embedMissing, type EmbedMissingOptions, type EmbedProgress } from './embed/embed-missing.js';
 import { judgeNoteLanguages } from './ingest/note-language.js';
-import { writeEmbeddings } from './store/embeddings.js';
+import { noteVectorsByText, restoreNoteVectors, writeEmbeddings } from './store/embeddings.js';
 import { VectorMatrix } from './embed/vector-matrix.js';
 import { docMatrix, updateDocEdges } from './graph/doc-edges.js';
 import { DEFAULT_FUSION, updateFusion, type FusionThresholds } from './graph/fusion.js';
@@ -539,6 +539,10 @@ async function inThisThread(task: PrepareTask, reads = task.inputs.map(startRead
  */
 function writeNote(db: Db, root: string, p: PreparedNote, meta: NoteMeta): { id: number; chunkIds: number[] } {
   const { note } = p;
+  // A rewritten note keeps the vectors of the texts it still holds (an edit changes a few passages and
+  // facts; a new extraction version may change none): with a model embedder, each costs real time.
+  const knownId = meta.isNew ? undefined : (meta.known ?? findDocument(db, root, note.relPath))?.id;
+  const kept = knownId === undefined ? null : noteVectorsByText(db, knownId);
   const id = upsertDocument(
     db,
     { root, relPath: note.relPath, hash: meta.hash, mtime: meta.mtime, size: meta.size },
@@ -553,6 +557,7 @@ function writeNote(db: Db, root: string, p: PreparedNote, meta: NoteMeta): { id:
     writeEmbeddings(db, 'fci', v.model, fciIds.map((fid, i) => ({ id: fid, vector: v.fcis[i]! })));
     writeEmbeddings(db, 'mm', v.model, mmIds.map((mid, i) => ({ id: mid, vector: v.mm[i]! })));
   }
+  if (kept?.size) restoreNoteVectors(db, id, kept);
   markGraphPending(db, [id]);
   return { id, chunkIds };
 }

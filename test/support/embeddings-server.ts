@@ -12,6 +12,8 @@ import { loadEmbeddings, rowsMissingEmbeddings, type OwnerKind } from '../../mai
 export async function embeddingsServer(held: (input: string[]) => boolean = () => false) {
   let hold = false;
   const waiting: (() => void)[] = [];
+  /** Every text the server was asked to embed, in order. */
+  const texts: string[] = [];
   let heldOne = () => {};
   const firstHeld = new Promise<void>((r) => (heldOne = r));
   const server: Server = createServer((req, res) => {
@@ -19,6 +21,7 @@ export async function embeddingsServer(held: (input: string[]) => boolean = () =
     req.on('data', (c) => (body += c));
     req.on('end', () => {
       const input = (JSON.parse(body) as { input: string[] }).input;
+      texts.push(...input);
       const answer = () => {
         const vector = (t: string) => [(t.length % 7) + 1, (t.charCodeAt(0) || 1) % 5, (t.charCodeAt(t.length - 1) || 1) % 11, 1];
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -33,6 +36,7 @@ export async function embeddingsServer(held: (input: string[]) => boolean = () =
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     spec: `openai:http://127.0.0.1:${(server.address() as AddressInfo).port}/v1#by-characters`,
+    texts,
     holdFromNow: () => (hold = true),
     firstHeld,
     release: () => {

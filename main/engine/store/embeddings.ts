@@ -65,6 +65,51 @@ export function rowsMissingEmbeddings(db: Db, kind: OwnerKind, model: string, do
     .all({ kind, model, ...(scoped ? { docs: JSON.stringify(docIds) } : {}) }) as [number, string][];
 }
 
+/** A note's vectors by what they embed (model → kind → embedded text → vector), kept while its rows are rewritten. */
+export type VectorsByText = Map<string, Map<OwnerKind, Map<string, Buffer>>>;
+
+/** The kinds a note's rewrite replaces (entities are shared between notes and stay). */
+const NOTE_KINDS: readonly OwnerKind[] = ['doc', 'chunk', 'fci', 'mm'];
+
+/** Every vector of the note's own rows (of every model), by the text it embeds. */
+export function noteVectorsByText(db: Db, docId: number): VectorsByText {
+  const out: VectorsByText = new Map();
+  for (const kind of NOTE_KINDS) {
+    const rows = db
+      .prepare(`WITH src(id, text) AS (${EMBEDDED_TEXT[kind](true)}) SELECT e.model, src.text, e.vector FROM src JOIN embeddings e ON e.owner_kind = @kind AND e.owner_id = src.id`)
+      .raw()
+      .all({ kind, docs: JSON.stringify([docId]) }) as [string, string | null, Buffer][];
+    for (const [model, text, vector] of rows) {
+      let byKind = out.get(model);
+      if (!byKind) out.set(model, (byKind = new Map()));
+      let byText = byKind.get(kind);
+      if (!byText) byKind.set(kind, (byText = new Map()));
+      byText.set(text ?? '', vector);
+    }
+  }
+  return out;
+}
+
+/**
+ * Gives the note's rows that lack a vector the one kept for the same text (noteVectorsByText, read before
+ * the rewrite): a text the rewrite did not change is not embedded again. Returns the rows given one.
+ */
+export function restoreNoteVectors(db: Db, docId: number, kept: VectorsByText): number {
+  const insert = stmt(db, 'INSERT OR REPLACE INTO embeddings (owner_kind, owner_id, model, dim, vector) VALUES (?, ?, ?, ?, ?)');
+  let restored = 0;
+  for (const [model, byKind] of kept) {
+    for (const [kind, byText] of byKind) {
+      for (const [id, text] of rowsMissingEmbeddings(db, kind, model, [docId])) {
+        const vector = byText.get(text ?? '');
+        if (!vector) continue;
+        insert.run(kind, id, model, vector.byteLength / 4, vector);
+        restored++;
+      }
+    }
+  }
+  return restored;
+}
+
 /**
  * The text each of these rows of `kind` has now, for rows that still exist: work that embedded texts read
  * earlier writes a vector only where the row still holds that text (an index run may have rewritten or
