@@ -1,11 +1,14 @@
 import { replaceWikilinks } from '../../ingest/links.js';
 
 /** How a source line relates to its neighbours when sentences are formed. */
-export type LineKind = 'blank' | 'start' | 'continue';
+export type LineKind = 'blank' | 'start' | 'continue' | 'alone';
 
 export interface CleanLine {
   text: string;
-  /** 'start' lines (list items, table rows, headings) never continue the sentence above them. */
+  /**
+   * 'start' lines (list items, table rows, headings) never continue the sentence above them; an 'alone'
+   * line (a callout's title) is a sentence of its own, which the next line does not continue either.
+   */
   kind: LineKind;
 }
 
@@ -15,6 +18,20 @@ const HEADING = /^\s*#{1,6}\s+/;
 const TABLE_RULE = /^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$/;
 const RULE = /^\s*(?:[-*_]\s*){3,}$/;
 const FENCE = /^\s*(?:```|~~~)/;
+/**
+ * A callout's first line inside a quote: Obsidian's and GitHub's `[!tip] Title` (`+`/`-`: folded), and
+ * SilverBullet's admonition `**note** Note`. The type is a label for the box, not a word of its text.
+ */
+const CALLOUT = /^\s*\[!([\p{L}\p{N}_-]+)\][+-]?(?:\s+(.*))?$/u;
+const ADMONITION = /^\s*\*\*(note|info|tip|hint|important|warning|caution|danger|error|success|check|done|question|help|faq|example|quote|cite|abstract|summary|tldr|todo|failure|fail|bug)\*\*(?:\s+(.*))?$/i;
+
+/** A quote line that is a callout's label: its title alone ('alone'), or nothing when the title only repeats the type. */
+function calloutLabel(quoted: string): CleanLine | null {
+  const m = CALLOUT.exec(quoted) ?? ADMONITION.exec(quoted);
+  if (!m) return null;
+  const title = cleanInline(m[2] ?? '');
+  return !title || title.toLowerCase() === m[1]!.toLowerCase() ? { text: '', kind: 'blank' } : { text: title, kind: 'alone' };
+}
 
 /**
  * Strips Markdown syntax from one source line, keeping the words a reader sees: link text instead of
@@ -23,6 +40,10 @@ const FENCE = /^\s*(?:```|~~~)/;
 export function cleanLine(raw: string): CleanLine {
   if (!raw.trim() || RULE.test(raw) || TABLE_RULE.test(raw) || FENCE.test(raw)) return { text: '', kind: 'blank' };
   let line = raw.replace(QUOTE, '');
+  if (line !== raw) {
+    const label = calloutLabel(line);
+    if (label) return label;
+  }
   let kind: LineKind = 'continue';
   if (BULLET.test(line) || HEADING.test(line)) {
     kind = 'start';

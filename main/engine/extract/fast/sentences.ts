@@ -242,7 +242,7 @@ function passagesOf(chunk: ParsedChunk): Passage[] {
       current = null;
       continue;
     }
-    if (kind === 'start' || current === null) {
+    if (kind === 'start' || kind === 'alone' || current === null) {
       const itemIndent = kind === 'start' ? listIndent(raw) : null;
       current = { text: '', lineStarts: [], itemIndent, linkOnly: itemIndent !== null && LINK_ONLY_ITEM.test(raw) };
       passages.push(current);
@@ -251,6 +251,7 @@ function passagesOf(chunk: ParsedChunk): Passage[] {
     }
     current.lineStarts.push({ offset: current.text.length, line: chunk.lineFrom + i });
     current.text += text;
+    if (kind === 'alone') current = null;
   }
   return passages;
 }
