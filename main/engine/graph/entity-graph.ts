@@ -12,7 +12,7 @@ import { frontMatterAliases } from '../ingest/parse.js';
 import type { VectorMatrix } from '../embed/vector-matrix.js';
 import { buildCsr, type Csr } from './ppr.js';
 import { lshPairsSync } from './lsh-pairs.js';
-import { findTitleMentions, noteLinkKeys, titleSpecificity, type NamedNote, type TitleMentions } from './title-mentions.js';
+import { fileNameKeys, findTitleMentions, noteNameKeys, titleSpecificity, type NamedNote, type TitleMentions } from './title-mentions.js';
 
 export interface EntityGraphParams {
   /** Weight of a chunk–note edge. */
@@ -150,15 +150,15 @@ export async function buildEntityGraph(db: Db, entityVectors: VectorMatrix | nul
   const noteByName = new Map<string, number>();
   for (const t of titles) {
     const note = noteOfDoc.get(t.id)!;
-    for (const name of noteLinkKeys({ ...t, fileName: undefined })) {
+    for (const name of noteNameKeys(t)) {
       noteByName.set(name, note);
       const e = byName.get(name);
       if (e !== undefined && e >= C + D) edge(e, note, p.wTitle * idf(e));
       else if (e === undefined) byName.set(name, note);
     }
   }
-  // A file name only resolves links, where no note is titled so: "index" or "readme" names no thing.
-  for (const t of titles) for (const name of noteLinkKeys(t)) if (!noteByName.has(name)) noteByName.set(name, noteOfDoc.get(t.id)!);
+  // A file name only resolves links, where no note is titled so (fileNameKeys).
+  for (const t of titles) for (const name of fileNameKeys(t)) if (!noteByName.has(name)) noteByName.set(name, noteOfDoc.get(t.id)!);
 
   const links = graphLinks(db);
   for (const l of links) {

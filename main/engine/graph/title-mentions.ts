@@ -54,13 +54,18 @@ export function noteTitleKeys(note: NamedNote): string[] {
   return [...new Set([note.title, ...(note.aliases ?? [])].flatMap(titleKeys))];
 }
 
+/** Keys a wikilink target meets the note's names by: its title's and its aliases'. */
+export function noteNameKeys(note: NamedNote): string[] {
+  return [...new Set([note.title, ...(note.aliases ?? [])].flatMap(linkKeys))];
+}
+
 /**
- * Keys a wikilink target meets the note by: its title's, its aliases' and its file name's. A link names a
- * note by its file even where an H1 or front matter titles it otherwise (`[[backlinking]]` → "Backlinks").
+ * Keys a wikilink target meets the note's file name by. A link names a note by its file even where an H1
+ * or front matter titles it otherwise (`[[backlinking]]` → "Backlinks"); a file name is no name of a thing
+ * ("index", "readme"), so it only resolves links, and only where no note is titled so.
  */
-export function noteLinkKeys(note: NamedNote): string[] {
-  const names = [note.title, ...(note.aliases ?? []), ...(note.fileName ? [note.fileName] : [])];
-  return [...new Set(names.flatMap(linkKeys))];
+export function fileNameKeys(note: NamedNote): string[] {
+  return note.fileName ? linkKeys(note.fileName) : [];
 }
 
 /** A one-word title that is a short or common word ("Time", "Up") would match everywhere. */
@@ -126,8 +131,8 @@ export function findTitleMentions(
   };
   for (const t of titles) {
     const keys = noteTitleKeys(t);
-    const lKeys = noteLinkKeys({ ...t, fileName: undefined });
-    own.set(t.id, new Set([...keys, ...noteLinkKeys(t)]));
+    const lKeys = noteNameKeys(t);
+    own.set(t.id, new Set([...keys, ...lKeys, ...fileNameKeys(t)]));
     for (const key of lKeys) add(byLink, key, t.id);
     for (const key of keys) {
       add(byTitle, key, t.id);
@@ -143,9 +148,9 @@ export function findTitleMentions(
     }
   }
 
-  // A link names a note by its file where no note is titled so (a title is what a reader links by).
+  // A link names a note by its file where no note is titled so.
   const byFile = new Map<string, number[]>();
-  for (const t of titles) for (const key of noteLinkKeys(t)) if (!byLink.has(key)) add(byFile, key, t.id);
+  for (const t of titles) for (const key of fileNameKeys(t)) if (!byLink.has(key)) add(byFile, key, t.id);
   for (const [key, ids] of byFile) byLink.set(key, ids);
 
   const byDoc = new Map<number, Mention[]>();
