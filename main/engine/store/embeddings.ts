@@ -75,8 +75,8 @@ const NOTE_KINDS: readonly OwnerKind[] = ['doc', 'chunk', 'fci', 'mm'];
 export function noteVectorsByText(db: Db, docId: number): VectorsByText {
   const out: VectorsByText = new Map();
   for (const kind of NOTE_KINDS) {
-    const rows = db
-      .prepare(`WITH src(id, text) AS (${EMBEDDED_TEXT[kind](true)}) SELECT e.model, src.text, e.vector FROM src JOIN embeddings e ON e.owner_kind = @kind AND e.owner_id = src.id`)
+    // Once per rewritten note: the statement is kept (a library's re-extraction runs it for every note).
+    const rows = stmt(db, `WITH src(id, text) AS (${EMBEDDED_TEXT[kind](true)}) SELECT e.model, src.text, e.vector FROM src JOIN embeddings e ON e.owner_kind = @kind AND e.owner_id = src.id`)
       .raw()
       .all({ kind, docs: JSON.stringify([docId]) }) as [string, string | null, Buffer][];
     for (const [model, text, vector] of rows) {
