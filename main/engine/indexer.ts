@@ -542,7 +542,7 @@ function writeNote(db: Db, root: string, p: PreparedNote, meta: NoteMeta): { id:
   // A rewritten note keeps the vectors of the texts it still holds (an edit changes a few passages and
   // facts; a new extraction version may change none): with a model embedder, each costs real time.
   const knownId = meta.isNew ? undefined : (meta.known ?? findDocument(db, root, note.relPath))?.id;
-  const kept = knownId === undefined ? null : noteVectorsByText(db, knownId);
+  const kept = knownId === undefined ? null : noteVectorsByText(db, knownId, p.vectors?.model ?? null);
   const id = upsertDocument(
     db,
     { root, relPath: note.relPath, hash: meta.hash, mtime: meta.mtime, size: meta.size },

@@ -71,14 +71,21 @@ export type VectorsByText = Map<string, Map<OwnerKind, Map<string, Buffer>>>;
 /** The kinds a note's rewrite replaces (entities are shared between notes and stay). */
 const NOTE_KINDS: readonly OwnerKind[] = ['doc', 'chunk', 'fci', 'mm'];
 
-/** Every vector of the note's own rows (of every model), by the text it embeds. */
-export function noteVectorsByText(db: Db, docId: number): VectorsByText {
+/**
+ * Every vector of the note's own rows, by the text it embeds: of every model but `remade`, whose vectors
+ * the rewrite writes anew (the built-in embedder's, made with the note's words in the indexing worker).
+ */
+export function noteVectorsByText(db: Db, docId: number, remade: string | null = null): VectorsByText {
   const out: VectorsByText = new Map();
   for (const kind of NOTE_KINDS) {
     // Once per rewritten note: the statement is kept (a library's re-extraction runs it for every note).
-    const rows = stmt(db, `WITH src(id, text) AS (${EMBEDDED_TEXT[kind](true)}) SELECT e.model, src.text, e.vector FROM src JOIN embeddings e ON e.owner_kind = @kind AND e.owner_id = src.id`)
+    const rows = stmt(
+      db,
+      `WITH src(id, text) AS (${EMBEDDED_TEXT[kind](true)})
+       SELECT e.model, src.text, e.vector FROM src JOIN embeddings e ON e.owner_kind = @kind AND e.owner_id = src.id WHERE e.model IS NOT @remade`,
+    )
       .raw()
-      .all({ kind, docs: JSON.stringify([docId]) }) as [string, string | null, Buffer][];
+      .all({ kind, docs: JSON.stringify([docId]), remade }) as [string, string | null, Buffer][];
     for (const [model, text, vector] of rows) {
       let byKind = out.get(model);
       if (!byKind) out.set(model, (byKind = new Map()));
