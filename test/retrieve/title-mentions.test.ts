@@ -7,6 +7,9 @@ import { retrieve } from '../../main/engine/retrieve/index.js';
 import { referencingShare, titleSpecificity } from '../../main/engine/graph/title-mentions.js';
 import type { LociExplanation } from '../../main/engine/retrieve/loci.js';
 
+/** A note's id by its title (−1: no such note). */
+const idOf = (db: Db, title: string) => (db.prepare('SELECT id FROM documents WHERE title = ?').pluck().get(title) as number | undefined) ?? -1;
+
 // Title mentions are found once, when the entity–chunk–note graph is built: a note whose text names
 // another note's title gets an edge from that chunk to the named note, and loci's bridges read them.
 const NOTES: Record<string, string> = {
@@ -21,7 +24,7 @@ describe('title-mention edges of the entity–chunk–note graph', () => {
   let notes: IndexedNotes | undefined;
   let db: Db;
   let ctx: RetrievalContext;
-  const docId = (title: string) => (db.prepare('SELECT id FROM documents WHERE title = ?').pluck().get(title) as number | undefined) ?? -1;
+  const docId = (title: string) => idOf(db, title);
 
   beforeAll(async () => {
     notes = await indexNotes('loci-title-mentions-', NOTES);
@@ -135,7 +138,7 @@ describe('links and mentions by file name, alias and position', () => {
   let notes: IndexedNotes | undefined;
   let db: Db;
   let ctx: RetrievalContext;
-  const docId = (title: string) => (db.prepare('SELECT id FROM documents WHERE title = ?').pluck().get(title) as number | undefined) ?? -1;
+  const docId = (title: string) => idOf(db, title);
 
   beforeAll(async () => {
     notes = await indexNotes('loci-link-names-', LINKED);
@@ -143,11 +146,13 @@ describe('links and mentions by file name, alias and position', () => {
   }, 60_000);
   afterAll(() => notes?.close());
 
+  /** The notes a note's text or links name, as the graph found them. */
+  const mentioned = async (title: string) => ((await entityGraph(ctx)).titleMentions.byDoc.get(docId(title)) ?? []).map((m) => m.docId);
+
   it('resolves a link by the file name where the title differs, and a link with a position in the page', async () => {
     const g = await entityGraph(ctx);
-    const mentioned = (title: string) => (g.titleMentions.byDoc.get(docId(title)) ?? []).map((m) => m.docId);
-    expect(mentioned('Graph View')).toEqual([docId('Backlinks')]);
-    expect(mentioned('Release')).toEqual([docId('Changelog')]);
+    expect(await mentioned('Graph View')).toEqual([docId('Backlinks')]);
+    expect(await mentioned('Release')).toEqual([docId('Changelog')]);
     // The walk's graph has the link's edge: chunk of Graph View → the note Backlinks.
     const chunk = g.nodeOfChunk.get(db.prepare('SELECT id FROM chunks WHERE document_id = ?').pluck().get(docId('Graph View')) as number)!;
     const { ptr, col } = g.csr;
@@ -155,15 +160,12 @@ describe('links and mentions by file name, alias and position', () => {
   });
 
   it('lets a title win over another note’s file name', async () => {
-    const g = await entityGraph(ctx);
-    expect((g.titleMentions.byDoc.get(docId('Kitchen')) ?? []).map((m) => m.docId)).toEqual([docId('Howto')]);
+    expect(await mentioned('Kitchen')).toEqual([docId('Howto')]);
   });
 
   it('finds a note by its front-matter aliases, in links, in prose and in the question', async () => {
-    const g = await entityGraph(ctx);
-    const mentioned = (title: string) => (g.titleMentions.byDoc.get(docId(title)) ?? []).map((m) => m.docId);
-    expect(mentioned('Roastery')).toEqual([docId('Mara Lindqvist')]);
-    expect(mentioned('Cupping')).toEqual([docId('Mara Lindqvist')]);
+    expect(await mentioned('Roastery')).toEqual([docId('Mara Lindqvist')]);
+    expect(await mentioned('Cupping')).toEqual([docId('Mara Lindqvist')]);
     const x = (await retrieve(ctx, 'Where was Lindqvist born?', 'loci', 3)).explanation as LociExplanation;
     expect(x.documents.find((d) => d.title === 'Mara Lindqvist')?.titleInQuestion).toBe(true);
   });
