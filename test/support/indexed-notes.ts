@@ -1,6 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { openDb, type Db } from '../../main/engine/store/db.js';
 import { createStaticEmbedder } from '../../main/engine/embed/static-embedder.js';
 import type { Embedder } from '../../main/engine/embed/embedder.js';
@@ -16,12 +16,15 @@ export interface IndexedNotes {
 }
 
 /**
- * Writes the notes (file name → text) to a fresh temporary folder and indexes it, in fast mode, into an
+ * Writes the notes (path → text, folders made as needed) to a fresh temporary folder and indexes it, in fast mode, into an
  * in-memory index, with the built-in embedder unless another is given.
  */
 export async function indexNotes(prefix: string, notes: Record<string, string>, embedderArg?: Embedder): Promise<IndexedNotes> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  for (const [name, text] of Object.entries(notes)) writeFileSync(join(dir, name), text);
+  for (const [name, text] of Object.entries(notes)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
   const db = openDb(':memory:');
   const embedder = embedderArg ?? (await createStaticEmbedder());
   await indexFolder(db, embedder, dir);

@@ -12,7 +12,9 @@ import { frontMatterAliases } from '../ingest/parse.js';
 import type { VectorMatrix } from '../embed/vector-matrix.js';
 import { buildCsr, type Csr } from './ppr.js';
 import { lshPairsSync } from './lsh-pairs.js';
-import { fileNameKeys, findTitleMentions, noteNameKeys, titleSpecificity, type NamedNote, type TitleMentions } from './title-mentions.js';
+import { findTitleMentions, noteNameKeys, titleSpecificity, type TitleMentions } from './title-mentions.js';
+import { linkResolver, type LinkableNote } from './link-resolution.js';
+import { normalizeLinkTarget } from '../store/names.js';
 
 export interface EntityGraphParams {
   /** Weight of a chunk–note edge. */
@@ -147,25 +149,25 @@ export async function buildEntityGraph(db: Db, entityVectors: VectorMatrix | nul
 
   // A note is reached through the entity that is its title or alias; a name no entity carries is a name of
   // the note itself.
-  const noteByName = new Map<string, number>();
   for (const t of titles) {
     const note = noteOfDoc.get(t.id)!;
     for (const name of noteNameKeys(t)) {
-      noteByName.set(name, note);
       const e = byName.get(name);
       if (e !== undefined && e >= C + D) edge(e, note, p.wTitle * idf(e));
       else if (e === undefined) byName.set(name, note);
     }
   }
-  // A file name only resolves links, where no note is titled so (fileNameKeys).
-  for (const t of titles) for (const name of fileNameKeys(t)) if (!noteByName.has(name)) noteByName.set(name, noteOfDoc.get(t.id)!);
-
-  const links = graphLinks(db);
+  // Each link leads to one note, found as the notes app that wrote it finds it (link-resolution.ts).
+  const resolve = linkResolver(titles);
+  const noteById = new Map(titles.map((t) => [t.id, t]));
+  const links = graphLinks(db).flatMap((l) => {
+    const from = noteById.get(l.docId);
+    const to = from && resolve(l.target, from);
+    return to && to.id !== l.docId ? [{ docId: l.docId, line: l.line, targetDocId: to.id, key: normalizeLinkTarget(l.target) }] : [];
+  });
   for (const l of links) {
-    const target = noteByName.get(l.targetNorm);
     const c = chunkAt(l.docId, l.line);
-    if (target === undefined || c === undefined || chunkDoc[c] === docOfNote[target - C]) continue;
-    edge(c, target, p.wLink);
+    if (c !== undefined) edge(c, noteOfDoc.get(l.targetDocId)!, p.wLink);
   }
 
   const chunkWords = (function* () {
@@ -205,9 +207,10 @@ export async function buildEntityGraph(db: Db, entityVectors: VectorMatrix | nul
   return { csr, chunks: C, notes: D, chunkId, chunkDoc, docOfNote, nodeOfChunk, noteOfDoc, byName, entityIdOf, df, titleMentions, synonymEdges, mentionEdges, buildMs: performance.now() - started };
 }
 
-/** A note row as the graph names it: title, front-matter aliases, file name. */
-function namedNote(row: GraphNoteRow): NamedNote {
+/** A note row as the graph names it: title, front-matter aliases, file name, and where the file lies. */
+function namedNote(row: GraphNoteRow): LinkableNote {
   const json = (v: string | null): unknown => (v === null ? undefined : JSON.parse(v));
   const fileName = row.relPath.slice(row.relPath.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '');
-  return { id: row.id, title: row.title, aliases: frontMatterAliases({ aliases: json(row.aliases), alias: json(row.alias) }), fileName };
+  const aliases = frontMatterAliases({ aliases: json(row.aliases), alias: json(row.alias) });
+  return { id: row.id, title: row.title, aliases, fileName, root: row.root, relPath: row.relPath };
 }

@@ -109,19 +109,20 @@ interface TrieNode {
   key?: string;
 }
 
+/** A link from one note to another, its target resolved (link-resolution.ts). */
+export interface ResolvedLink {
+  docId: number;
+  targetDocId: number;
+  /** The target as written, normalised (normalizeLinkTarget). */
+  key: string;
+}
+
 /**
  * Scans every chunk once for other notes' titles and aliases (prose chunks only: code names things it
- * does not talk about) and collects wikilinks to them. `titles` are the indexed notes; `links` are the
- * normalised wikilink targets per note.
+ * does not talk about) and adds the links between notes. `titles` are the indexed notes.
  */
-export function findTitleMentions(
-  titles: NamedNote[],
-  chunks: Iterable<MentionChunk>,
-  links: Iterable<{ docId: number; targetNorm: string }>,
-  maxWords = MAX_TITLE_WORDS,
-): TitleMentions {
+export function findTitleMentions(titles: NamedNote[], chunks: Iterable<MentionChunk>, links: Iterable<ResolvedLink>, maxWords = MAX_TITLE_WORDS): TitleMentions {
   const byTitle = new Map<string, number[]>();
-  const byLink = new Map<string, number[]>();
   const own = new Map<number, Set<string>>();
   const root: TrieNode = { next: new Map() };
   const add = (m: Map<string, number[]>, key: string, id: number) => {
@@ -131,9 +132,7 @@ export function findTitleMentions(
   };
   for (const t of titles) {
     const keys = noteTitleKeys(t);
-    const lKeys = noteNameKeys(t);
-    own.set(t.id, new Set([...keys, ...lKeys, ...fileNameKeys(t)]));
-    for (const key of lKeys) add(byLink, key, t.id);
+    own.set(t.id, new Set([...keys, ...noteNameKeys(t), ...fileNameKeys(t)]));
     for (const key of keys) {
       add(byTitle, key, t.id);
       const words = key.split(' ');
@@ -148,17 +147,10 @@ export function findTitleMentions(
     }
   }
 
-  // A link names a note by its file where no note is titled so.
-  const byFile = new Map<string, number[]>();
-  for (const t of titles) for (const key of fileNameKeys(t)) if (!byLink.has(key)) add(byFile, key, t.id);
-  for (const [key, ids] of byFile) byLink.set(key, ids);
-
   const byDoc = new Map<number, Mention[]>();
   const foundIn = new Map<number, Set<number>>();
-  const mention = (docId: number, key: string, index: Map<string, number[]>, chunkId: number) => {
-    if (own.get(docId)?.has(key) || !specificEnough(key)) return;
-    const targets = index.get(key);
-    if (!targets) return;
+  const mention = (docId: number, key: string, targets: number[] | undefined, chunkId: number) => {
+    if (!targets || !specificEnough(key)) return;
     let seen = foundIn.get(docId);
     if (!seen) foundIn.set(docId, (seen = new Set()));
     let list = byDoc.get(docId);
@@ -184,14 +176,17 @@ export function findTitleMentions(
             lastNote.set(key, c.docId);
             noteFrequency.set(key, (noteFrequency.get(key) ?? 0) + 1);
           }
-          if (!c.isCode) mention(c.docId, key, byTitle, c.chunkId);
+          if (!c.isCode && !own.get(c.docId)?.has(key)) mention(c.docId, key, byTitle.get(key), c.chunkId);
         }
         const w = words[i + n];
         node = w === undefined ? undefined : node.next.get(w);
       }
     }
   }
-  for (const l of links) mention(l.docId, l.targetNorm, byLink, -1);
+  // A link to a short or common name ("TLS", "Tag") is no bridge here either: letting it be one moved a
+  // single SilverBullet question, down (2026-11-24). Nor does a link narrow a title several notes share
+  // in the same note's prose to the linked one (one question down too).
+  for (const l of links) mention(l.docId, l.key, [l.targetDocId], -1);
   return { byTitle, byDoc, noteFrequency, notes: titles.length };
 }
 

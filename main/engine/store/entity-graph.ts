@@ -42,6 +42,7 @@ export function graphTriples(db: Db): { s: number; o: number }[] {
 export interface GraphNoteRow {
   id: number;
   title: string;
+  root: string;
   relPath: string;
   /** The front matter's `aliases` and `alias` values as JSON (null where absent). */
   aliases: string | null;
@@ -52,14 +53,15 @@ export interface GraphNoteRow {
 export function graphNotes(db: Db): GraphNoteRow[] {
   return db
     .prepare(
-      `SELECT id, title, rel_path AS relPath, front_matter -> '$.aliases' AS aliases, front_matter -> '$.alias' AS alias
+      `SELECT id, title, root, rel_path AS relPath, front_matter -> '$.aliases' AS aliases, front_matter -> '$.alias' AS alias
        FROM documents WHERE status = 'indexed'`,
     )
     .all() as GraphNoteRow[];
 }
 
-export function graphLinks(db: Db): { docId: number; targetNorm: string; line: number }[] {
-  return db.prepare('SELECT document_id AS docId, target_norm AS targetNorm, line FROM links').all() as { docId: number; targetNorm: string; line: number }[];
+/** Every link as written (its target resolved by graph/link-resolution.ts, which needs the path in it). */
+export function graphLinks(db: Db): { docId: number; target: string; line: number }[] {
+  return db.prepare('SELECT document_id AS docId, target, line FROM links').all() as { docId: number; target: string; line: number }[];
 }
 
 /** Every indexed chunk's segmented words (its FTS text), for the title-mention scan; streamed, not held. */
