@@ -17,7 +17,7 @@ describe('AnswerText', () => {
 
   it('renders bullets and bold from the extractive answer format', () => {
     const html = render('Intro line.\n\n- **A › B** [1]\n- **C** [2]', [1, 2]);
-    expect(html).toMatch(/<ul><li><strong>A › B<\/strong>/);
+    expect(html).toMatch(/<ul>\s*<li><strong>A › B<\/strong>/);
     expect((html.match(/<li>/g) ?? []).length).toBe(2);
   });
 
@@ -25,6 +25,14 @@ describe('AnswerText', () => {
     const html = render('<img src=x onerror=alert(1)> [1]', [1]);
     expect(html).not.toContain('<img');
     expect(html).toContain('&lt;img');
+    expect(html).toContain('aria-label="Open source 1"');
+  });
+
+  it('renders the code block a lead-in brings inside its bullet, with no citation made of code', () => {
+    const html = render('- **CLI › Show only backlinks:** [1]\n  ```bash\n  notes links --incoming [2]\n  ```\n- **Other** [2]', [1, 2]);
+    expect(html).toMatch(/<li><strong>CLI › Show only backlinks:<\/strong> <button[^>]*>1<\/button>\s*<pre><code class="language-bash">notes links --incoming \[2\]/);
+    expect((html.match(/aria-label="Open source 2"/g) ?? []).length).toBe(1);
+    expect((html.match(/<li>/g) ?? []).length).toBe(2);
   });
 });
 

@@ -1,42 +1,43 @@
-// Renders an answer's Markdown-ish text (paragraphs, bullets, **bold**) with `[n]` turned into
-// citation buttons. No HTML from the engine is ever injected.
-import { Fragment, type ReactNode } from 'react';
+// Renders an answer's Markdown (paragraphs, bullets, bold, code blocks a lead-in brings, tables a model
+// writes) with `[n]` turned into citation buttons. Raw HTML in an answer is shown as text, never run.
+import { useMemo } from 'react';
+import Markdown, { type Components } from 'react-markdown';
+import rehypeSanitize from 'rehype-sanitize';
+import remarkGfm from 'remark-gfm';
+import type { Root } from 'mdast';
+import { visit } from 'unist-util-visit';
+import { rehypeCitations } from '../lib/rehype-citations.js';
 import css from './AnswerText.module.css';
 
 export function AnswerText({ text, onCite, known }: { text: string; onCite(n: number): void; known: Set<number> }) {
-  const blocks = text.split(/\n{2,}/);
+  const rehypePlugins = useMemo(() => [rehypeSanitize, [rehypeCitations, { known }]] as NonNullable<Parameters<typeof Markdown>[0]['rehypePlugins']>, [known]);
+  const components = useMemo<Components>(
+    () => ({
+      cite: ({ node }) => {
+        const n = Number(node?.properties?.dataN);
+        return (
+          <button type="button" className={css.cite} onClick={() => onCite(n)} aria-label={`Open source ${n}`}>
+            {n}
+          </button>
+        );
+      },
+    }),
+    [onCite],
+  );
   return (
     <div className={css.answer}>
-      {blocks.map((block, i) => {
-        const lines = block.split('\n');
-        if (lines.every((l) => /^\s*([-*]|\d+\.)\s/.test(l) || !l.trim())) {
-          return (
-            <ul key={i}>
-              {lines.filter((l) => l.trim()).map((l, j) => (
-                <li key={j}>{inline(l.replace(/^\s*([-*]|\d+\.)\s/, ''), onCite, known)}</li>
-              ))}
-            </ul>
-          );
-        }
-        return <p key={i}>{lines.map((l, j) => <Fragment key={j}>{j > 0 && <br />}{inline(l, onCite, known)}</Fragment>)}</p>;
-      })}
+      <Markdown remarkPlugins={[remarkGfm, remarkHtmlAsText]} rehypePlugins={rehypePlugins} components={components}>
+        {text}
+      </Markdown>
     </div>
   );
 }
 
-function inline(text: string, onCite: (n: number) => void, known: Set<number>): ReactNode[] {
-  return text.split(/(\[\d+\]|\*\*[^*]+\*\*)/).map((part, i) => {
-    const cite = /^\[(\d+)\]$/.exec(part);
-    if (cite) {
-      const n = Number(cite[1]);
-      if (!known.has(n)) return <Fragment key={i}>{part}</Fragment>;
-      return (
-        <button key={i} type="button" className={css.cite} onClick={() => onCite(n)} aria-label={`Open source ${n}`}>
-          {n}
-        </button>
-      );
-    }
-    if (/^\*\*[^*]+\*\*$/.test(part)) return <strong key={i}>{part.slice(2, -2)}</strong>;
-    return <Fragment key={i}>{part}</Fragment>;
-  });
+/** Raw HTML in an answer (a model may write `<details>` while explaining it) is shown as the text it is. */
+function remarkHtmlAsText() {
+  return (tree: Root) => {
+    visit(tree, 'html', (node) => {
+      (node as unknown as { type: string }).type = 'text';
+    });
+  };
 }

@@ -1,0 +1,36 @@
+// A rehype plugin for answers: `[n]` in the text becomes a citation element (`<cite data-n>`) where the
+// answer has source n, so the answer's Markdown renders through the same parser as notes and only its
+// citation marks are the app's own. Runs after sanitising; code is left as written.
+import type { Element, ElementContent, Root, Text } from 'hast';
+import { SKIP, visit } from 'unist-util-visit';
+
+const MARK = /\[(\d+)\]/g;
+
+export function rehypeCitations(options: { known: ReadonlySet<number> }) {
+  return (tree: Root) => {
+    visit(tree, (node, index, parent) => {
+      if (node.type === 'element' && (node.tagName === 'code' || node.tagName === 'pre')) return SKIP;
+      if (node.type !== 'text' || !parent || index === undefined) return;
+      const parts = citationParts(node, options.known);
+      if (!parts) return;
+      parent.children.splice(index, 1, ...parts);
+      return [SKIP, index + parts.length];
+    });
+  };
+}
+
+function citationParts(node: Text, known: ReadonlySet<number>): ElementContent[] | null {
+  const out: ElementContent[] = [];
+  let last = 0;
+  for (const m of node.value.matchAll(MARK)) {
+    const n = Number(m[1]);
+    if (!known.has(n)) continue;
+    if (m.index > last) out.push({ type: 'text', value: node.value.slice(last, m.index) });
+    const cite: Element = { type: 'element', tagName: 'cite', properties: { dataN: n }, children: [{ type: 'text', value: String(n) }] };
+    out.push(cite);
+    last = m.index + m[0].length;
+  }
+  if (!out.length) return null;
+  if (last < node.value.length) out.push({ type: 'text', value: node.value.slice(last) });
+  return out;
+}
