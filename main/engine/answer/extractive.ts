@@ -3,10 +3,11 @@ import type { RetrievedContext } from '../types.js';
 import type { Citation } from '../api.js';
 import { dot } from '../embed/embedder.js';
 import { analyseQuery, type QueryAnalysis } from '../retrieve/query.js';
-import { factsOf, hasIndexedDocuments } from '../store/retrieval.js';
+import { codeBlocksOf, factsOf, hasIndexedDocuments } from '../store/retrieval.js';
 import { PATH_SEPARATOR } from '../store/documents.js';
 import { termMatcher } from './term-match.js';
 import { findBridge, type Bridge } from './bridge.js';
+import { introducedCode } from './lead-ins.js';
 
 export const EXTRACTIVE_NOTICE =
   'No language model is installed, so this answer is extractive: the facts in your notes that best match the question, each cited. A model would write a direct answer from them.';
@@ -129,12 +130,19 @@ export async function extractiveAnswer(
     for (const t of best.terms) covered.add(t);
     perDoc.set(best.docId ?? best.docPath, (perDoc.get(best.docId ?? best.docPath) ?? 0) + 1);
   }
-  const citations: Citation[] = chosen.map(({ score: _s, key: _k, terms: _t, ...c }, i) => ({ n: i + 1, ...c }));
-  if (citations.length === 0) {
+  if (chosen.length === 0) {
     const empty = !hasIndexedDocuments(ctx.db);
-    return { text: empty ? EMPTY_INDEX : 'Nothing in the indexed notes matches this question.', citations };
+    return { text: empty ? EMPTY_INDEX : 'Nothing in the indexed notes matches this question.', citations: [] };
   }
-  const bullets = citations.map((c) => `- ${c.factPath ? `**${c.factPath}**` : c.text}${c.factPath && !c.factPath.endsWith(c.text) ? ` — ${c.text}` : ''} [${c.n}]`);
+  // A fact that ends in a colon shows the code block it introduces, and cites its lines (lead-ins.ts).
+  const blocks = codeBlocksOf(ctx.db, [...new Set(chosen.flatMap((c) => (c.docId === undefined ? [] : [c.docId])))]);
+  const code = chosen.map((c) => introducedCode(c, blocks));
+  const citations: Citation[] = chosen.map(({ score: _s, key: _k, terms: _t, ...c }, i) => ({ n: i + 1, ...c, lineTo: code[i]?.lineTo ?? c.lineTo }));
+  const bullets = citations.map((c, i) => {
+    const bullet = `- ${c.factPath ? `**${c.factPath}**` : c.text}${c.factPath && !c.factPath.endsWith(c.text) ? ` — ${c.text}` : ''} [${c.n}]`;
+    const block = code[i]?.markdown;
+    return block ? `${bullet}\n${block.replace(/^/gm, '  ')}` : bullet;
+  });
   return { text: `${EXTRACTIVE_NOTICE}\n\n${bullets.join('\n')}`, citations };
 }
 

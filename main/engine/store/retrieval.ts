@@ -72,6 +72,22 @@ export function factsOf(db: Db, docIds: number[]): FactRow[] {
     .all(JSON.stringify(docIds)) as FactRow[];
 }
 
+/** A code block of a note, as the chunker kept it (fences included). */
+export interface CodeBlockRow {
+  document_id: number;
+  line_from: number;
+  line_to: number;
+  text: string;
+}
+
+/** The code blocks of the given notes. */
+export function codeBlocksOf(db: Db, docIds: number[]): CodeBlockRow[] {
+  if (docIds.length === 0) return [];
+  return stmt(db, 'SELECT document_id, line_from, line_to, text FROM chunks WHERE is_code = 1 AND document_id IN (SELECT value FROM json_each(?))').all(
+    JSON.stringify(docIds),
+  ) as CodeBlockRow[];
+}
+
 export function hasIndexedDocuments(db: Db): boolean {
   return db.prepare("SELECT 1 FROM documents WHERE status = 'indexed' LIMIT 1").get() !== undefined;
 }

@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { extractiveAnswer } from '../../main/engine/answer/extractive.js';
+import { retrieve } from '../../main/engine/retrieve/index.js';
+import { indexNotes, type IndexedNotes } from '../support/indexed-notes.js';
+
+// How-to notes put the step in a code block under a sentence ending in a colon; the answer shows the
+// block under that fact and cites its lines, and a long block only its first lines.
+const CLI = [
+  '# Links command',
+  '',
+  'Show only the incoming links of a note:',
+  '',
+  '```bash',
+  'notes links my-note --incoming',
+  '```',
+  '',
+  'Print every option of the links command:',
+  '',
+  '```',
+  ...Array.from({ length: 12 }, (_, i) => `option-${i + 1}`),
+  '```',
+  '',
+  'The links command never changes a note.',
+  '',
+].join('\n');
+
+describe('an extractive answer’s lead-in facts', () => {
+  let notes: IndexedNotes | undefined;
+  beforeAll(async () => {
+    notes = await indexNotes('loci-lead-ins-', { 'links.md': CLI });
+  }, 60_000);
+  afterAll(() => notes?.close());
+
+  const ask = async (question: string) => {
+    const r = await retrieve(notes!.ctx, question, 'loci', 8);
+    return extractiveAnswer(notes!.ctx, question, r.contexts, 5, r.query);
+  };
+
+  it('shows the code block a colon introduces, and cites its lines', async () => {
+    const a = await ask('How do I show only the incoming links of a note?');
+    const lines = CLI.split('\n');
+    const lead = a.citations.find((c) => c.text.startsWith('Show only the incoming links'));
+    expect(lead, a.text).toBeDefined();
+    expect(lead!.lineFrom).toBe(lines.indexOf('Show only the incoming links of a note:') + 1);
+    expect(lead!.lineTo).toBe(lines.indexOf('notes links my-note --incoming') + 2);
+    expect(a.text).toContain(`[${lead!.n}]\n  \`\`\`bash\n  notes links my-note --incoming\n  \`\`\``);
+  });
+
+  it('cuts a long block to its first lines', async () => {
+    const a = await ask('How do I print every option of the links command?');
+    expect(a.text).toContain('option-8\n  …\n');
+    expect(a.text).not.toContain('option-9');
+  });
+
+  it('adds nothing to a fact that introduces no code', async () => {
+    const a = await ask('Does the links command change a note?');
+    const never = a.citations.find((c) => c.text.startsWith('The links command never'));
+    expect(never, a.text).toBeDefined();
+    expect(never!.lineTo).toBe(never!.lineFrom);
+    expect(a.text.split('\n').filter((l) => l.startsWith('  ```')).length % 2).toBe(0);
+  });
+});
