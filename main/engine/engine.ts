@@ -6,6 +6,7 @@ import type { Embedder } from './embed/embedder.js';
 import { indexFolder, type IndexerOptions } from './indexer.js';
 import { IndexCache, type RetrievalContext } from './retrieve/retriever.js';
 import { retrieve } from './retrieve/index.js';
+import { warmRetrieval } from './retrieve/warm-up.js';
 import { extractiveAnswer } from './answer/extractive.js';
 import { matchKeys } from './answer/term-match.js';
 import { questionSearchedWords, searchedWords } from './retrieve/query.js';
@@ -21,7 +22,7 @@ import { watchFolder, type FolderWatch } from './jobs/watch.js';
 import { addChatMessage, assertChat, listChats, loadChat, newChat } from './store/chats.js';
 import { NotFoundError, UserError } from './errors.js';
 import { modelsInSettings, type ModelsInUse } from './llm/models/remove.js';
-import { reportEngineError } from './log.js';
+import { getLogger, reportEngineError } from './log.js';
 import type { Answer, AskOptions, ChatMessage, DocumentSummary, EmbedderSwitch, FolderSummary, GraphView, IndexReport, MindMapView, ModelPassSummary, NoteText, RelatedNote, Stats } from './api.js';
 import type { IndexProgress, RetrievalMethod } from './types.js';
 import type { LlmProvider } from './llm/provider.js';
@@ -114,6 +115,9 @@ export class LociEngine {
   private readonly refused = new Map<string, string>();
   /** A switch of embedder under way; `swapped` once the new embedder answers (its second stage). */
   private switching: { spec: string; done: Promise<void>; latest: EmbedderSwitch; cancel: AbortController; swapped: boolean } | null = null;
+  /** Retrieval warmed up once the index has been quiet this long (retrieve/warm-up.ts). */
+  private warmTimer: NodeJS.Timeout | null = null;
+  private warming: Promise<void> = Promise.resolve();
 
   private constructor(
     readonly db: Db,
@@ -180,6 +184,7 @@ export class LociEngine {
         else await updateGraph(db, engine.embedder, engine.indexDefaults());
       }
       if (!readOnly) rememberGraphEmbedder(db, engine.embedder, spec);
+      engine.scheduleWarmUp();
       return engine;
     } catch (err) {
       db.close();
@@ -303,12 +308,14 @@ export class LociEngine {
       saveFolder(this.db, root);
       this.refused.delete(root);
       control.searchable(fast);
+      this.scheduleWarmUp();
 
       control.setPhase('model');
       const model = await this.modelPass(root, onProgress, signal, control);
       const report: IndexReport = { ...fast, counts: indexCounts(this.db), seconds: (performance.now() - started) / 1000 };
       if (model) report.model = model.summary;
       if (model?.cancelled) report.cancelled = true;
+      if (model) this.scheduleWarmUp();
       this.publish({ type: 'report', root, report });
       return report;
     } catch (err) {
@@ -812,6 +819,7 @@ export class LociEngine {
       // the swap left their graph step to the switch.
       await this.serialised(() => updateGraph(this.db, next, { ...this.indexDefaults(), graphRebuiltLater: false, onProgress, signal }));
       rememberGraphEmbedder(this.db, next, spec);
+      this.scheduleWarmUp();
       publish('done', null);
     })().catch(async (err: unknown) => {
       if (this.embedder !== next) {
@@ -829,8 +837,44 @@ export class LociEngine {
     return done;
   }
 
+  /**
+   * Builds retrieval's index-wide structures in idle time, once the index has not changed for
+   * WARM_UP_DELAY_MS (a watched folder saved every few seconds is warmed once it settles), so the next
+   * question does not pay for them. Never keeps the process alive; a failure only costs that question.
+   */
+  private scheduleWarmUp(): void {
+    if (this.closing.signal.aborted) return;
+    if (this.warmTimer) clearTimeout(this.warmTimer);
+    this.warmTimer = setTimeout(() => {
+      this.warmTimer = null;
+      this.warming = this.warmUp();
+    }, WARM_UP_DELAY_MS);
+    this.warmTimer.unref();
+  }
+
+  private async warmUp(): Promise<void> {
+    if (this.closing.signal.aborted) return;
+    try {
+      await warmRetrieval(this.retrievalContext, this.settings().method as RetrievalMethod);
+    } catch (err) {
+      getLogger('engine').warn({ err: errorText(err) }, 'retrieval warm-up failed; the next question builds what it needs');
+    }
+  }
+
+  /** Runs a warm-up that is waiting for the index to settle now, and resolves when none is under way (tests, benchmarks). */
+  async retrievalWarm(): Promise<void> {
+    if (this.warmTimer) {
+      clearTimeout(this.warmTimer);
+      this.warmTimer = null;
+      this.warming = this.warmUp();
+    }
+    await this.warming;
+  }
+
   async close(): Promise<void> {
     this.closing.abort(new Error('Loci is closing'));
+    if (this.warmTimer) clearTimeout(this.warmTimer);
+    await this.warming;
     await this.jobs.stopAll();
     await Promise.all([...this.watches.keys()].map((root) => this.unwatch(root)));
     await this.running;
@@ -854,6 +898,13 @@ export class LociEngine {
 }
 
 /** The embedder the graph was last built with, loaded again, when it still loads as the same model. */
+/**
+ * How long the index must stay unchanged before retrieval is warmed up: an editor that saves every second
+ * or two while someone types re-indexes the note each time, and each warm-up of a 10k-note library costs
+ * seconds of the engine's time.
+ */
+const WARM_UP_DELAY_MS = 3000;
+
 async function loadGraphEmbedder(db: Db): Promise<{ spec: string; embedder: Embedder } | null> {
   const built = graphEmbedder(db);
   if (!built) return null;

@@ -41,6 +41,12 @@ export class IndexCache {
     return m;
   }
 
+  /** What is built for the index as it is now (vector kinds, derived keys): for diagnostics and tests. */
+  built(): { matrices: OwnerKind[]; derived: string[] } {
+    this.refresh();
+    return { matrices: [...this.matrices.keys()], derived: [...this.derivedValues.keys()] };
+  }
+
   /** A value computed from the index, kept until the index changes. */
   derived<T>(key: string, build: () => T): T {
     this.refresh();

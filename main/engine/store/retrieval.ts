@@ -88,6 +88,19 @@ export function codeBlocksOf(db: Db, docIds: number[]): CodeBlockRow[] {
   ) as CodeBlockRow[];
 }
 
+/** The opening prose passage of the note indexed last (null: no note), for a question asked to warm retrieval up. */
+export function latestPassageText(db: Db): string | null {
+  return (
+    (stmt(
+      db,
+      `SELECT c.text FROM chunks c JOIN documents d ON d.id = c.document_id
+        WHERE d.status = 'indexed' AND c.is_code = 0 ORDER BY d.indexed_at DESC, d.id DESC, c.ord LIMIT 1`,
+    )
+      .pluck()
+      .get() as string | undefined) ?? null
+  );
+}
+
 export function hasIndexedDocuments(db: Db): boolean {
   return db.prepare("SELECT 1 FROM documents WHERE status = 'indexed' LIMIT 1").get() !== undefined;
 }

@@ -1,0 +1,59 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LociEngine } from '../../main/engine/engine.js';
+
+// After the index changes, the engine asks a question of its own in idle time, so what retrieval builds
+// for the whole index (vectors in memory, the entity–chunk–note graph, term statistics) is ready before a
+// person asks. Real notes, a real index on disk, the engine as the app drives it.
+const NOTES: Record<string, string> = {
+  'Kestrel Coffee Works.md': '# Kestrel Coffee Works\n\nA small roastery on the harbour, founded in 2009 by Mara Lindqvist.\n',
+  'Mara Lindqvist.md': '# Mara Lindqvist\n\nMara Lindqvist was born in Tromsø and trained as a chemist.\n',
+  'Harbour Walk.md': "# Harbour Walk\n\nThe walk passes Kestrel Coffee Works' door and ends at the ferry.\n",
+};
+
+describe('retrieval warmed up after the index changes', () => {
+  let dir: string;
+  let engine: LociEngine;
+  const cache = () => engine.retrievalContext.cache.built();
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'loci-warm-up-'));
+    for (const [name, text] of Object.entries(NOTES)) await writeFile(join(dir, name), text);
+    engine = await LociEngine.open({ dbPath: join(dir, '.loci/index.db') });
+  });
+  afterEach(async () => {
+    await engine.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('builds the graph and loads the vectors a question reads, again after an edit', async () => {
+    await engine.index(dir);
+    expect(cache().derived).toEqual([]);
+    await engine.retrievalWarm();
+    const built = cache();
+    expect(built.derived).toContain('ppr:graph');
+    expect(built.derived).toContain('loci:titles');
+    expect(built.matrices).toEqual(expect.arrayContaining(['chunk', 'fci']));
+
+    // An edit changes the index: what was built is dropped, and built again once the index settles.
+    await writeFile(join(dir, 'Harbour Walk.md'), '# Harbour Walk\n\nThe walk now ends at the lighthouse.\n');
+    await engine.index(dir);
+    expect(cache().derived).toEqual([]);
+    await engine.retrievalWarm();
+    expect(cache().derived).toContain('ppr:graph');
+    const a = await engine.ask('Where was the founder of Kestrel Coffee Works born?');
+    expect(a.citations.some((c) => c.docPath === 'Mara Lindqvist.md')).toBe(true);
+  });
+
+  it('leaves the chats alone and closes cleanly with a warm-up waiting', async () => {
+    await engine.index(dir);
+    await engine.retrievalWarm();
+    expect(engine.chats()).toEqual([]);
+    await writeFile(join(dir, 'Mara Lindqvist.md'), '# Mara Lindqvist\n\nShe was born in Tromsø.\n');
+    await engine.index(dir);
+    await expect(engine.close()).resolves.toBeUndefined();
+    engine = await LociEngine.open({ dbPath: join(dir, '.loci/index.db') });
+  });
+});
