@@ -11,7 +11,7 @@ import { IndexCache } from '../retrieve/index-cache.js';
 import { retrieve } from '../retrieve/index.js';
 import type { RetrievalContext } from '../retrieve/retriever.js';
 import type { RetrievalMethod } from '../types.js';
-import { extractiveAnswer } from '../answer/extractive.js';
+import { EXTRACTIVE_NOTICE, extractiveAnswer } from '../answer/extractive.js';
 import { formatSources } from '../answer/generate.js';
 import { termMatcher } from '../answer/term-match.js';
 import type { AnswerMetric, BenchDataset, BenchParagraph } from './datasets.js';
@@ -320,7 +320,8 @@ export async function evaluateDataset(
           const answer = await extractiveAnswer(ctx, question, contexts);
           const ms = performance.now() - started;
           const sources = formatSources(contexts, undefined, termMatcher(query.terms));
-          return { ms, text: answer.citations.map((c) => `${c.factPath ?? ''}\n${c.text}`).join('\n'), sources };
+          // Scored as shown: the bullets, with the code or list a lead-in brings under them (the notice aside).
+          return { ms, text: answer.text.replace(EXTRACTIVE_NOTICE, ''), sources };
         },
       ),
     );
