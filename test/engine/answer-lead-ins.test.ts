@@ -3,8 +3,8 @@ import { extractiveAnswer } from '../../main/engine/answer/extractive.js';
 import { retrieve } from '../../main/engine/retrieve/index.js';
 import { indexNotes, type IndexedNotes } from '../support/indexed-notes.js';
 
-// How-to notes put the step in a code block under a sentence ending in a colon; the answer shows the
-// block under that fact and cites its lines, and a long block only its first lines.
+// How-to notes put the step in a code block or a list under a sentence ending in a colon; the answer
+// shows it under that fact and cites its lines, and a long one only its first lines.
 const CLI = [
   '# Links command',
   '',
@@ -21,6 +21,18 @@ const CLI = [
   '```',
   '',
   'The links command never changes a note.',
+  '',
+  '## Panel',
+  '',
+  'The connections panel opens in three steps:',
+  '',
+  '1. Open the command palette',
+  '2. Type connections and pick the panel',
+  '3. Use the filter buttons to keep only incoming links',
+  '',
+  'Each note lists what links to it:',
+  '',
+  ...Array.from({ length: 7 }, (_, i) => `- Linking note number ${i + 1}`),
   '',
 ].join('\n');
 
@@ -50,6 +62,23 @@ describe('an extractive answer’s lead-in facts', () => {
     const a = await ask('How do I print every option of the links command?');
     expect(a.text).toContain('option-8\n  …\n');
     expect(a.text).not.toContain('option-9');
+  });
+
+  it('shows the list a colon introduces under it, numbered as written, and no item again on its own', async () => {
+    const a = await ask('How do I open the connections panel and keep only incoming links with the filter buttons?');
+    const lines = CLI.split('\n');
+    const lead = a.citations.find((c) => c.text.startsWith('The connections panel opens'));
+    expect(lead, a.text).toBeDefined();
+    expect(lead!.lineTo).toBe(lines.indexOf('3. Use the filter buttons to keep only incoming links') + 1);
+    expect(a.text).toContain(`[${lead!.n}]\n  1. Open the command palette\n  2. Type connections and pick the panel\n  3. Use the filter buttons to keep only incoming links`);
+    // The item matching the question best would have been a bullet of its own.
+    expect(a.citations.filter((c) => c.text.includes('filter buttons'))).toEqual([]);
+  });
+
+  it('cuts a long list to its first items', async () => {
+    const a = await ask('Which notes does each note list as linking to it?');
+    expect(a.text).toContain('  - Linking note number 5\n  - …');
+    expect(a.text).not.toContain('number 6');
   });
 
   it('adds nothing to a fact that introduces no code', async () => {

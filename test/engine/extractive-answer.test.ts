@@ -144,4 +144,8 @@ describe('the path a fact is shown under', () => {
       'Binary › SilverBullet is distributed as a single server binary… › Linux (x86_64 and arm64)',
     );
   });
+
+  it('drops a paragraph label the fact repeats with a colon at its end', () => {
+    expect(withoutRepeats('Backlinks › The panel shows both kinds of links › The panel shows both kinds of links:')).toBe('Backlinks › The panel shows both kinds of links:');
+  });
 });

@@ -3,11 +3,11 @@ import type { RetrievedContext } from '../types.js';
 import type { Citation } from '../api.js';
 import { dot } from '../embed/embedder.js';
 import { analyseQuery, type QueryAnalysis } from '../retrieve/query.js';
-import { codeBlocksOf, factsOf, hasIndexedDocuments } from '../store/retrieval.js';
+import { chunkLines, codeBlocksOf, factsOf, hasIndexedDocuments, type FactRow } from '../store/retrieval.js';
 import { PATH_SEPARATOR } from '../store/documents.js';
 import { termMatcher } from './term-match.js';
 import { findBridge, type Bridge } from './bridge.js';
-import { introducedCode } from './lead-ins.js';
+import { introducedCode, isLeadIn, itemCandidates, listItems, MAX_ITEMS } from './lead-ins.js';
 
 export const EXTRACTIVE_NOTICE =
   'No language model is installed, so this answer is extractive: the facts in your notes that best match the question, each cited. A model would write a direct answer from them.';
@@ -116,10 +116,30 @@ export async function extractiveAnswer(
   // Two facts a note, so a multi-hop answer reaches the second note, or as many as the passages the
   // retriever returned of it: a guide whose page it returns three times answers from that page.
   const capOf = (d: number | undefined) => Math.max(MIN_PER_NOTE, d === undefined ? 0 : (ctxCount.get(d) ?? 0));
+  // A lead-in's list shows under it (lead-ins.ts): its items are not picked again, and one picked before
+  // it moves under it.
+  const rowOf = new Map(facts.map((f) => [`fci:${f.id}`, f]));
+  const itemsOf = new Map<string, { items: FactRow[]; ordered: boolean }>();
+  const underLeadIn = new Set<string>();
+  const leadInItems = (c: Candidate): { items: FactRow[]; ordered: boolean } => {
+    const none = { items: [], ordered: false };
+    const row = rowOf.get(c.key);
+    if (!row || !isLeadIn(row.text)) return none;
+    const candidates = itemCandidates(row, facts);
+    if (!candidates.length) return none;
+    const chunks = new Map(chunkLines(ctx.db, [...new Set(candidates.map((f) => f.chunk_id))]).map((ch) => [ch.id, ch]));
+    const lineOf = (f: FactRow) => {
+      const ch = chunks.get(f.chunk_id);
+      return ch ? (ch.text.split('\n')[f.line_from - ch.line_from] ?? null) : null;
+    };
+    const items = listItems(row, candidates, lineOf);
+    return { items, ordered: items.length > 0 && /^\s*\d/.test(lineOf(items[0]!) ?? '') };
+  };
   while (chosen.length < maxFacts) {
     let best: Candidate | null = null;
     let bestScore = -Infinity;
     for (const c of pool) {
+      if (underLeadIn.has(c.key)) continue;
       if ((perDoc.get(c.docId ?? c.docPath) ?? 0) >= capOf(c.docId) || chosen.some((x) => x.key === c.key || x.text === c.text)) continue;
       const fresh = [...c.terms].reduce((sum, t) => sum + (covered.has(t) ? 0 : (idf.get(t) ?? 0)), 0);
       const score = c.score + (COVERAGE_BONUS * fresh) / totalIdf;
@@ -129,19 +149,41 @@ export async function extractiveAnswer(
     chosen.push(best);
     for (const t of best.terms) covered.add(t);
     perDoc.set(best.docId ?? best.docPath, (perDoc.get(best.docId ?? best.docPath) ?? 0) + 1);
+    const list = leadInItems(best);
+    const items = list.items;
+    if (items.length) {
+      itemsOf.set(best.key, list);
+      for (const item of items) {
+        const key = `fci:${item.id}`;
+        underLeadIn.add(key);
+        const at = chosen.findIndex((x) => x.key === key);
+        if (at >= 0) chosen.splice(at, 1);
+        for (const t of factTerms[facts.indexOf(item)] ?? []) covered.add(t);
+      }
+    }
   }
   if (chosen.length === 0) {
     const empty = !hasIndexedDocuments(ctx.db);
     return { text: empty ? EMPTY_INDEX : 'Nothing in the indexed notes matches this question.', citations: [] };
   }
-  // A fact that ends in a colon shows the code block it introduces, and cites its lines (lead-ins.ts).
+  // A fact that ends in a colon shows the code block or the list it introduces, and cites its lines (lead-ins.ts).
   const blocks = codeBlocksOf(ctx.db, [...new Set(chosen.flatMap((c) => (c.docId === undefined ? [] : [c.docId])))]);
-  const code = chosen.map((c) => introducedCode(c, blocks));
-  const citations: Citation[] = chosen.map(({ score: _s, key: _k, terms: _t, ...c }, i) => ({ n: i + 1, ...c, lineTo: code[i]?.lineTo ?? c.lineTo }));
+  const shownUnder = chosen.map((c) => {
+    const list = itemsOf.get(c.key);
+    if (list) {
+      const { items, ordered } = list;
+      const shown = items.slice(0, MAX_ITEMS);
+      const marker = (i: number) => (ordered ? `${i + 1}.` : '-');
+      const markdown = [...shown.map((f, i) => `${marker(i)} ${f.text}`), ...(items.length > MAX_ITEMS ? [`${marker(MAX_ITEMS)} …`] : [])].join('\n');
+      return { markdown, lineTo: Math.max(c.lineTo, ...shown.map((f) => f.line_to)) };
+    }
+    return introducedCode(c, blocks);
+  });
+  const citations: Citation[] = chosen.map(({ score: _s, key: _k, terms: _t, ...c }, i) => ({ n: i + 1, ...c, lineTo: shownUnder[i]?.lineTo ?? c.lineTo }));
   const bullets = citations.map((c, i) => {
     const bullet = `- ${c.factPath ? `**${c.factPath}**` : c.text}${c.factPath && !c.factPath.endsWith(c.text) ? ` — ${c.text}` : ''} [${c.n}]`;
-    const block = code[i]?.markdown;
-    return block ? `${bullet}\n${block.replace(/^/gm, '  ')}` : bullet;
+    const under = shownUnder[i]?.markdown;
+    return under ? `${bullet}\n${under.replace(/^/gm, '  ')}` : bullet;
   });
   return { text: `${EXTRACTIVE_NOTICE}\n\n${bullets.join('\n')}`, citations };
 }
@@ -157,7 +199,9 @@ export function withoutRepeats(path: string): string {
   const kept = segments.filter((s, i) => {
     const next = segments[i + 1];
     if (next === undefined) return true;
-    return !(next === s || (s.endsWith('…') && next.startsWith(s.slice(0, -1).trimEnd())));
+    // "… panel shows both links › … panel shows both links:": the sentence again, closed by a colon.
+    const bare = (x: string) => x.replace(/[:：]\s*$/, '');
+    return !(bare(next) === bare(s) || (s.endsWith('…') && next.startsWith(s.slice(0, -1).trimEnd())));
   });
   return kept.join(PATH_SEPARATOR);
 }

@@ -1,16 +1,26 @@
 // What a lead-in introduces. How-to notes write the step as a sentence ending in a colon and the step
-// itself as a code block below it ("Show only backlinks:" then `foam links my-note --incoming`); the
-// fact is the sentence, and an answer that stops at the colon leaves out what the reader came for. So
-// an answer's lead-in fact brings the code block that opens on the next line or the one after.
-import type { CodeBlockRow } from '../store/retrieval.js';
+// itself below it: a code block ("Show only backlinks:" then `foam links my-note --incoming`) or a list
+// ("The Connections panel shows both forward links and backlinks:" then the three steps). The fact is
+// the sentence, and an answer that stops at the colon leaves out what the reader came for. So an
+// answer's lead-in fact brings the code block that opens on the next line or the one after, or the list
+// items right under it.
+import type { CodeBlockRow, FactRow } from '../store/retrieval.js';
+import { PATH_SEPARATOR } from '../store/documents.js';
 
 /** Lines of a code block an answer shows; the rest is left to the cited note. */
 const MAX_LINES = 8;
 /** Characters of a code line an answer shows. */
 const MAX_LINE_CHARS = 160;
+/** List items an answer shows under their lead-in. */
+export const MAX_ITEMS = 5;
 
 const LEAD_IN_END = /[:：]\s*$/;
 const FENCE = /^\s*(`{3,}|~{3,})/;
+const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s/;
+
+export function isLeadIn(text: string): boolean {
+  return LEAD_IN_END.test(text);
+}
 
 export interface IntroducedCode {
   /** The block as Markdown: fenced, cut to MAX_LINES with "…" where it goes on. */
@@ -21,9 +31,51 @@ export interface IntroducedCode {
 
 /** The code block a fact introduces: one ending in a colon, with a code block starting within two lines after it. */
 export function introducedCode(fact: { docId?: number; text: string; lineTo: number }, blocks: readonly CodeBlockRow[]): IntroducedCode | null {
-  if (fact.docId === undefined || !LEAD_IN_END.test(fact.text)) return null;
+  if (fact.docId === undefined || !isLeadIn(fact.text)) return null;
   const block = blocks.find((b) => b.document_id === fact.docId && b.line_from > fact.lineTo && b.line_from <= fact.lineTo + 2);
   return block ? { markdown: fenced(block.text), lineTo: block.line_to } : null;
+}
+
+/** The mind-map node a fact hangs under (the paragraph or section it is in). */
+function parentPath(path: string): string {
+  const cut = path.lastIndexOf(PATH_SEPARATOR);
+  return cut < 0 ? '' : path.slice(0, cut);
+}
+
+/**
+ * Facts that may be the list a lead-in introduces: after it, in the same note, under the same mind-map
+ * node (the paragraph the lead-in ends), in line order. Which of them are list items, one right after
+ * the other, listItems decides from the notes' lines.
+ */
+export function itemCandidates(lead: FactRow, facts: readonly FactRow[]): FactRow[] {
+  if (!isLeadIn(lead.text) || !lead.path_text) return [];
+  const under = parentPath(lead.path_text);
+  if (!under) return [];
+  return facts
+    .filter((f) => f.document_id === lead.document_id && f.line_from > lead.line_to && f.path_text !== null && parentPath(f.path_text) === under)
+    .sort((a, b) => a.line_from - b.line_from);
+}
+
+/**
+ * The list items right under a lead-in: candidates whose line in the note opens a list item ("- ",
+ * "1. "), the first within two lines of the lead-in, each next within two lines of the one before.
+ * `lineOf` gives a fact's first line as written in the note (null where unknown).
+ */
+export function listItems(lead: FactRow, candidates: readonly FactRow[], lineOf: (f: FactRow) => string | null): FactRow[] {
+  const items: FactRow[] = [];
+  let last = lead.line_to;
+  for (const f of candidates) {
+    if (f.line_from > last + 2) break;
+    const line = lineOf(f);
+    if (line === null || !LIST_ITEM.test(line)) {
+      // A second fact of the same item (a sentence after the first) keeps the list going.
+      if (items.length && f.line_from <= items[items.length - 1]!.line_to) continue;
+      break;
+    }
+    items.push(f);
+    last = Math.max(last, f.line_to);
+  }
+  return items;
 }
 
 /** A code block as an answer shows it: its own fence (or a plain one for an indented block), its first lines. */

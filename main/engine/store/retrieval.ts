@@ -110,6 +110,16 @@ export function* eachChunkText(db: Db): Generator<{ id: number; text: string }> 
   yield* db.prepare('SELECT id, text FROM chunks').iterate() as IterableIterator<{ id: number; text: string }>;
 }
 
+/** The given chunks' text with the note line it starts on. */
+export function chunkLines(db: Db, ids: number[]): { id: number; line_from: number; text: string }[] {
+  if (ids.length === 0) return [];
+  return stmt(db, 'SELECT id, line_from, text FROM chunks WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as {
+    id: number;
+    line_from: number;
+    text: string;
+  }[];
+}
+
 /** The text of the given chunks. */
 export function chunkTexts(db: Db, ids: number[]): { id: number; text: string }[] {
   if (ids.length === 0) return [];
