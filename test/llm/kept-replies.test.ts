@@ -79,9 +79,37 @@ describe('the model pass keeps each piece’s reply', { timeout: 300_000 }, () =
     expect(factsOf(db)).toEqual(before.map((f) => ({ ...f, lineFrom: f.lineFrom + 2, lineTo: f.lineTo + 2 })));
   });
 
-  it('forgets the replies of a note that is removed', async () => {
+  it('releases a removed note’s replies, and a note brought back in another folder is not sent to the model again', async () => {
+    const held = db.prepare('SELECT key FROM kept_replies ORDER BY key').pluck().all() as string[];
+    const pieces = held.length;
+    // The first test's edit released the reply of the piece it changed.
+    expect(db.prepare('SELECT count(*) FROM released_replies WHERE root = ?').pluck().get(notes)).toBe(1);
+    const text = readFileSync(join(notes, 'logbook.md'), 'utf8');
     unlinkSync(join(notes, 'logbook.md'));
     await indexFolder(db, embedder, notes);
     expect(db.prepare('SELECT count(*) FROM kept_replies').pluck().get()).toBe(0);
+    expect(db.prepare('SELECT key FROM released_replies WHERE root = ?').pluck().all(notes)).toEqual(expect.arrayContaining(held));
+
+    // Moved to another library folder: the same pieces, found by key.
+    const other = join(dir, 'other');
+    mkdirSync(other);
+    writeFileSync(join(other, 'logbook.md'), text);
+    await indexFolder(db, embedder, other);
+    const model = counting(llm);
+    const back = await refineIndex(db, embedder, model, OPTS);
+    expect([back.refined, back.reusedPieces, model.counter.calls]).toEqual([1, pieces, 0]);
+    expect(db.prepare('SELECT key FROM kept_replies ORDER BY key').pluck().all()).toEqual(held);
+    // Held again, so no longer released; the edited piece's old reply waits on.
+    expect(db.prepare('SELECT count(*) FROM released_replies').pluck().get()).toBe(1);
+  });
+
+  it('brings back an edit undone without the model', async () => {
+    const other = join(dir, 'other');
+    const text = readFileSync(join(other, 'logbook.md'), 'utf8');
+    writeFileSync(join(other, 'logbook.md'), text.replace('The lamp was cleaned in April, a month late.', 'The lamp was cleaned in March.'));
+    await indexFolder(db, embedder, other);
+    const model = counting(llm);
+    const undone = await refineIndex(db, embedder, model, OPTS);
+    expect([undone.refined, model.counter.calls]).toEqual([1, 0]);
   });
 });

@@ -1,4 +1,5 @@
 import type { Db } from './db.js';
+import { releaseReplies } from './kept-replies.js';
 import { stmt } from './statements.js';
 import { UNDETERMINED_LANGUAGE, type DocumentStatus, type Extraction, type MindMapNode, type ParsedChunk, type ParsedNote } from '../types.js';
 import { segmentForIndex } from '../text/segment.js';
@@ -212,6 +213,8 @@ export function writeExtraction(
 
 /** Removes a document and everything it contributed; shared entities stay while other notes mention them. */
 export function deleteDocument(db: Db, docId: number): void {
+  // Its model replies outlive it for a while: a note brought back finds them (kept-replies.ts).
+  releaseReplies(db, docId);
   clearDerived(db, docId);
   stmt(db, 'DELETE FROM documents WHERE id = ?').run(docId);
   // Its neighbours in the document layer and the pseudo-graph change with it.
