@@ -856,7 +856,8 @@ export class LociEngine {
   }
 
   private async warmUp(): Promise<void> {
-    if (this.closing.signal.aborted) return;
+    // A fast pass under way would change the index under it (and it schedules one when it ends).
+    if (this.closing.signal.aborted || this.jobs.anyInFastPass()) return;
     try {
       await warmRetrieval(this.retrievalContext, this.settings().method as RetrievalMethod);
     } catch (err) {

@@ -47,6 +47,19 @@ describe('retrieval warmed up after the index changes', () => {
     expect(a.citations.some((c) => c.docPath === 'Mara Lindqvist.md')).toBe(true);
   });
 
+  it('waits while a fast pass writes the index, and warms up once it is done', async () => {
+    await engine.index(dir);
+    await writeFile(join(dir, 'Harbour Walk.md'), '# Harbour Walk\n\nThe walk now ends at the lighthouse.\n');
+    const job = engine.startJob(dir);
+    expect(job.phase).toBe('fast');
+    // The warm-up the first run scheduled runs now, and finds a fast pass under way.
+    await engine.retrievalWarm();
+    expect(cache().derived).toEqual([]);
+    await job.done;
+    await engine.retrievalWarm();
+    expect(cache().derived).toContain('ppr:graph');
+  });
+
   it('leaves the chats alone and closes cleanly with a warm-up waiting', async () => {
     await engine.index(dir);
     await engine.retrievalWarm();

@@ -39,6 +39,11 @@ export class FolderJobs {
     return this.jobs.get(root)?.phase ?? 'idle';
   }
 
+  /** Whether a folder's fast pass is writing the index now. */
+  anyInFastPass(): boolean {
+    return [...this.jobs.values()].some((j) => j.phase === 'fast');
+  }
+
   /** Starts `run` as the folder's job; throws AlreadyRunningError when one is running. */
   start(root: string, run: (control: JobControl) => Promise<IndexReport>, parent?: AbortSignal): FolderJob {
     if (this.jobs.has(root)) throw new AlreadyRunningError(root);
