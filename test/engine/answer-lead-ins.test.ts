@@ -22,6 +22,12 @@ const CLI = [
   '',
   'The links command never changes a note.',
   '',
+  'The notes server reads one setting. Start the notes server with a password set.',
+  '',
+  '```',
+  'NOTES_PASSWORD=secret notes serve',
+  '```',
+  '',
   '## Panel',
   '',
   'The connections panel opens in three steps:',
@@ -79,6 +85,17 @@ describe('an extractive answer’s lead-in facts', () => {
     const a = await ask('Which notes does each note list as linking to it?');
     expect(a.text).toContain('  - Linking note number 5\n  - …');
     expect(a.text).not.toContain('number 6');
+  });
+
+  it('shows the code under the sentence that ends the paragraph right above it, colon or not', async () => {
+    const a = await ask('How do I start the notes server with a password set?');
+    const start = a.citations.find((c) => c.text.startsWith('Start the notes server'));
+    expect(start, a.text).toBeDefined();
+    expect(a.text).toContain(`[${start!.n}]\n  \`\`\`\n  NOTES_PASSWORD=secret notes serve\n  \`\`\``);
+    // The paragraph's first sentence does not introduce the block.
+    const reads = a.citations.find((c) => c.text.startsWith('The notes server reads one setting'));
+    if (reads) expect(a.text).not.toContain(`[${reads.n}]\n  \`\`\``);
+    expect(a.text.match(/NOTES_PASSWORD/g)).toHaveLength(1);
   });
 
   it('adds nothing to a fact that introduces no code', async () => {

@@ -168,6 +168,11 @@ export async function extractiveAnswer(
   }
   // A fact that ends in a colon shows the code block or the list it introduces, and cites its lines (lead-ins.ts).
   const blocks = codeBlocksOf(ctx.db, [...new Set(chosen.flatMap((c) => (c.docId === undefined ? [] : [c.docId])))]);
+  const chosenChunks = new Map(chunkLines(ctx.db, [...new Set(chosen.flatMap((c) => rowOf.get(c.key)?.chunk_id ?? []))]).map((ch) => [ch.id, ch]));
+  const lastLineOf = (f: FactRow) => {
+    const ch = chosenChunks.get(f.chunk_id);
+    return ch ? (ch.text.split('\n')[f.line_to - ch.line_from] ?? null) : null;
+  };
   const shownUnder = chosen.map((c) => {
     const list = itemsOf.get(c.key);
     if (list) {
@@ -177,7 +182,8 @@ export async function extractiveAnswer(
       const markdown = [...shown.map((f, i) => `${marker(i)} ${f.text}`), ...(items.length > MAX_ITEMS ? [`${marker(MAX_ITEMS)} …`] : [])].join('\n');
       return { markdown, lineTo: Math.max(c.lineTo, ...shown.map((f) => f.line_to)) };
     }
-    return introducedCode(c, blocks);
+    const row = rowOf.get(c.key);
+    return introducedCode(c, blocks, row ? lastLineOf(row) : null);
   });
   const citations: Citation[] = chosen.map(({ score: _s, key: _k, terms: _t, ...c }, i) => ({ n: i + 1, ...c, lineTo: shownUnder[i]?.lineTo ?? c.lineTo }));
   const bullets = citations.map((c, i) => {

@@ -29,11 +29,29 @@ export interface IntroducedCode {
   lineTo: number;
 }
 
-/** The code block a fact introduces: one ending in a colon, with a code block starting within two lines after it. */
-export function introducedCode(fact: { docId?: number; text: string; lineTo: number }, blocks: readonly CodeBlockRow[]): IntroducedCode | null {
-  if (fact.docId === undefined || !isLeadIn(fact.text)) return null;
+/**
+ * The code block a fact introduces: a code block starting within two lines after it, where the fact ends
+ * in a colon or ends the paragraph right above the block ("Below is a basic compose.yml that runs
+ * SilverBullet." over the file). `lineText` is the fact's last line as written in the note.
+ */
+export function introducedCode(
+  fact: { docId?: number; text: string; lineTo: number },
+  blocks: readonly CodeBlockRow[],
+  lineText: string | null = null,
+): IntroducedCode | null {
+  if (fact.docId === undefined) return null;
   const block = blocks.find((b) => b.document_id === fact.docId && b.line_from > fact.lineTo && b.line_from <= fact.lineTo + 2);
-  return block ? { markdown: fenced(block.text), lineTo: block.line_to } : null;
+  if (!block || !(isLeadIn(fact.text) || (lineText !== null && endsLine(fact.text, lineText)))) return null;
+  return { markdown: fenced(block.text), lineTo: block.line_to };
+}
+
+/** Letters and digits only, lowercased: a fact's text is its line's with the Markdown taken out. */
+const bareWords = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+
+/** Whether the fact is the last sentence on its line: the line ends with the fact's last words. */
+function endsLine(fact: string, line: string): boolean {
+  const tail = bareWords(fact).slice(-20);
+  return tail.length >= 8 && bareWords(line).endsWith(tail);
 }
 
 /** The mind-map node a fact hangs under (the paragraph or section it is in). */
