@@ -30,7 +30,7 @@ for (const [label, f] of [['without 0002 indexes', noIdx], ['with 0002 indexes',
   const d = new Database(f); d.pragma('foreign_keys = ON');
   const ids = d.prepare("select id from documents order by id limit 40").pluck().all() as number[];
   t = performance.now();
-  d.transaction(() => { for (const id of ids) deleteDocument(d, id); })();
+  d.transaction(() => { for (const id of ids) deleteDocument(d, id, 'release'); })();
   const ms = performance.now() - t;
   console.log(`${label}: deleted ${ids.length} notes in ${ms.toFixed(0)} ms (${(ms / ids.length).toFixed(1)} ms per note)`);
   d.close();

@@ -165,7 +165,7 @@ export async function indexFolder(db: Db, embedder: Embedder, rootArg: string, o
     }
     progress.finish();
 
-    removed = removeMissing(db, root, seen, [...knownRows.values()].filter((d) => !pipeline.moved.has(d.id)));
+    removed = removeMissing(db, root, seen, [...knownRows.values()].filter((d) => !pipeline.moved.has(d.id)), opts.excluded);
     await updateGraph(db, embedder, opts, pipeline.pool, pipeline.embedded);
   } finally {
     await pipeline.close();
@@ -474,7 +474,7 @@ class NotePipeline {
         try {
           writeChunkFts(db, n.chunkIds, n.segs);
         } catch (err) {
-          deleteDocument(db, n.id);
+          deleteDocument(db, n.id, 'release');
           this.embedded.delete(n.id);
           this.written--;
           this.skipNote(n.relPath, err, n.file);
@@ -569,7 +569,7 @@ function addTime(times: Record<string, number>, phase: string, since: number): v
 function recordSkip(db: Db, root: string, skip: SkippedFile, file: ScannedFile | null): void {
   db.transaction(() => {
     const known = findDocument(db, root, skip.relPath);
-    if (known) deleteDocument(db, known.id);
+    if (known) deleteDocument(db, known.id, 'release');
     upsertDocument(
       db,
       { root, relPath: skip.relPath, hash: null, mtime: file?.mtimeMs ?? null, size: file?.size ?? null },
@@ -588,12 +588,22 @@ function vanishedByHash(known: Iterable<DocumentRow>, present: Set<string>): Map
   return out;
 }
 
-/** `known`: the root's documents as read before this run wrote any (those it wrote are present). */
-function removeMissing(db: Db, root: string, present: Set<string>, known = documentsUnder(db, root)): number {
+/**
+ * `known`: the root's documents as read before this run wrote any (those it wrote are present). A note
+ * gone from disk may come back and keeps its model replies a while; one the folder's scope now leaves
+ * out (`excluded`) was taken out of the library, and they go with it.
+ */
+function removeMissing(
+  db: Db,
+  root: string,
+  present: Set<string>,
+  known = documentsUnder(db, root),
+  excluded?: (relPath: string, isDir: boolean) => boolean,
+): number {
   const gone = known.filter((d) => !present.has(d.rel_path));
   db.transaction(() => {
     // deleteDocument queues each note's graph update itself.
-    for (const d of gone) deleteDocument(db, d.id);
+    for (const d of gone) deleteDocument(db, d.id, excluded?.(d.rel_path, false) ? 'forget' : 'release');
   })();
   return gone.length;
 }

@@ -244,7 +244,7 @@ describe('migration 0006 (the unread FCI full-text table goes; the entity sweep 
       expect(up.prepare('SELECT count(*) FROM fcis').pluck().get()).toBe(1);
       expect(pruneOrphanEntities(up)).toBe(1);
       expect(up.prepare('SELECT count(*) FROM entities').pluck().get()).toBe(0);
-      deleteDocument(up, doc);
+      deleteDocument(up, doc, 'release');
       expect(up.prepare('SELECT count(*) FROM fcis').pluck().get()).toBe(0);
       expect(up.prepare("SELECT count(*) FROM embeddings WHERE owner_kind = 'fci'").pluck().get()).toBe(0);
     } finally {

@@ -41,6 +41,13 @@ describe('released model replies', () => {
     expect(released()).toEqual(['a2']);
   });
 
+  it('go with a note the folder’s scope now leaves out', async () => {
+    await engine.setScope(dir, { include: [], exclude: ['a.md'] }).then((job) => job.done);
+    expect(engine.db.prepare("SELECT count(*) FROM documents WHERE rel_path = 'a.md'").pluck().get()).toBe(0);
+    expect(released()).toEqual([]);
+    expect([...keptRepliesByKey(engine.db, ['a1', 'b1']).keys()]).toEqual(['b1']);
+  });
+
   it('go with their library folder', async () => {
     await unlink(join(dir, 'a.md'));
     await engine.index(dir);

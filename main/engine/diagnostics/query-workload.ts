@@ -53,7 +53,7 @@ export async function runQueryWorkload(notesDir: string, questions: string[]): P
     }
     buildGraphView(db, 2000);
     const victim = ids[0];
-    if (victim !== undefined) deleteDocument(db, victim);
+    if (victim !== undefined) deleteDocument(db, victim, 'forget');
     return { traced, dispose };
   } catch (err) {
     dispose();

@@ -211,10 +211,14 @@ export function writeExtraction(
   return { fciIds, mmIds };
 }
 
-/** Removes a document and everything it contributed; shared entities stay while other notes mention them. */
-export function deleteDocument(db: Db, docId: number): void {
-  // Its model replies outlive it for a while: a note brought back finds them (kept-replies.ts).
-  releaseReplies(db, docId);
+/**
+ * Removes a document and everything it contributed; shared entities stay while other notes mention them.
+ * Its model replies are released (kept a while, so a note brought back finds them: kept-replies.ts) or,
+ * where the user took the note out of the library (a folder removed, a scope that now leaves it out),
+ * forgotten with it.
+ */
+export function deleteDocument(db: Db, docId: number, replies: 'release' | 'forget'): void {
+  if (replies === 'release') releaseReplies(db, docId);
   clearDerived(db, docId);
   stmt(db, 'DELETE FROM documents WHERE id = ?').run(docId);
   // Its neighbours in the document layer and the pseudo-graph change with it.

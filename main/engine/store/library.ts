@@ -102,7 +102,7 @@ export function removeDocumentsUnder(db: Db, root: string): number {
   if (ids.length === 0) return 0;
   db.transaction(() => {
     // deleteDocument queues each note's graph update itself.
-    for (const id of ids) deleteDocument(db, id);
+    for (const id of ids) deleteDocument(db, id, 'forget');
   })();
   return ids.length;
 }
