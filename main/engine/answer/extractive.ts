@@ -157,7 +157,10 @@ export async function extractiveAnswer(
         const key = `fci:${item.id}`;
         underLeadIn.add(key);
         const at = chosen.findIndex((x) => x.key === key);
-        if (at >= 0) chosen.splice(at, 1);
+        if (at >= 0) {
+          const [moved] = chosen.splice(at, 1);
+          perDoc.set(moved!.docId ?? moved!.docPath, perDoc.get(moved!.docId ?? moved!.docPath)! - 1);
+        }
         for (const t of factTerms[facts.indexOf(item)] ?? []) covered.add(t);
       }
     }
