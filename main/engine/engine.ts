@@ -901,7 +901,6 @@ export class LociEngine {
   }
 }
 
-/** The embedder the graph was last built with, loaded again, when it still loads as the same model. */
 /**
  * How long the index must stay unchanged before retrieval is warmed up: an editor that saves every second
  * or two while someone types re-indexes the note each time, and each warm-up of a 10k-note library costs
@@ -909,6 +908,7 @@ export class LociEngine {
  */
 const WARM_UP_DELAY_MS = 3000;
 
+/** The embedder the graph was last built with, loaded again, when it still loads as the same model. */
 async function loadGraphEmbedder(db: Db): Promise<{ spec: string; embedder: Embedder } | null> {
   const built = graphEmbedder(db);
   if (!built) return null;
