@@ -2,8 +2,8 @@
 // shares a name. A link that names a path (`[[Install/Configuration]]`, SilverBullet's page names;
 // `[[user/index]]` in an Obsidian vault; a Markdown link to `../guides/setup.md`) leads to the note at that
 // path; a bare name leads to the note titled so, else aliased so, else with that file name. Where several
-// notes qualify (two folders each with an `index.md`), the one nearest the linking note: in its library
-// folder, in its folder, then the shortest path.
+// notes qualify (two folders each with an `index.md`), the one the link most likely means (nearest): in the
+// linking note's library folder, named with the link's own case, in its folder, then the shortest path.
 import path from 'node:path';
 import { withoutLinkPosition } from '../ingest/links.js';
 import { normalizeName } from '../store/names.js';
