@@ -153,7 +153,8 @@ export async function extractiveAnswer(
     const items = list.items;
     if (items.length) {
       itemsOf.set(best.key, list);
-      for (const item of items) {
+      // Items past those shown stay facts of their own.
+      for (const item of items.slice(0, MAX_ITEMS)) {
         const key = `fci:${item.id}`;
         underLeadIn.add(key);
         const at = chosen.findIndex((x) => x.key === key);
