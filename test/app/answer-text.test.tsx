@@ -28,6 +28,14 @@ describe('AnswerText', () => {
     expect(html).toContain('aria-label="Open source 1"');
   });
 
+  it('shows a link or an image a model writes as its text, fetching and opening nothing', () => {
+    const html = render('See [the guide](https://example.com/guide) and ![a chart](https://example.com/c.png) [1]', [1]);
+    expect(html).not.toMatch(/<a |<img /);
+    expect(html).toContain('the guide');
+    expect(html).toContain('a chart');
+    expect(html).toContain('aria-label="Open source 1"');
+  });
+
   it('renders the code block a lead-in brings inside its bullet, with no citation made of code', () => {
     const html = render('- **CLI › Show only backlinks:** [1]\n  ```bash\n  notes links --incoming [2]\n  ```\n- **Other** [2]', [1, 2]);
     expect(html).toMatch(/<li><strong>CLI › Show only backlinks:<\/strong> <button[^>]*>1<\/button>\s*<pre><code class="language-bash">notes links --incoming \[2\]/);

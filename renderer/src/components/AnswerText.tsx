@@ -1,5 +1,7 @@
 // Renders an answer's Markdown (paragraphs, bullets, bold, code blocks a lead-in brings, tables a model
-// writes) with `[n]` turned into citation buttons. Raw HTML in an answer is shown as text, never run.
+// writes) with `[n]` turned into citation buttons. Raw HTML in an answer is shown as text, never run; a
+// link or an image a model writes is shown as its text: the answer's way into the notes is its citations,
+// and nothing in it reaches the network.
 import { useMemo } from 'react';
 import Markdown, { type Components } from 'react-markdown';
 import rehypeSanitize from 'rehype-sanitize';
@@ -13,6 +15,8 @@ export function AnswerText({ text, onCite, known }: { text: string; onCite(n: nu
   const rehypePlugins = useMemo(() => [rehypeSanitize, [rehypeCitations, { known }]] as NonNullable<Parameters<typeof Markdown>[0]['rehypePlugins']>, [known]);
   const components = useMemo<Components>(
     () => ({
+      a: ({ children }) => <span>{children}</span>,
+      img: ({ alt }) => <span>{alt}</span>,
       cite: ({ node }) => {
         const n = Number(node?.properties?.dataN);
         return (
