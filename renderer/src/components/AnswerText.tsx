@@ -9,6 +9,7 @@ import remarkGfm from 'remark-gfm';
 import type { Root } from 'mdast';
 import { visit } from 'unist-util-visit';
 import { rehypeCitations } from '../lib/rehype-citations.js';
+import { noteMarkdownClass } from './NoteMarkdown.js';
 import css from './AnswerText.module.css';
 
 export function AnswerText({ text, onCite, known }: { text: string; onCite(n: number): void; known: Set<number> }) {
@@ -29,7 +30,7 @@ export function AnswerText({ text, onCite, known }: { text: string; onCite(n: nu
     [onCite],
   );
   return (
-    <div className={css.answer}>
+    <div className={`${css.answer} ${noteMarkdownClass}`}>
       <Markdown remarkPlugins={[remarkGfm, remarkHtmlAsText]} rehypePlugins={rehypePlugins} components={components}>
         {text}
       </Markdown>
