@@ -3,11 +3,11 @@ import type { RetrievedContext } from '../types.js';
 import type { Citation } from '../api.js';
 import { dot } from '../embed/embedder.js';
 import { analyseQuery, type QueryAnalysis } from '../retrieve/query.js';
-import { chunkLines, codeBlocksOf, factsOf, hasIndexedDocuments, type FactRow } from '../store/retrieval.js';
+import { factsOf, hasIndexedDocuments, passagesOfNotes, type FactRow, type NotePassageRow } from '../store/retrieval.js';
 import { PATH_SEPARATOR } from '../store/documents.js';
 import { termMatcher } from './term-match.js';
 import { findBridge, type Bridge } from './bridge.js';
-import { introducedCode, isLeadIn, itemCandidates, listItems, MAX_ITEMS } from './lead-ins.js';
+import { introducedCode, itemCandidates, lineInPassage, listItems, MAX_ITEMS } from './lead-ins.js';
 
 export const EXTRACTIVE_NOTICE =
   'No language model is installed, so this answer is extractive: the facts in your notes that best match the question, each cited. A model would write a direct answer from them.';
@@ -118,22 +118,27 @@ export async function extractiveAnswer(
   const capOf = (d: number | undefined) => Math.max(MIN_PER_NOTE, d === undefined ? 0 : (ctxCount.get(d) ?? 0));
   // A lead-in's list shows under it (lead-ins.ts): its items are not picked again, and one picked before
   // it moves under it.
-  const rowOf = new Map(facts.map((f) => [`fci:${f.id}`, f]));
+  const rowOf = new Map(facts.map((f, i) => [`fci:${f.id}`, { row: f, terms: factTerms[i]! }]));
+  // The retrieved notes' passages, read once, when a chosen fact first needs its lines as written.
+  let passages: { list: NotePassageRow[]; byId: Map<number, NotePassageRow> } | null = null;
+  const notePassages = () => {
+    if (!passages) {
+      const list = passagesOfNotes(ctx.db, [...docRank.keys()]);
+      passages = { list, byId: new Map(list.map((p) => [p.id, p])) };
+    }
+    return passages;
+  };
+  const lineOf = (f: FactRow, line: number) => lineInPassage(notePassages().byId.get(f.chunk_id), line);
   const itemsOf = new Map<string, { items: FactRow[]; ordered: boolean }>();
   const underLeadIn = new Set<string>();
   const leadInItems = (c: Candidate): { items: FactRow[]; ordered: boolean } => {
     const none = { items: [], ordered: false };
-    const row = rowOf.get(c.key);
-    if (!row || !isLeadIn(row.text)) return none;
+    const row = rowOf.get(c.key)?.row;
+    if (!row) return none;
     const candidates = itemCandidates(row, facts);
     if (!candidates.length) return none;
-    const chunks = new Map(chunkLines(ctx.db, [...new Set(candidates.map((f) => f.chunk_id))]).map((ch) => [ch.id, ch]));
-    const lineOf = (f: FactRow) => {
-      const ch = chunks.get(f.chunk_id);
-      return ch ? (ch.text.split('\n')[f.line_from - ch.line_from] ?? null) : null;
-    };
-    const items = listItems(row, candidates, lineOf);
-    return { items, ordered: items.length > 0 && /^\s*\d/.test(lineOf(items[0]!) ?? '') };
+    const items = listItems(row, candidates, (f) => lineOf(f, f.line_from));
+    return { items, ordered: items.length > 0 && /^\s*\d/.test(lineOf(items[0]!, items[0]!.line_from) ?? '') };
   };
   while (chosen.length < maxFacts) {
     let best: Candidate | null = null;
@@ -162,7 +167,7 @@ export async function extractiveAnswer(
           const [moved] = chosen.splice(at, 1);
           perDoc.set(moved!.docId ?? moved!.docPath, perDoc.get(moved!.docId ?? moved!.docPath)! - 1);
         }
-        for (const t of factTerms[facts.indexOf(item)] ?? []) covered.add(t);
+        for (const t of rowOf.get(key)?.terms ?? []) covered.add(t);
       }
     }
   }
@@ -171,12 +176,6 @@ export async function extractiveAnswer(
     return { text: empty ? EMPTY_INDEX : 'Nothing in the indexed notes matches this question.', citations: [] };
   }
   // A fact that ends in a colon shows the code block or the list it introduces, and cites its lines (lead-ins.ts).
-  const blocks = codeBlocksOf(ctx.db, [...new Set(chosen.flatMap((c) => (c.docId === undefined ? [] : [c.docId])))]);
-  const chosenChunks = new Map(chunkLines(ctx.db, [...new Set(chosen.flatMap((c) => rowOf.get(c.key)?.chunk_id ?? []))]).map((ch) => [ch.id, ch]));
-  const lastLineOf = (f: FactRow) => {
-    const ch = chosenChunks.get(f.chunk_id);
-    return ch ? (ch.text.split('\n')[f.line_to - ch.line_from] ?? null) : null;
-  };
   const shownUnder = chosen.map((c) => {
     const list = itemsOf.get(c.key);
     if (list) {
@@ -186,8 +185,8 @@ export async function extractiveAnswer(
       const markdown = [...shown.map((f, i) => `${marker(i)} ${f.text}`), ...(items.length > MAX_ITEMS ? [`${marker(MAX_ITEMS)} …`] : [])].join('\n');
       return { markdown, lineTo: Math.max(c.lineTo, ...shown.map((f) => f.line_to)) };
     }
-    const row = rowOf.get(c.key);
-    return introducedCode(c, blocks, row ? lastLineOf(row) : null);
+    const row = rowOf.get(c.key)?.row;
+    return introducedCode(c, notePassages().list, row ? lineOf(row, row.line_to) : null);
   });
   const citations: Citation[] = chosen.map(({ score: _s, key: _k, terms: _t, ...c }, i) => ({ n: i + 1, ...c, lineTo: shownUnder[i]?.lineTo ?? c.lineTo }));
   const bullets = citations.map((c, i) => {

@@ -4,7 +4,7 @@
 // the sentence, and an answer that stops at the colon leaves out what the reader came for. So an
 // answer's lead-in fact brings the code block that opens on the next line or the one after, or the list
 // items right under it.
-import type { CodeBlockRow, FactRow } from '../store/retrieval.js';
+import type { FactRow, NotePassageRow } from '../store/retrieval.js';
 import { PATH_SEPARATOR } from '../store/documents.js';
 
 /** Lines of a code block an answer shows; the rest is left to the cited note. */
@@ -18,7 +18,7 @@ const LEAD_IN_END = /[:：]\s*$/;
 const FENCE = /^\s*(`{3,}|~{3,})/;
 const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s/;
 
-export function isLeadIn(text: string): boolean {
+function isLeadIn(text: string): boolean {
   return LEAD_IN_END.test(text);
 }
 
@@ -36,17 +36,22 @@ export interface IntroducedCode {
  */
 export function introducedCode(
   fact: { docId?: number; text: string; lineTo: number },
-  blocks: readonly CodeBlockRow[],
+  passages: readonly NotePassageRow[],
   lineText: string | null = null,
 ): IntroducedCode | null {
   if (fact.docId === undefined) return null;
-  const block = blocks.find((b) => b.document_id === fact.docId && b.line_from > fact.lineTo && b.line_from <= fact.lineTo + 2);
+  const block = passages.find((b) => b.is_code && b.document_id === fact.docId && b.line_from > fact.lineTo && b.line_from <= fact.lineTo + 2);
   if (!block || !(isLeadIn(fact.text) || (lineText !== null && endsLine(fact.text, lineText)))) return null;
   return { markdown: fenced(block.text), lineTo: block.line_to };
 }
 
 /** Letters and digits only, lowercased: a fact's text is its line's with the Markdown taken out. */
 const bareWords = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+
+/** A note's line as written, from the passage that holds it (null where it is not known). */
+export function lineInPassage(passage: NotePassageRow | undefined, line: number): string | null {
+  return passage ? (passage.text.split('\n')[line - passage.line_from] ?? null) : null;
+}
 
 /** Whether the fact is the last sentence on its line: the line ends with the fact's last words. */
 function endsLine(fact: string, line: string): boolean {

@@ -72,20 +72,23 @@ export function factsOf(db: Db, docIds: number[]): FactRow[] {
     .all(JSON.stringify(docIds)) as FactRow[];
 }
 
-/** A code block of a note, as the chunker kept it (fences included). */
-export interface CodeBlockRow {
+/** A passage of a note as the chunker kept it (a code block with its fences). */
+export interface NotePassageRow {
+  id: number;
   document_id: number;
   line_from: number;
   line_to: number;
+  /** 1 for a code block. */
+  is_code: number;
   text: string;
 }
 
-/** The code blocks of the given notes. */
-export function codeBlocksOf(db: Db, docIds: number[]): CodeBlockRow[] {
+/** Every passage of the given notes (code blocks included), for reading their lines as written. */
+export function passagesOfNotes(db: Db, docIds: number[]): NotePassageRow[] {
   if (docIds.length === 0) return [];
-  return stmt(db, 'SELECT document_id, line_from, line_to, text FROM chunks WHERE is_code = 1 AND document_id IN (SELECT value FROM json_each(?))').all(
+  return stmt(db, 'SELECT id, document_id, line_from, line_to, is_code, text FROM chunks WHERE document_id IN (SELECT value FROM json_each(?))').all(
     JSON.stringify(docIds),
-  ) as CodeBlockRow[];
+  ) as NotePassageRow[];
 }
 
 /** The opening prose passage of the note indexed last (null: no note), for a question asked to warm retrieval up. */
@@ -108,16 +111,6 @@ export function hasIndexedDocuments(db: Db): boolean {
 /** Every chunk's text, one row at a time (for statistics a retriever derives once per index generation). */
 export function* eachChunkText(db: Db): Generator<{ id: number; text: string }> {
   yield* db.prepare('SELECT id, text FROM chunks').iterate() as IterableIterator<{ id: number; text: string }>;
-}
-
-/** The given chunks' text with the note line it starts on. */
-export function chunkLines(db: Db, ids: number[]): { id: number; line_from: number; text: string }[] {
-  if (ids.length === 0) return [];
-  return stmt(db, 'SELECT id, line_from, text FROM chunks WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as {
-    id: number;
-    line_from: number;
-    text: string;
-  }[];
 }
 
 /** The text of the given chunks. */
