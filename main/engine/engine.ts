@@ -23,7 +23,6 @@ import { addChatMessage, assertChat, listChats, loadChat, newChat } from './stor
 import { NotFoundError, UserError } from './errors.js';
 import { modelsInSettings, type ModelsInUse } from './llm/models/remove.js';
 import { getLogger, reportEngineError } from './log.js';
-import { forgetReleasedReplies } from './store/kept-replies.js';
 import type { Answer, AskOptions, ChatMessage, DocumentSummary, EmbedderSwitch, FolderSummary, GraphView, IndexReport, MindMapView, ModelPassSummary, NoteText, RelatedNote, Stats } from './api.js';
 import type { IndexProgress, RetrievalMethod } from './types.js';
 import type { LlmProvider } from './llm/provider.js';
@@ -448,8 +447,6 @@ export class LociEngine {
     await this.jobs.stop(abs);
     return this.serialised(async () => {
       const removed = removeDocumentsUnder(this.db, abs);
-      // Removing a folder forgets what the model read in it, released replies too.
-      forgetReleasedReplies(this.db, { root: abs });
       deleteFolder(this.db, abs);
       this.refused.delete(abs);
       await updateGraph(this.db, this.embedder, this.indexDefaults());

@@ -3,6 +3,7 @@ import type { Db } from './db.js';
 import { stmt } from './statements.js';
 import { FAST_EXTRACTOR } from '../types.js';
 import { deleteDocument } from './documents.js';
+import { forgetReleasedReplies } from './kept-replies.js';
 
 export interface FolderRow {
   root: string;
@@ -96,8 +97,12 @@ export function indexedIdsUnder(db: Db, root: string): number[] {
   return stmt(db, "SELECT id FROM documents WHERE root = ? AND status = 'indexed' ORDER BY id").pluck().all(root) as number[];
 }
 
-/** Removes every document of a folder (rows cascade; FTS and vectors go by trigger) and queues the graph update. */
+/**
+ * Removes every document of a folder (rows cascade; FTS and vectors go by trigger) and queues the graph
+ * update. What the model read in the folder goes too, replies its notes released earlier included.
+ */
 export function removeDocumentsUnder(db: Db, root: string): number {
+  forgetReleasedReplies(db, { root });
   const ids = stmt(db, 'SELECT id FROM documents WHERE root = ?').pluck().all(root) as number[];
   if (ids.length === 0) return 0;
   db.transaction(() => {
