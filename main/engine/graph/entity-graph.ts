@@ -14,7 +14,6 @@ import { buildCsr, type Csr } from './ppr.js';
 import { lshPairsSync } from './lsh-pairs.js';
 import { findTitleMentions, noteNameKeys, titleSpecificity, type TitleMentions } from './title-mentions.js';
 import { linkResolver, type LinkableNote } from './link-resolution.js';
-import { normalizeLinkTarget } from '../store/names.js';
 
 export interface EntityGraphParams {
   /** Weight of a chunk–note edge. */
@@ -163,7 +162,7 @@ export async function buildEntityGraph(db: Db, entityVectors: VectorMatrix | nul
   const links = graphLinks(db).flatMap((l) => {
     const from = noteById.get(l.docId);
     const to = from && resolve(l.target, from);
-    return to && to.id !== l.docId ? [{ docId: l.docId, line: l.line, targetDocId: to.id, key: normalizeLinkTarget(l.target) }] : [];
+    return to && to.id !== l.docId ? [{ docId: l.docId, line: l.line, targetDocId: to.id, key: l.key }] : [];
   });
   for (const l of links) {
     const c = chunkAt(l.docId, l.line);

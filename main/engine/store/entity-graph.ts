@@ -59,9 +59,17 @@ export function graphNotes(db: Db): GraphNoteRow[] {
     .all() as GraphNoteRow[];
 }
 
-/** Every link as written (its target resolved by graph/link-resolution.ts, which needs the path in it). */
-export function graphLinks(db: Db): { docId: number; target: string; line: number }[] {
-  return db.prepare('SELECT document_id AS docId, target, line FROM links').all() as { docId: number; target: string; line: number }[];
+/**
+ * Every link as written (its target resolved by graph/link-resolution.ts, which needs the path in it) and
+ * its normalised key (store/names.ts normalizeLinkTarget, stored when the note was written).
+ */
+export function graphLinks(db: Db): { docId: number; target: string; key: string; line: number }[] {
+  return db.prepare('SELECT document_id AS docId, target, target_norm AS key, line FROM links').all() as {
+    docId: number;
+    target: string;
+    key: string;
+    line: number;
+  }[];
 }
 
 /** Every indexed chunk's segmented words (its FTS text), for the title-mention scan; streamed, not held. */
