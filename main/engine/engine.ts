@@ -845,11 +845,14 @@ export class LociEngine {
   private scheduleWarmUp(): void {
     if (this.closing.signal.aborted) return;
     if (this.warmTimer) clearTimeout(this.warmTimer);
-    this.warmTimer = setTimeout(() => {
-      this.warmTimer = null;
-      this.warming = this.warmUp();
-    }, WARM_UP_DELAY_MS);
+    this.warmTimer = setTimeout(() => this.warmUpNow(), WARM_UP_DELAY_MS);
     this.warmTimer.unref();
+  }
+
+  private warmUpNow(): void {
+    if (this.warmTimer) clearTimeout(this.warmTimer);
+    this.warmTimer = null;
+    this.warming = this.warmUp();
   }
 
   private async warmUp(): Promise<void> {
@@ -864,11 +867,7 @@ export class LociEngine {
 
   /** Runs a warm-up that is waiting for the index to settle now, and resolves when none is under way (tests, benchmarks). */
   async retrievalWarm(): Promise<void> {
-    if (this.warmTimer) {
-      clearTimeout(this.warmTimer);
-      this.warmTimer = null;
-      this.warming = this.warmUp();
-    }
+    if (this.warmTimer) this.warmUpNow();
     await this.warming;
   }
 

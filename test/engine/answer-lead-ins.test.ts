@@ -53,15 +53,21 @@ describe('an extractive answer’s lead-in facts', () => {
     const r = await retrieve(notes!.ctx, question, 'loci', 8);
     return extractiveAnswer(notes!.ctx, question, r.contexts, 5, r.query);
   };
+  type Answer = Awaited<ReturnType<typeof ask>>;
+  /** The answer's citation of the fact starting so (the test fails where there is none). */
+  const citing = (a: Answer, start: string) => {
+    const c = a.citations.find((x) => x.text.startsWith(start));
+    expect(c, a.text).toBeDefined();
+    return c!;
+  };
 
   it('shows the code block a colon introduces, and cites its lines', async () => {
     const a = await ask('How do I show only the incoming links of a note?');
     const lines = CLI.split('\n');
-    const lead = a.citations.find((c) => c.text.startsWith('Show only the incoming links'));
-    expect(lead, a.text).toBeDefined();
-    expect(lead!.lineFrom).toBe(lines.indexOf('Show only the incoming links of a note:') + 1);
-    expect(lead!.lineTo).toBe(lines.indexOf('notes links my-note --incoming') + 2);
-    expect(a.text).toContain(`[${lead!.n}]\n  \`\`\`bash\n  notes links my-note --incoming\n  \`\`\``);
+    const lead = citing(a, 'Show only the incoming links');
+    expect(lead.lineFrom).toBe(lines.indexOf('Show only the incoming links of a note:') + 1);
+    expect(lead.lineTo).toBe(lines.indexOf('notes links my-note --incoming') + 2);
+    expect(a.text).toContain(`[${lead.n}]\n  \`\`\`bash\n  notes links my-note --incoming\n  \`\`\``);
   });
 
   it('cuts a long block to its first lines', async () => {
@@ -73,10 +79,9 @@ describe('an extractive answer’s lead-in facts', () => {
   it('shows the list a colon introduces under it, numbered as written, and no item again on its own', async () => {
     const a = await ask('How do I open the connections panel and keep only incoming links with the filter buttons?');
     const lines = CLI.split('\n');
-    const lead = a.citations.find((c) => c.text.startsWith('The connections panel opens'));
-    expect(lead, a.text).toBeDefined();
-    expect(lead!.lineTo).toBe(lines.indexOf('3. Use the filter buttons to keep only incoming links') + 1);
-    expect(a.text).toContain(`[${lead!.n}]\n  1. Open the command palette\n  2. Type connections and pick the panel\n  3. Use the filter buttons to keep only incoming links`);
+    const lead = citing(a, 'The connections panel opens');
+    expect(lead.lineTo).toBe(lines.indexOf('3. Use the filter buttons to keep only incoming links') + 1);
+    expect(a.text).toContain(`[${lead.n}]\n  1. Open the command palette\n  2. Type connections and pick the panel\n  3. Use the filter buttons to keep only incoming links`);
     // The item matching the question best would have been a bullet of its own.
     expect(a.citations.filter((c) => c.text.includes('filter buttons'))).toEqual([]);
   });
@@ -91,9 +96,8 @@ describe('an extractive answer’s lead-in facts', () => {
 
   it('shows the code under the sentence that ends the paragraph right above it, colon or not', async () => {
     const a = await ask('How do I start the notes server with a password set?');
-    const start = a.citations.find((c) => c.text.startsWith('Start the notes server'));
-    expect(start, a.text).toBeDefined();
-    expect(a.text).toContain(`[${start!.n}]\n  \`\`\`\n  NOTES_PASSWORD=secret notes serve\n  \`\`\``);
+    const start = citing(a, 'Start the notes server');
+    expect(a.text).toContain(`[${start.n}]\n  \`\`\`\n  NOTES_PASSWORD=secret notes serve\n  \`\`\``);
     // The paragraph's first sentence does not introduce the block.
     const reads = a.citations.find((c) => c.text.startsWith('The notes server reads one setting'));
     if (reads) expect(a.text).not.toContain(`[${reads.n}]\n  \`\`\``);
@@ -102,9 +106,8 @@ describe('an extractive answer’s lead-in facts', () => {
 
   it('adds nothing to a fact that introduces no code', async () => {
     const a = await ask('Does the links command change a note?');
-    const never = a.citations.find((c) => c.text.startsWith('The links command never'));
-    expect(never, a.text).toBeDefined();
-    expect(never!.lineTo).toBe(never!.lineFrom);
+    const never = citing(a, 'The links command never');
+    expect(never.lineTo).toBe(never.lineFrom);
     expect(a.text.split('\n').filter((l) => l.startsWith('  ```')).length % 2).toBe(0);
   });
 });
