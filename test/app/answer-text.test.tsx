@@ -36,6 +36,16 @@ describe('AnswerText', () => {
     expect(html).toContain('aria-label="Open source 1"');
   });
 
+  it('shows sources a model lists as `[1]: note` as written, and keeps every [1] a citation', () => {
+    const html = render('Mara was born in Tromsø [1], and founded it [2].\n\n[1]: People/Mara.md\n[2]: Kestrel.md "lines 3-5"', [1, 2]);
+    expect(html).toContain('People/Mara.md');
+    expect(html).toContain('Kestrel.md &quot;lines 3-5&quot;');
+    // Each mark in the sentence and in the list of sources is a citation; none became a link.
+    expect((html.match(/aria-label="Open source 1"/g) ?? []).length).toBe(2);
+    expect((html.match(/aria-label="Open source 2"/g) ?? []).length).toBe(2);
+    expect(html).not.toMatch(/<a /);
+  });
+
   it('renders the code block a lead-in brings inside its bullet, with no citation made of code', () => {
     const html = render('- **CLI › Show only backlinks:** [1]\n  ```bash\n  notes links --incoming [2]\n  ```\n- **Other** [2]', [1, 2]);
     expect(html).toMatch(/<li><strong>CLI › Show only backlinks:<\/strong> <button[^>]*>1<\/button>\s*<pre><code class="language-bash">notes links --incoming \[2\]/);

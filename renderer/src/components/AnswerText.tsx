@@ -7,7 +7,7 @@ import Markdown, { type Components } from 'react-markdown';
 import rehypeSanitize from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
 import type { Root } from 'mdast';
-import { visit } from 'unist-util-visit';
+import { SKIP, visit } from 'unist-util-visit';
 import { rehypeCitations } from '../lib/rehype-citations.js';
 import { noteMarkdownClass } from './NoteMarkdown.js';
 import css from './AnswerText.module.css';
@@ -31,7 +31,7 @@ export function AnswerText({ text, onCite, known }: { text: string; onCite(n: nu
   );
   return (
     <div className={`${css.answer} ${noteMarkdownClass}`}>
-      <Markdown remarkPlugins={[remarkGfm, remarkHtmlAsText]} rehypePlugins={rehypePlugins} components={components}>
+      <Markdown remarkPlugins={[remarkGfm, remarkHtmlAsText, remarkReferencesAsText]} rehypePlugins={rehypePlugins} components={components}>
         {text}
       </Markdown>
     </div>
@@ -43,6 +43,30 @@ function remarkHtmlAsText() {
   return (tree: Root) => {
     visit(tree, 'html', (node) => {
       (node as unknown as { type: string }).type = 'text';
+    });
+  };
+}
+
+/**
+ * A model may list its sources as `[1]: Kestrel.md`, which Markdown reads as a link definition: the line
+ * would vanish, and every `[1]` in the answer would become a link to it and lose its brackets (and so its
+ * citation). Definitions and the references they resolve are shown as written.
+ */
+function remarkReferencesAsText() {
+  return (tree: Root, file: { value: unknown }) => {
+    const source = String(file.value);
+    const written = (node: { position?: { start: { offset?: number }; end: { offset?: number } } }) =>
+      source.slice(node.position?.start.offset ?? 0, node.position?.end.offset ?? 0);
+    visit(tree, (node, index, parent) => {
+      if (!parent || index === undefined) return;
+      if (node.type === 'definition') {
+        parent.children.splice(index, 1, { type: 'paragraph', children: [{ type: 'text', value: written(node) }] } as never);
+        return [SKIP, index + 1];
+      }
+      if (node.type === 'linkReference' || node.type === 'imageReference') {
+        parent.children.splice(index, 1, { type: 'text', value: written(node) } as never);
+        return [SKIP, index + 1];
+      }
     });
   };
 }
