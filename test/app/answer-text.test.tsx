@@ -46,6 +46,14 @@ describe('AnswerText', () => {
     expect(html).not.toMatch(/<a /);
   });
 
+  it('renders the table a lead-in brings inside its bullet', () => {
+    const html = render('- **Snippets › Insert a link with these snippets:** [1]\n  | Snippet | Inserts |\n  | --- | :---: |\n  | `/today` | today [1] |\n  | … | … |\n- **Other** [2]', [1, 2]);
+    expect(html).toMatch(/<li><strong>Snippets › Insert a link with these snippets:<\/strong> <button[^>]*>1<\/button>\s*<table>/);
+    expect((html.match(/<tr>/g) ?? []).length).toBe(3);
+    expect(html).toContain('<code>/today</code>');
+    expect((html.match(/<li>/g) ?? []).length).toBe(2);
+  });
+
   it('renders the code block a lead-in brings inside its bullet, with no citation made of code', () => {
     const html = render('- **CLI › Show only backlinks:** [1]\n  ```bash\n  notes links --incoming [2]\n  ```\n- **Other** [2]', [1, 2]);
     expect(html).toMatch(/<li><strong>CLI › Show only backlinks:<\/strong> <button[^>]*>1<\/button>\s*<pre><code class="language-bash">notes links --incoming \[2\]/);

@@ -40,6 +40,19 @@ const CLI = [
   '',
   ...Array.from({ length: 7 }, (_, i) => `- Linking note number ${i + 1}`),
   '',
+  '## Snippets',
+  '',
+  'Insert a link to a nearby daily note with these snippets:',
+  '',
+  '| Snippet | Inserts |',
+  '| ------- | :-----: |',
+  '| `/today` | the daily note of today |',
+  '| `/tomorrow` | the daily note of tomorrow |',
+  '| `/yesterday` | the daily note of yesterday |',
+  '| `/monday` | the daily note of next Monday |',
+  '| `/+1d` | the daily note one day ahead |',
+  '| `/-3d` | the daily note three days back |',
+  '',
 ].join('\n');
 
 describe('an extractive answer’s lead-in facts', () => {
@@ -102,6 +115,29 @@ describe('an extractive answer’s lead-in facts', () => {
     const reads = a.citations.find((c) => c.text.startsWith('The notes server reads one setting'));
     if (reads) expect(a.text).not.toContain(`[${reads.n}]\n  \`\`\``);
     expect(a.text.match(/NOTES_PASSWORD/g)).toHaveLength(1);
+  });
+
+  it('shows the table a colon introduces, its first rows, and no shown row again on its own', async () => {
+    const a = await ask('Which snippets insert a link to a nearby daily note?');
+    const lines = CLI.split('\n');
+    const lead = citing(a, 'Insert a link to a nearby daily note');
+    expect(lead.lineTo).toBe(lines.indexOf('| `/+1d` | the daily note one day ahead |') + 1);
+    expect(a.text).toContain(
+      [
+        `[${lead.n}]`,
+        '  | Snippet | Inserts |',
+        '  | --- | :---: |',
+        '  | `/today` | the daily note of today |',
+        '  | `/tomorrow` | the daily note of tomorrow |',
+        '  | `/yesterday` | the daily note of yesterday |',
+        '  | `/monday` | the daily note of next Monday |',
+        '  | `/+1d` | the daily note one day ahead |',
+        '  | … | … |',
+      ].join('\n'),
+    );
+    // A shown row is no bullet of its own; the row past the fifth may be.
+    expect(a.citations.filter((c) => c.lineFrom > lead.lineFrom && c.lineFrom <= lead.lineTo)).toEqual([]);
+    expect(a.text.match(/the daily note of today/g)).toHaveLength(1);
   });
 
   it('adds nothing to a fact that introduces no code', async () => {

@@ -7,7 +7,7 @@ import { factsOf, hasIndexedDocuments, passagesOfNotes, type FactRow, type NoteP
 import { PATH_SEPARATOR } from '../store/documents.js';
 import { termMatcher } from './term-match.js';
 import { findBridge, type Bridge } from './bridge.js';
-import { introducedCode, itemCandidates, lineInPassage, listItems, MAX_ITEMS } from './lead-ins.js';
+import { introducedCode, introducedTable, itemCandidates, lineInPassage, listItems, MAX_ITEMS, type IntroducedTable } from './lead-ins.js';
 
 export const EXTRACTIVE_NOTICE =
   'No language model is installed, so this answer is extractive: the facts in your notes that best match the question, each cited. A model would write a direct answer from them.';
@@ -129,6 +129,12 @@ export async function extractiveAnswer(
     return passages;
   };
   const lineOf = (f: FactRow, line: number) => lineInPassage(notePassages().byId.get(f.chunk_id), line);
+  const noteLine = (docId: number, line: number) =>
+    lineInPassage(
+      notePassages().list.find((p) => p.document_id === docId && p.line_from <= line && line <= p.line_to),
+      line,
+    );
+  const tableOf = new Map<string, IntroducedTable>();
   const itemsOf = new Map<string, { items: FactRow[]; ordered: boolean }>();
   const underLeadIn = new Set<string>();
   const leadInItems = (c: Candidate): { items: FactRow[]; ordered: boolean } => {
@@ -139,6 +145,16 @@ export async function extractiveAnswer(
     if (!candidates.length) return none;
     const items = listItems(row, candidates, (f) => lineOf(f, f.line_from));
     return { items, ordered: items.length > 0 && /^\s*\d/.test(lineOf(items[0]!, items[0]!.line_from) ?? '') };
+  };
+  /** Facts shown under a lead-in are not picked again; one picked before it moves under it. */
+  const takeUnder = (key: string) => {
+    underLeadIn.add(key);
+    const at = chosen.findIndex((x) => x.key === key);
+    if (at >= 0) {
+      const [moved] = chosen.splice(at, 1);
+      perDoc.set(moved!.docId ?? moved!.docPath, perDoc.get(moved!.docId ?? moved!.docPath)! - 1);
+    }
+    for (const t of rowOf.get(key)?.terms ?? []) covered.add(t);
   };
   while (chosen.length < maxFacts) {
     let best: Candidate | null = null;
@@ -159,23 +175,22 @@ export async function extractiveAnswer(
     if (items.length) {
       itemsOf.set(best.key, list);
       // Items past those shown stay facts of their own.
-      for (const item of items.slice(0, MAX_ITEMS)) {
-        const key = `fci:${item.id}`;
-        underLeadIn.add(key);
-        const at = chosen.findIndex((x) => x.key === key);
-        if (at >= 0) {
-          const [moved] = chosen.splice(at, 1);
-          perDoc.set(moved!.docId ?? moved!.docPath, perDoc.get(moved!.docId ?? moved!.docPath)! - 1);
-        }
-        for (const t of rowOf.get(key)?.terms ?? []) covered.add(t);
-      }
+      for (const item of items.slice(0, MAX_ITEMS)) takeUnder(`fci:${item.id}`);
+      continue;
+    }
+    const docId = best.docId;
+    const table = docId !== undefined && rowOf.has(best.key) ? introducedTable(best, (line) => noteLine(docId, line)) : null;
+    if (table) {
+      tableOf.set(best.key, table);
+      // A row is a fact of its own too ("/monday, next Monday"); rows past those shown stay so.
+      for (const f of facts) if (f.document_id === docId && f.line_from >= table.lineFrom && f.line_to <= table.lineTo) takeUnder(`fci:${f.id}`);
     }
   }
   if (chosen.length === 0) {
     const empty = !hasIndexedDocuments(ctx.db);
     return { text: empty ? EMPTY_INDEX : 'Nothing in the indexed notes matches this question.', citations: [] };
   }
-  // A fact that ends in a colon shows the code block or the list it introduces, and cites its lines (lead-ins.ts).
+  // A fact that ends in a colon shows the code block, the list or the table it introduces, and cites its lines (lead-ins.ts).
   const shownUnder = chosen.map((c) => {
     const list = itemsOf.get(c.key);
     if (list) {
@@ -185,6 +200,8 @@ export async function extractiveAnswer(
       const markdown = [...shown.map((f, i) => `${marker(i)} ${f.text}`), ...(items.length > MAX_ITEMS ? [`${marker(MAX_ITEMS)} …`] : [])].join('\n');
       return { markdown, lineTo: Math.max(c.lineTo, ...shown.map((f) => f.line_to)) };
     }
+    const table = tableOf.get(c.key);
+    if (table) return { markdown: table.markdown, lineTo: table.lineTo };
     const row = rowOf.get(c.key)?.row;
     return introducedCode(c, notePassages().list, row ? lineOf(row, row.line_to) : null);
   });

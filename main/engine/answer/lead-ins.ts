@@ -2,8 +2,9 @@
 // itself below it: a code block ("Show only backlinks:" then `foam links my-note --incoming`) or a list
 // ("The Connections panel shows both forward links and backlinks:" then the three steps). The fact is
 // the sentence, and an answer that stops at the colon leaves out what the reader came for. So an
-// answer's lead-in fact brings the code block that opens on the next line or the one after, or the list
-// items right under it.
+// answer's lead-in fact brings the code block that opens on the next line or the one after, the list
+// items right under it, or the table ("Create links to recent daily notes using snippets:" over the
+// snippets and the dates they stand for).
 import type { FactRow, NotePassageRow } from '../store/retrieval.js';
 import { PATH_SEPARATOR } from '../store/documents.js';
 
@@ -17,6 +18,10 @@ export const MAX_ITEMS = 5;
 const LEAD_IN_END = /[:：]\s*$/;
 const FENCE = /^\s*(`{3,}|~{3,})/;
 const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s/;
+/** A table's delimiter row (`| --- | :-: |`), which makes the line above it a table's header. */
+const TABLE_DELIMITER = /^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/;
+/** A cell boundary: a pipe not escaped as `\|`. */
+const CELL_PIPE = /(?<!\\)\|/;
 
 function isLeadIn(text: string): boolean {
   return LEAD_IN_END.test(text);
@@ -44,6 +49,45 @@ export function introducedCode(
   if (!block || !(isLeadIn(fact.text) || (lineText !== null && endsLine(fact.text, lineText)))) return null;
   return { markdown: fenced(block.text), lineTo: block.line_to };
 }
+
+export interface IntroducedTable {
+  /** The table as Markdown: its header and first MAX_ITEMS rows, with a row of "…" where it goes on. */
+  markdown: string;
+  /** The first and last lines of the rows shown, so the citation covers them and their facts are not picked again. */
+  lineFrom: number;
+  lineTo: number;
+}
+
+/**
+ * The table a lead-in fact introduces: a header row within two lines after the fact, with its delimiter
+ * row under it. `lineOf` gives the note's line as written (null where no passage holds it).
+ */
+export function introducedTable(fact: { text: string; lineTo: number }, lineOf: (line: number) => string | null): IntroducedTable | null {
+  if (!isLeadIn(fact.text)) return null;
+  let header = fact.lineTo + 1;
+  while (header <= fact.lineTo + 2 && !lineOf(header)?.trim()) header++;
+  const head = lineOf(header);
+  const delimiter = lineOf(header + 1);
+  if (!head || !CELL_PIPE.test(head) || delimiter === null || !TABLE_DELIMITER.test(delimiter) || !CELL_PIPE.test(delimiter)) return null;
+  const rows: string[] = [];
+  let line = header + 2;
+  for (let text = lineOf(line); text?.trim() && CELL_PIPE.test(text); text = lineOf(++line)) rows.push(text);
+  const shown = rows.slice(0, MAX_ITEMS);
+  const width = cells(head).length;
+  const body = [...shown.map((r) => row(cells(r))), ...(rows.length > MAX_ITEMS ? [row(Array.from({ length: width }, () => '…'))] : [])];
+  const markdown = [row(cells(head)), row(cells(delimiter).map((d) => d.replace(/-+/, '---'))), ...body].join('\n');
+  return { markdown, lineFrom: header, lineTo: header + 1 + shown.length };
+}
+
+/** A row's cells, trimmed, without the pipes that open and close it; each cut to MAX_LINE_CHARS. */
+function cells(line: string): string[] {
+  const parts = line.trim().split(CELL_PIPE).map((c) => c.trim());
+  if (parts[0] === '') parts.shift();
+  if (parts.length && parts[parts.length - 1] === '') parts.pop();
+  return parts.map((c) => (c.length > MAX_LINE_CHARS ? `${c.slice(0, MAX_LINE_CHARS)}…` : c));
+}
+
+const row = (cellTexts: string[]) => `| ${cellTexts.join(' | ')} |`;
 
 /** Letters and digits only, lowercased: a fact's text is its line's with the Markdown taken out. */
 const bareWords = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
