@@ -7,6 +7,7 @@ import { factsOf, hasIndexedDocuments, passagesOfNotes, type FactRow, type NoteP
 import { PATH_SEPARATOR } from '../store/documents.js';
 import { termMatcher } from './term-match.js';
 import { findBridge, type Bridge } from './bridge.js';
+import { boldThen, markdownText } from './markdown.js';
 import { introducedCode, introducedTable, itemCandidates, lineInPassage, listItems, MAX_ITEMS, type IntroducedTable } from './lead-ins.js';
 
 export const EXTRACTIVE_NOTICE =
@@ -197,7 +198,7 @@ export async function extractiveAnswer(
       const { items, ordered } = list;
       const shown = items.slice(0, MAX_ITEMS);
       const marker = (i: number) => (ordered ? `${i + 1}.` : '-');
-      const markdown = [...shown.map((f, i) => `${marker(i)} ${f.text}`), ...(items.length > MAX_ITEMS ? [`${marker(MAX_ITEMS)} …`] : [])].join('\n');
+      const markdown = [...shown.map((f, i) => `${marker(i)} ${markdownText(f.text)}`), ...(items.length > MAX_ITEMS ? [`${marker(MAX_ITEMS)} …`] : [])].join('\n');
       return { markdown, lineTo: Math.max(c.lineTo, ...shown.map((f) => f.line_to)) };
     }
     const table = tableOf.get(c.key);
@@ -207,7 +208,8 @@ export async function extractiveAnswer(
   });
   const citations: Citation[] = chosen.map(({ score: _s, key: _k, terms: _t, ...c }, i) => ({ n: i + 1, ...c, lineTo: shownUnder[i]?.lineTo ?? c.lineTo }));
   const bullets = citations.map((c, i) => {
-    const bullet = `- ${c.factPath ? `**${c.factPath}**` : c.text}${c.factPath && !c.factPath.endsWith(c.text) ? ` — ${c.text}` : ''} [${c.n}]`;
+    const line = c.factPath ? boldThen(c.factPath, c.factPath.endsWith(c.text) ? '' : ` — ${c.text}`) : markdownText(c.text);
+    const bullet = `- ${line} [${c.n}]`;
     const under = shownUnder[i]?.markdown;
     return under ? `${bullet}\n${under.replace(/^/gm, '  ')}` : bullet;
   });

@@ -1,0 +1,24 @@
+// An extractive answer is Markdown (the window renders it with GFM), but the facts in it are plain text
+// from the notes: "FOAM_DATE_* variables" in a bold path would end the bold at the star, "~/notes/~" would
+// strike through, "<br>" would be read as markup. mdast-util-to-markdown escapes just what Markdown would
+// otherwise read, where it would read it.
+import type { PhrasingContent } from 'mdast';
+import { gfmToMarkdown } from 'mdast-util-gfm';
+import { toMarkdown } from 'mdast-util-to-markdown';
+
+const extensions = [gfmToMarkdown()];
+
+/** One line: a bullet's text that broke onto a line of its own would end its bullet. */
+function phrasing(children: PhrasingContent[]): string {
+  return toMarkdown({ type: 'paragraph', children }, { extensions }).trimEnd().replace(/\s*\n\s*/g, ' ');
+}
+
+/** Plain text as Markdown that shows it as written. */
+export function markdownText(text: string): string {
+  return phrasing([{ type: 'text', value: text }]);
+}
+
+/** A bold lead (a fact's mind-map path) and the plain text after it, as Markdown that shows both as written. */
+export function boldThen(bold: string, after = ''): string {
+  return phrasing([{ type: 'strong', children: [{ type: 'text', value: bold }] }, ...(after ? [{ type: 'text' as const, value: after }] : [])]);
+}
