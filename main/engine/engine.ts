@@ -678,14 +678,16 @@ export class LociEngine {
     return listChats(this.db);
   }
 
-  chat(id: number): ChatMessage[] {
+  async chat(id: number): Promise<ChatMessage[]> {
     assertChat(this.db, id);
     // An answer's passages mark its question's words, as when it was asked (matchKeys).
     let question = '';
-    return loadChat(this.db, id).map((m) => {
+    const out: ChatMessage[] = [];
+    for (const m of loadChat(this.db, id)) {
       if (m.role === 'user') question = m.text;
-      return { ...m, matchKeys: m.role === 'assistant' ? matchKeys(questionSearchedWords(question)) : [] };
-    });
+      out.push({ ...m, matchKeys: m.role === 'assistant' ? matchKeys(await questionSearchedWords(this.retrievalContext, question)) : [] });
+    }
+    return out;
   }
 
   /** Every user setting with the value in force (stored, else its default). */

@@ -37,7 +37,7 @@ export interface EnginePort {
   related(docId: number, opts?: { limit?: number }): RelatedNote[];
   stats(): Stats;
   chats(): ChatSummary[];
-  chat(id: number): ChatMessage[];
+  chat(id: number): Promise<ChatMessage[]>;
   settings(): Record<string, unknown>;
   /** The models the engine uses (settings, and mid-switch the ones still in force): never deleted. */
   modelsInUse(): ModelsInUse;

@@ -26,7 +26,7 @@ describe('extractive answers (no model)', () => {
 
   it('stores the exchange as a chat with its citations and the passages it was drawn from', async () => {
     const a = await samples.engine.ask('What water hardness do I aim for?');
-    const messages = samples.engine.chat(a.chatId!);
+    const messages = await samples.engine.chat(a.chatId!);
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(at(messages, 1).citations).toEqual(a.citations);
     expect(a.contexts.length).toBeGreaterThan(0);

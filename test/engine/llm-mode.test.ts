@@ -70,7 +70,7 @@ describe('the engine with a local model', () => {
       const source = at(a.contexts, c.n - 1, `context [${c.n}] of a citation`);
       expect([c.docPath, c.lineFrom, c.lineTo]).toEqual([source.docPath, source.lineFrom, source.lineTo]);
     }
-    const stored = engine.chat(a.chatId!);
+    const stored = await engine.chat(a.chatId!);
     expect(at(stored, 1).text).toBe(a.text);
   });
 

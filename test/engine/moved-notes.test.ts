@@ -58,7 +58,7 @@ describe('a note moved within its folder', () => {
     expect(note.lines).toContain('The harbour master lives in Bergen and keeps the tide tables.');
     expect(engine.documents().map((d) => d.relPath).sort()).toEqual(['Garden.md', 'archive/2024/Harbour.md', 'inbox/lighthouse.md']);
     // The conversation, reopened, names the note by where it is now.
-    const reopened = engine.chat(answer.chatId!).find((m) => m.role === 'assistant');
+    const reopened = (await engine.chat(answer.chatId!)).find((m) => m.role === 'assistant');
     expect(reopened?.contexts.filter((c) => c.docId === cited.docId).map((c) => c.docPath)).toContain('archive/2024/Harbour.md');
     expect(reopened?.contexts.map((c) => c.docPath)).not.toContain('inbox/Harbour.md');
   }, 300_000);

@@ -1,6 +1,7 @@
 // The language a note is written in (ISO 639-1), for what depends on it beyond its script: which
-// embedding model to offer (MiniLM reads English, not German). Retrieval, fast extraction and a model
-// pass's prompts never read it: they go by script (text/lang.ts).
+// embedding model to offer (MiniLM reads English, not German), and which common words a question in
+// that language leaves out (retrieve/query.ts). Fast extraction and a model pass's prompts never read
+// it: they go by script (text/lang.ts).
 import { detectLang } from '../text/lang.js';
 import { UNDETERMINED_LANGUAGE } from '../types.js';
 import type { Db } from '../store/db.js';
@@ -27,6 +28,12 @@ const loadDetector = () => (detector ??= import('eld/extrasmall').then((m) => m.
 /** The language of a note's prose (its chunks that are not code), or 'und' (UNDETERMINED_LANGUAGE). */
 export async function noteLanguage(prose: readonly string[]): Promise<string> {
   return languageBy(await loadDetector(), prose);
+}
+
+/** The language of a short text such as a question, or null where the detector cannot tell it. */
+export async function textLanguage(text: string): Promise<string | null> {
+  const result = (await loadDetector()).detect(text);
+  return result.language && result.isReliable() ? result.language : null;
 }
 
 function languageBy(detector: Detector, prose: readonly string[]): string {

@@ -4,7 +4,9 @@
 import type { Scored } from '../embed/vector-matrix.js';
 import type { RetrievalContext } from './retriever.js';
 import { segmentWords } from '../text/segment.js';
-import { isStopWord } from '../text/stopwords.js';
+import { isStopWordIn, stopWordsOf } from '../text/stopwords.js';
+import { textLanguage } from '../ingest/note-language.js';
+import { languageCounts } from '../store/languages.js';
 import { withoutQuestionFrame } from '../text/question-frame.js';
 import { placeWordsOf } from '../text/place-adjectives.js';
 import { hasHan } from '../text/lang.js';
@@ -41,14 +43,14 @@ export function ftsMatchOf(terms: string[]): string | null {
 }
 
 /** Word n-grams (Han words joined without spaces, as names are written), normalised like entity names. */
-export function nameGrams(words: string[], maxWords = MAX_NAME_WORDS): string[] {
+export function nameGrams(words: string[], maxWords = MAX_NAME_WORDS, also: ReadonlySet<string> | null = null): string[] {
   const out = new Set<string>();
   for (let i = 0; i < words.length; i++) {
     let gram = '';
     for (let n = 0; n < maxWords && i + n < words.length; n++) {
       const w = words[i + n]!;
       gram = n === 0 ? w : hasHan(w) && hasHan(gram.slice(-1)) ? gram + w : `${gram} ${w}`;
-      if (n === 0 && isStopWord(w)) break;
+      if (n === 0 && isStopWordIn(w, also)) break;
       const key = normalizeName(gram);
       if (key.length > 1) out.add(key);
     }
@@ -57,13 +59,13 @@ export function nameGrams(words: string[], maxWords = MAX_NAME_WORDS): string[] 
 }
 
 /** A question's searchable words: its words as the index segments them, no stop words, deduplicated. */
-export function questionTerms(question: string): string[] {
-  return termsOf(askedWords(question));
+export function questionTerms(question: string, also: ReadonlySet<string> | null = null): string[] {
+  return termsOf(askedWords(question), also);
 }
 
-/** The words an answer's passages are marked by: the question's terms and their variants, as searched. */
-export function questionSearchedWords(question: string): string[] {
-  const terms = questionTerms(question);
+/** The words an answer's passages are marked by: the question's terms and their variants, as searched over this index. */
+export async function questionSearchedWords(ctx: RetrievalContext, question: string): Promise<string[]> {
+  const terms = questionTerms(question, await questionStopWords(ctx, question));
   return searchedWords(terms, variantsOf(terms, question));
 }
 
@@ -72,8 +74,21 @@ function askedWords(question: string): string[] {
   return withoutQuestionFrame(segmentWords(question));
 }
 
-function termsOf(words: string[]): string[] {
-  return [...new Set(words.filter((w) => !isStopWord(w)))];
+function termsOf(words: string[], also: ReadonlySet<string> | null = null): string[] {
+  return [...new Set(words.filter((w) => !isStopWordIn(w, also)))];
+}
+
+/**
+ * The common words of the question's language, where the notes are written in it too and it is neither
+ * English nor Chinese (whose common words every question leaves out): "Wo wurde die Gründerin …" searches
+ * neither "wo" nor "die". Asked in English of a library with German notes, "die" and "war" stay words.
+ * The language detector loads only for a library that has such notes.
+ */
+async function questionStopWords(ctx: RetrievalContext, question: string): Promise<ReadonlySet<string> | null> {
+  const languages = ctx.cache.derived('note-languages-with-stop-words', () => Object.keys(languageCounts(ctx.db)).filter((l) => stopWordsOf(l)));
+  if (!languages.length) return null;
+  const lang = await textLanguage(question);
+  return lang && languages.includes(lang) ? stopWordsOf(lang) : null;
 }
 
 /**
@@ -99,7 +114,8 @@ export function searchedWords(terms: string[], variants: ReadonlyMap<string, str
 export async function analyseQuery(ctx: RetrievalContext, question: string): Promise<QueryAnalysis> {
   return ctx.cache.analysis(question, async () => {
     const words = askedWords(question);
-    const terms = termsOf(words);
+    const also = await questionStopWords(ctx, question);
+    const terms = termsOf(words, also);
     const variants = variantsOf(terms, question);
     return {
       question,
@@ -107,7 +123,7 @@ export async function analyseQuery(ctx: RetrievalContext, question: string): Pro
       terms,
       variants,
       ftsMatch: ftsMatchOf(searchedWords(terms, variants)),
-      names: nameGrams(words.map((w) => w.replace(/['’]s$/, ''))),
+      names: nameGrams(words.map((w) => w.replace(/['’]s$/, '')), MAX_NAME_WORDS, also),
       embedding: await ctx.cache.embedQuery(question),
       memo: new Map(),
     };

@@ -20,3 +20,39 @@ export function isStopWord(word: string): boolean {
   }
   return stopWords.has(word);
 }
+
+/**
+ * The `stopword` list of each language the note-language detector names (ISO 639-1) other than English
+ * and Chinese, whose words every question already leaves out.
+ */
+const LIST_OF: Record<string, string> = {
+  af: 'afr', ar: 'ara', bg: 'bul', bn: 'ben', ca: 'cat', cs: 'ces', da: 'dan', de: 'deu', el: 'ell', es: 'spa',
+  et: 'est', eu: 'eus', fa: 'fas', fi: 'fin', fr: 'fra', ga: 'gle', gl: 'glg', gu: 'guj', ha: 'hau', he: 'heb',
+  hi: 'hin', hr: 'hrv', hu: 'hun', hy: 'hye', id: 'ind', it: 'ita', ja: 'jpn', ko: 'kor', ku: 'kur', la: 'lat',
+  lt: 'lit', lv: 'lav', mr: 'mar', ms: 'msa', my: 'mya', nb: 'nob', nl: 'nld', no: 'nob', pa: 'panGu', pl: 'pol',
+  pt: 'por', ro: 'ron', ru: 'rus', sk: 'slk', sl: 'slv', so: 'som', st: 'sot', sv: 'swe', sw: 'swa', th: 'tha',
+  tl: 'tgl', tr: 'tur', uk: 'ukr', ur: 'urd', vi: 'vie', yo: 'yor', zu: 'zul',
+};
+
+/** A word without its accents: "dónde" is on Spanish's list as "donde". */
+const unaccented = (word: string) => word.normalize('NFD').replace(/\p{M}+/gu, '');
+
+const languageLists = new Map<string, ReadonlySet<string>>();
+
+/** The common words of a language other than English and Chinese (ISO 639-1), unaccented; null where no list is known. */
+export function stopWordsOf(lang: string): ReadonlySet<string> | null {
+  const key = LIST_OF[lang];
+  if (!key) return null;
+  let list = languageLists.get(lang);
+  if (!list) {
+    const lists = require('stopword') as Record<string, string[]>;
+    list = new Set((lists[key] ?? []).map((w) => unaccented(w.toLowerCase())));
+    languageLists.set(lang, list);
+  }
+  return list;
+}
+
+/** A common word of English, Chinese or the given language's list (stopWordsOf). */
+export function isStopWordIn(word: string, also: ReadonlySet<string> | null): boolean {
+  return isStopWord(word) || (also !== null && also.has(unaccented(word)));
+}
