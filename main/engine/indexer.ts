@@ -6,7 +6,8 @@ import type { IndexOptions, IndexReport } from './api.js';
 import { FAST_PIPELINE_VERSION, UNJUDGED_LANGUAGE, type ReadAsFile, type SkippedFile } from './types.js';
 import { prepareNotes, startReading, type NoteInput, type PreparedNote, type PrepareResult, type PrepareTask } from './index-worker/prepare-note.js';
 import type { ReadResult } from './ingest/read.js';
-import { STATIC_EMBEDDER_ID } from './embed/static-embedder.js';
+import { keptVectorsModel, STATIC_EMBEDDER_ID } from './embed/static-embedder.js';
+import { releaseVectors, textsOf } from './store/released-vectors.js';
 import { openNotePool, workerCount, type NotePool } from './index-worker/pool.js';
 import { scanFolder, type ScannedFile } from './ingest/scan.js';
 import {
@@ -165,7 +166,7 @@ export async function indexFolder(db: Db, embedder: Embedder, rootArg: string, o
     }
     progress.finish();
 
-    removed = removeMissing(db, root, seen, [...knownRows.values()].filter((d) => !pipeline.moved.has(d.id)), opts.excluded);
+    removed = removeMissing(db, root, seen, keptVectorsModel(embedder), [...knownRows.values()].filter((d) => !pipeline.moved.has(d.id)), opts.excluded);
     await updateGraph(db, embedder, opts, pipeline.pool, pipeline.embedded);
   } finally {
     await pipeline.close();
@@ -220,7 +221,7 @@ export async function indexTexts(db: Db, embedder: Embedder, root: string, docs:
       await pipeline.drain();
     }
     progress.finish();
-    removed = removeMissing(db, root, new Set(docs.map((d) => d.relPath)));
+    removed = removeMissing(db, root, new Set(docs.map((d) => d.relPath)), keptVectorsModel(embedder));
     await updateGraph(db, embedder, opts, pipeline.pool, pipeline.embedded);
   } finally {
     await pipeline.close();
@@ -274,6 +275,8 @@ class NotePipeline {
   private readonly poolDepth: number;
   private dispatched = 0;
   private readonly staticEmbedder: string | null;
+  /** The model whose vectors a rewritten note releases for the texts it no longer holds. */
+  private readonly vectorsOf: string | null;
   private readonly languages = new Set<string>();
   /** Notes written this run that were read in another encoding than UTF-8 (or with stray bytes). */
   readonly readAs: ReadAsFile[] = [];
@@ -292,6 +295,7 @@ class NotePipeline {
   ) {
     // The built-in embedder is pure computation on the note's words: its vectors are made with them.
     this.staticEmbedder = embedder.id === STATIC_EMBEDDER_ID ? embedder.id : null;
+    this.vectorsOf = keptVectorsModel(embedder);
     const threads = useWorkers ? workerCount() : 0;
     if (useWorkers) useBulkWriteCache(db);
     this.pool = threads > 0 ? openNotePool(threads) : null;
@@ -459,7 +463,7 @@ class NotePipeline {
         }
         try {
           if (!r.ok) throw new Error('error' in r ? r.error : 'unreadable');
-          const { id, chunkIds } = db.transaction(() => writeNote(db, root, r.prepared, { ...meta, hash }))();
+          const { id, chunkIds } = db.transaction(() => writeNote(db, root, r.prepared, { ...meta, hash }, this.vectorsOf))();
           fullText.push({ id, chunkIds, segs: r.prepared.chunkSeg, relPath, file });
           if (r.prepared.vectors) this.embedded.add(id);
           if (r.prepared.readAs) this.readAs.push({ relPath, ...r.prepared.readAs });
@@ -537,7 +541,7 @@ async function inThisThread(task: PrepareTask, reads = task.inputs.map(startRead
  * One note's rows, replaced whole (the caller wraps this in the note's savepoint), all but the chunks'
  * full-text rows, which the caller writes after the batch's savepoints (writeChunkFts).
  */
-function writeNote(db: Db, root: string, p: PreparedNote, meta: NoteMeta): { id: number; chunkIds: number[] } {
+function writeNote(db: Db, root: string, p: PreparedNote, meta: NoteMeta, vectorsOf: string | null): { id: number; chunkIds: number[] } {
   const { note } = p;
   // A rewritten note keeps the vectors of the texts it still holds (an edit changes a few passages and
   // facts; a new extraction version may change none): with a model embedder, each costs real time.
@@ -557,10 +561,16 @@ function writeNote(db: Db, root: string, p: PreparedNote, meta: NoteMeta): { id:
     writeEmbeddings(db, 'fci', v.model, fciIds.map((fid, i) => ({ id: fid, vector: v.fcis[i]! })));
     writeEmbeddings(db, 'mm', v.model, mmIds.map((mid, i) => ({ id: mid, vector: v.mm[i]! })));
   }
-  if (kept?.size) restoreNoteVectors(db, id, kept);
+  if (kept?.size) {
+    const left = restoreNoteVectors(db, id, kept);
+    // The texts the note no longer holds (an edited passage, the facts of its last model pass) wait
+    // for it to hold them again (released-vectors.ts).
+    if (vectorsOf) releaseVectors(db, root, vectorsOf, textsOf(left, vectorsOf));
+  }
   markGraphPending(db, [id]);
   return { id, chunkIds };
 }
+
 
 function addTime(times: Record<string, number>, phase: string, since: number): void {
   times[phase] = (times[phase] ?? 0) + (performance.now() - since) / 1000;
@@ -597,13 +607,18 @@ function removeMissing(
   db: Db,
   root: string,
   present: Set<string>,
+  /** The model whose vectors a note that may come back releases (keptVectorsModel). */
+  vectorsOf: string | null,
   known = documentsUnder(db, root),
   excluded?: (relPath: string, isDir: boolean) => boolean,
 ): number {
   const gone = known.filter((d) => !present.has(d.rel_path));
   db.transaction(() => {
     // deleteDocument queues each note's graph update itself.
-    for (const d of gone) deleteDocument(db, d.id, excluded?.(d.rel_path, false) ? 'forget' : 'release');
+    for (const d of gone) {
+      if (excluded?.(d.rel_path, false)) deleteDocument(db, d.id, 'forget');
+      else deleteDocument(db, d.id, 'release', vectorsOf);
+    }
   })();
   return gone.length;
 }

@@ -1,6 +1,7 @@
 import type { Db } from '../store/db.js';
 import type { Embedder } from './embedder.js';
-import { currentEmbeddedTexts, rowsMissingEmbeddings, writeEmbeddings, type OwnerKind } from '../store/embeddings.js';
+import { currentEmbeddedTexts, EMBEDDED_TEXT_MAX_CHARS, rowsMissingEmbeddings, writeEmbeddings, type OwnerKind } from '../store/embeddings.js';
+import { forgetTakenVectors, hasReleasedVectors, releasedVectorsFor } from '../store/released-vectors.js';
 import { embedOnce } from './embed-once.js';
 
 /**
@@ -12,8 +13,6 @@ export const KINDS_SEARCH_READS: readonly OwnerKind[] = ['doc', 'chunk', 'fci', 
 /** Fact paths last: every method but PG-RAG's can use the rest while they are embedded. */
 const KINDS: readonly OwnerKind[] = [...KINDS_SEARCH_READS, 'mm'];
 const BATCH = 256;
-/** Long documents are embedded by their beginning: enough for a topic vector, bounded cost. */
-const MAX_CHARS = 8000;
 
 export interface EmbedProgress {
   /** Rows given a vector, of `total`. */
@@ -63,13 +62,19 @@ export async function embedMissing(db: Db, embedder: Embedder, opts: EmbedMissin
   let done = 0;
   let spent = 0;
   onProgress?.({ done, total, work: 0 });
+  const released = hasReleasedVectors(db, embedder.id);
+  const takenInRun = new Map<string, Float32Array>();
   for (const { kind, rows } of todo) {
     for (let i = 0; i < rows.length; i += BATCH) {
       signal?.throwIfAborted();
       const batch = rows.slice(i, i + BATCH);
       const texts = batch.map(([, text]) => embeddedText(text));
       for (const t of new Set(texts)) if (!shared.has(t)) spent += estimatedTokens(t, cut);
-      const vectors = await embedOnce(embedder, texts, shared);
+      // A text a removed or rewritten row held (migration 11) is not embedded again; taken back, it leaves
+      // the released ones, and serves the run's later rows of other kinds (a heading's path and an entity).
+      const taken = released ? releasedVectorsFor(db, embedder.id, [...new Set(texts)].filter((t) => !shared.has(t) && !takenInRun.has(t))) : new Map<string, Float32Array>();
+      for (const [t, v] of taken) takenInRun.set(t, v);
+      const vectors = await embedOnce(embedder, texts, takenInRun.size ? new Map([...shared, ...takenInRun]) : shared);
       texts.forEach((t, j) => {
         if (repeated.has(t)) shared.set(t, vectors[j]!);
       });
@@ -78,7 +83,10 @@ export async function embedMissing(db: Db, embedder: Embedder, opts: EmbedMissin
         const now = lock ? currentEmbeddedTexts(db, kind, batch.map(([id]) => id)) : null;
         const holds = (id: number, text: string) => !now || (now.has(id) && embeddedText(now.get(id)!) === text);
         const embedded = batch.flatMap(([id], j) => (holds(id, texts[j]!) ? [{ id, vector: vectors[j]! }] : []));
-        db.transaction(() => writeEmbeddings(db, kind, embedder.id, embedded))();
+        db.transaction(() => {
+          writeEmbeddings(db, kind, embedder.id, embedded);
+          forgetTakenVectors(db, embedder.id, [...taken.keys()]);
+        })();
       };
       await (lock ? lock(write) : write());
       done += batch.length;
@@ -92,7 +100,7 @@ export async function embedMissing(db: Db, embedder: Embedder, opts: EmbedMissin
 }
 
 function embeddedText(text: string | null): string {
-  return (text ?? '').slice(0, MAX_CHARS);
+  return (text ?? '').slice(0, EMBEDDED_TEXT_MAX_CHARS);
 }
 
 function textCounts(texts: string[]): { distinct: Set<string>; repeated: Set<string> } {

@@ -4,6 +4,14 @@ import { DEFAULT_GLOVE_FILE, readGloveBinary } from './glove-binary.js';
 import { HashedNgrams } from './hashed-ngrams.js';
 
 export const STATIC_EMBEDDER_ID = 'glove-100d-sif@2';
+
+/**
+ * The model whose vectors are worth keeping for a text that comes back (store/released-vectors.ts): the
+ * embedder's, unless it is the built-in one, whose vectors are computed from a text's words at once.
+ */
+export function keptVectorsModel(embedder: Embedder): string | null {
+  return embedder.id.startsWith('glove-') && embedder.id.endsWith('-sif@2') ? null : embedder.id;
+}
 /** The vocabulary size STATIC_EMBEDDER_ID stands for; another table gives other vectors, so another id. */
 const DEFAULT_VOCABULARY = 100_000;
 

@@ -1,5 +1,6 @@
 import type { Db } from './db.js';
 import { releaseReplies } from './kept-replies.js';
+import { releaseNoteVectors } from './released-vectors.js';
 import { stmt } from './statements.js';
 import { UNDETERMINED_LANGUAGE, type DocumentStatus, type Extraction, type MindMapNode, type ParsedChunk, type ParsedNote } from '../types.js';
 import { segmentForIndex } from '../text/segment.js';
@@ -215,10 +216,14 @@ export function writeExtraction(
  * Removes a document and everything it contributed; shared entities stay while other notes mention them.
  * Its model replies are released (kept a while, so a note brought back finds them: kept-replies.ts) or,
  * where the user took the note out of the library (a folder removed, a scope that now leaves it out),
- * forgotten with it.
+ * forgotten with it. Released too, given `vectorsOf`: that model's vectors of the note's texts
+ * (released-vectors.ts).
  */
-export function deleteDocument(db: Db, docId: number, replies: 'release' | 'forget'): void {
-  if (replies === 'release') releaseReplies(db, docId);
+export function deleteDocument(db: Db, docId: number, replies: 'release' | 'forget', vectorsOf: string | null = null): void {
+  if (replies === 'release') {
+    releaseReplies(db, docId);
+    if (vectorsOf) releaseNoteVectors(db, docId, vectorsOf);
+  }
   clearDerived(db, docId);
   stmt(db, 'DELETE FROM documents WHERE id = ?').run(docId);
   // Its neighbours in the document layer and the pseudo-graph change with it.

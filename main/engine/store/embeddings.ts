@@ -31,6 +31,9 @@ export function toFloat32(buf: Buffer): Float32Array {
   return out;
 }
 
+/** Long documents are embedded by their beginning: enough for a topic vector, bounded cost. */
+export const EMBEDDED_TEXT_MAX_CHARS = 8000;
+
 /**
  * What text stands for each kind of row when it is embedded (PG-RAG eq. 2: mind-map nodes by path),
  * with `@docs` standing for the documents the rows are limited to.
@@ -75,9 +78,9 @@ const NOTE_KINDS: readonly OwnerKind[] = ['doc', 'chunk', 'fci', 'mm'];
  * Every vector of the note's own rows, by the text it embeds: of every model but `remade`, whose vectors
  * the rewrite writes anew (the built-in embedder's, made with the note's words in the indexing worker).
  */
-export function noteVectorsByText(db: Db, docId: number, remade: string | null = null): VectorsByText {
+export function noteVectorsByText(db: Db, docId: number, remade: string | null = null, kinds: readonly OwnerKind[] = NOTE_KINDS): VectorsByText {
   const out: VectorsByText = new Map();
-  for (const kind of NOTE_KINDS) {
+  for (const kind of kinds) {
     // Once per rewritten note: the statement is kept (a library's re-extraction runs it for every note).
     const rows = stmt(
       db,
@@ -99,22 +102,27 @@ export function noteVectorsByText(db: Db, docId: number, remade: string | null =
 
 /**
  * Gives the note's rows that lack a vector the one kept for the same text (noteVectorsByText, read before
- * the rewrite): a text the rewrite did not change is not embedded again. Returns the rows given one.
+ * the rewrite): a text the rewrite did not change is not embedded again. Returns the kept vectors no row
+ * took (the texts the note no longer holds).
  */
-export function restoreNoteVectors(db: Db, docId: number, kept: VectorsByText): number {
+export function restoreNoteVectors(db: Db, docId: number, kept: VectorsByText): VectorsByText {
   const insert = stmt(db, 'INSERT OR REPLACE INTO embeddings (owner_kind, owner_id, model, dim, vector) VALUES (?, ?, ?, ?, ?)');
-  let restored = 0;
+  const left: VectorsByText = new Map();
   for (const [model, byKind] of kept) {
+    const leftOfModel = new Map<OwnerKind, Map<string, Buffer>>();
     for (const [kind, byText] of byKind) {
+      const unused = new Map(byText);
       for (const [id, text] of rowsMissingEmbeddings(db, kind, model, [docId])) {
         const vector = byText.get(text ?? '');
         if (!vector) continue;
         insert.run(kind, id, model, vector.byteLength / 4, vector);
-        restored++;
+        unused.delete(text ?? '');
       }
+      if (unused.size) leftOfModel.set(kind, unused);
     }
+    if (leftOfModel.size) left.set(model, leftOfModel);
   }
-  return restored;
+  return left;
 }
 
 /**

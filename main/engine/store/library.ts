@@ -4,6 +4,7 @@ import { stmt } from './statements.js';
 import { FAST_EXTRACTOR } from '../types.js';
 import { deleteDocument } from './documents.js';
 import { forgetReleasedReplies } from './kept-replies.js';
+import { forgetReleasedVectors } from './released-vectors.js';
 
 export interface FolderRow {
   root: string;
@@ -103,6 +104,7 @@ export function indexedIdsUnder(db: Db, root: string): number[] {
  */
 export function removeDocumentsUnder(db: Db, root: string): number {
   forgetReleasedReplies(db, { root });
+  forgetReleasedVectors(db, { root });
   const ids = stmt(db, 'SELECT id FROM documents WHERE root = ?').pluck().all(root) as number[];
   if (ids.length === 0) return 0;
   db.transaction(() => {

@@ -5,6 +5,8 @@ import type { Db } from './db.js';
 
 export interface RefineTodo {
   id: number;
+  /** Its library folder. */
+  root: string;
   relPath: string;
   contentHash: string | null;
 }
@@ -19,7 +21,7 @@ export function countIndexedDocuments(db: Db, docIds?: number[]): number {
 export function listRefineTodo(db: Db, extractor: string, docIds?: number[]): RefineTodo[] {
   return db
     .prepare(
-      `SELECT d.id, d.rel_path AS relPath, d.content_hash AS contentHash FROM documents d
+      `SELECT d.id, d.root, d.rel_path AS relPath, d.content_hash AS contentHash FROM documents d
        WHERE d.status = 'indexed' ${docFilter(docIds)}
          AND NOT EXISTS (SELECT 1 FROM mm_nodes m WHERE m.document_id = d.id AND m.extractor = ?)
        ORDER BY d.id`,

@@ -4,6 +4,7 @@
 // here; an unchanged note already refined is skipped with no model call; another model re-extracts.
 // A killed run loses at most the notes in flight: finished ones are committed.
 import type { Embedder } from '../../embed/embedder.js';
+import { keptVectorsModel } from '../../embed/static-embedder.js';
 import { embedMissing } from '../../embed/embed-missing.js';
 import { phaseProgress } from '../../jobs/progress.js';
 import { openLlm, type OpenLlmOptions } from '../../llm/open.js';
@@ -12,6 +13,8 @@ import type { Db } from '../../store/db.js';
 import { loadParsedNote, markGraphPending, pruneOrphanEntities, writeExtraction } from '../../store/documents.js';
 import { countIndexedDocuments, currentContentHash, listRefineTodo, modelPassJobs } from '../../store/model-pass.js';
 import { keepReplies, keptRepliesByKey } from '../../store/kept-replies.js';
+import { noteVectorsByText, restoreNoteVectors, type OwnerKind } from '../../store/embeddings.js';
+import { releaseVectors, textsOf } from '../../store/released-vectors.js';
 import type { IndexProgress } from '../../types.js';
 import { extractorFor, extractWithModel, type ExtractOptions } from './extract.js';
 
@@ -44,11 +47,15 @@ export interface RefineReport {
   seconds: number;
 }
 
+/** The rows an extraction writes (facts and mind-map paths); a note's passages stay as they are. */
+const EXTRACTION_KINDS: readonly OwnerKind[] = ['fci', 'mm'];
+
 export async function refineIndex(db: Db, embedder: Embedder, llm: LlmProvider, opts: RefineOptions = {}): Promise<RefineReport> {
   const t0 = performance.now();
   const extractor = extractorFor(llm, opts.strategy);
   const indexed = countIndexedDocuments(db, opts.docIds);
   const todo = listRefineTodo(db, extractor, opts.docIds);
+  const vectorsOf = keptVectorsModel(embedder);
   const report: RefineReport = {
     extractor,
     refined: 0,
@@ -85,7 +92,11 @@ export async function refineIndex(db: Db, embedder: Embedder, llm: LlmProvider, 
         const { stats, keptReplies, ...rows } = extraction;
         const written = db.transaction(() => {
           if (currentContentHash(db, row.id) !== row.contentHash) return false;
+          // The extraction's rows are replaced: the texts the model's facts and paths share with the
+          // replaced ones (a heading's path, a reused reply's facts) keep their vectors, the rest are released.
+          const kept = vectorsOf ? noteVectorsByText(db, row.id, null, EXTRACTION_KINDS) : null;
           writeExtraction(db, row.id, rows);
+          if (kept && vectorsOf) releaseVectors(db, row.root, vectorsOf, textsOf(restoreNoteVectors(db, row.id, kept), vectorsOf));
           keepReplies(db, row.id, keptReplies);
           markGraphPending(db, [row.id]);
           job.finish(jobId, 'done', stats.failures.length ? stats.failures.slice(0, 5).join('; ') : null);

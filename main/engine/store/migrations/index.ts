@@ -8,6 +8,7 @@ import m0007 from './0007_chat_passages.js';
 import m0008 from './0008_unjudged_languages.js';
 import m0009 from './0009_kept_replies.js';
 import m0010 from './0010_released_replies.js';
+import m0011 from './0011_released_vectors.js';
 
 /** Append-only: never edit a shipped migration, add the next number. */
 export const migrations: { version: number; name: string; sql: string }[] = [
@@ -21,4 +22,5 @@ export const migrations: { version: number; name: string; sql: string }[] = [
   { version: 8, name: 'unjudged languages', sql: m0008 },
   { version: 9, name: 'kept replies', sql: m0009 },
   { version: 10, name: 'released replies', sql: m0010 },
+  { version: 11, name: 'released vectors', sql: m0011 },
 ];

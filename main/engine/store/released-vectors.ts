@@ -1,0 +1,61 @@
+// Vectors no row holds any more (migration 11), by model and embedded text: released when a note is
+// removed or rewritten, taken back by the next embedding of the same text, forgotten after
+// RELEASED_REPLY_DAYS or with their library folder.
+import type { Db } from './db.js';
+import { stmt } from './statements.js';
+import { RELEASED_REPLY_DAYS } from './kept-replies.js';
+import { EMBEDDED_TEXT_MAX_CHARS, noteVectorsByText, toFloat32, type VectorsByText } from './embeddings.js';
+
+/** Releases these vectors of `model` (text → vector), made for notes of the library folder `root`. */
+export function releaseVectors(db: Db, root: string, model: string, vectors: Iterable<[string, Buffer]>): number {
+  const insert = stmt(db, 'INSERT OR REPLACE INTO released_vectors (model, text, dim, vector, root, released_at) VALUES (?, ?, ?, ?, ?, unixepoch())');
+  let n = 0;
+  for (const [text, vector] of vectors) {
+    // A longer text is embedded by its beginning, and never looked up whole.
+    if (text.length > EMBEDDED_TEXT_MAX_CHARS) continue;
+    insert.run(model, text, vector.byteLength / 4, vector, root);
+    n++;
+  }
+  if (n) forgetReleasedVectors(db, { days: RELEASED_REPLY_DAYS });
+  return n;
+}
+
+/** Releases every vector of `model` the note's own rows hold: called before the note is deleted. */
+export function releaseNoteVectors(db: Db, docId: number, model: string): number {
+  const root = stmt(db, 'SELECT root FROM documents WHERE id = ?').pluck().get(docId) as string | undefined;
+  if (root === undefined) return 0;
+  return releaseVectors(db, root, model, textsOf(noteVectorsByText(db, docId), model));
+}
+
+/** The vectors of a model in a note's vectors by text (a text several kinds share counts once). */
+export function textsOf(kept: VectorsByText, model: string): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  for (const byText of kept.get(model)?.values() ?? []) for (const [text, vector] of byText) out.set(text, vector);
+  return out;
+}
+
+/** Whether any vector of `model` is released (else a run of embedding need not look texts up). */
+export function hasReleasedVectors(db: Db, model: string): boolean {
+  return stmt(db, 'SELECT 1 FROM released_vectors WHERE model = ? LIMIT 1').get(model) !== undefined;
+}
+
+/** The released vectors of `model` for these texts. */
+export function releasedVectorsFor(db: Db, model: string, texts: string[]): Map<string, Float32Array> {
+  if (!texts.length) return new Map();
+  const rows = stmt(db, 'SELECT text, vector FROM released_vectors WHERE model = ? AND text IN (SELECT value FROM json_each(?))')
+    .raw()
+    .all(model, JSON.stringify(texts)) as [string, Buffer][];
+  return new Map(rows.map(([text, vector]) => [text, toFloat32(vector)]));
+}
+
+/** Released vectors a row holds again leave the released ones. */
+export function forgetTakenVectors(db: Db, model: string, texts: string[]): void {
+  if (texts.length) stmt(db, 'DELETE FROM released_vectors WHERE model = ? AND text IN (SELECT value FROM json_each(?))').run(model, JSON.stringify(texts));
+}
+
+/** Forgets released vectors: those of a library folder, or those released more than `days` ago. */
+export function forgetReleasedVectors(db: Db, which: { root: string } | { days: number }): number {
+  return 'root' in which
+    ? stmt(db, 'DELETE FROM released_vectors WHERE root = ?').run(which.root).changes
+    : stmt(db, 'DELETE FROM released_vectors WHERE released_at < unixepoch() - ? * 86400').run(which.days).changes;
+}
