@@ -145,6 +145,13 @@ describe('the path a fact is shown under', () => {
     );
   });
 
+  it('drops a list’s label (its first item) where the list’s fact spells it out, and keeps a short heading the fact uses', () => {
+    expect(
+      withoutRepeats('Daily Notes › Creating Daily Notes › Command: Ctrl+Shift+P → Open Daily Note › Creating Daily Notes: Command: Ctrl+Shift+P → Open Daily Note; Shortcut: Alt+D'),
+    ).toBe('Daily Notes › Creating Daily Notes › Creating Daily Notes: Command: Ctrl+Shift+P → Open Daily Note; Shortcut: Alt+D');
+    expect(withoutRepeats('global › error › Raises a Lua runtime error with the supplied message.')).toBe('global › error › Raises a Lua runtime error with the supplied message.');
+  });
+
   it('drops a paragraph label the fact repeats with a colon at its end', () => {
     expect(withoutRepeats('Backlinks › The panel shows both kinds of links › The panel shows both kinds of links:')).toBe('Backlinks › The panel shows both kinds of links:');
   });

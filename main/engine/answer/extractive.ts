@@ -229,10 +229,16 @@ export function withoutRepeats(path: string): string {
     if (next === undefined) return true;
     // "… panel shows both links › … panel shows both links:": the sentence again, closed by a colon.
     const bare = (x: string) => x.replace(/[:：]\s*$/, '');
-    return !(bare(next) === bare(s) || (s.endsWith('…') && next.startsWith(s.slice(0, -1).trimEnd())));
+    if (bare(next) === bare(s) || (s.endsWith('…') && next.startsWith(s.slice(0, -1).trimEnd()))) return false;
+    // A list's node is labelled by its first item, which the list's fact spells out with the rest
+    // ("Command: Ctrl+Shift+P › Creating Daily Notes: Command: Ctrl+Shift+P; Shortcut: Alt+D").
+    return !(i === segments.length - 2 && s.length >= MIN_REPEAT_CHARS && next.includes(s));
   });
   return kept.join(PATH_SEPARATOR);
 }
+
+/** A label shorter than this (a heading such as "error") may be a word the fact happens to use. */
+const MIN_REPEAT_CHARS = 16;
 
 /** Facts a note may give the answer whatever the retriever returned of it. */
 const MIN_PER_NOTE = 2;
