@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaticEmbedder } from '../../main/engine/embed/static-embedder.js';
@@ -7,22 +6,14 @@ import type { Embedder } from '../../main/engine/embed/embedder.js';
 import { refineIndex } from '../../main/engine/extract/llm/refine.js';
 import { indexFolder } from '../../main/engine/indexer.js';
 import { LocalLlamaProvider } from '../../main/engine/llm/local/local-provider.js';
-import { openDb, type Db } from '../../main/engine/store/db.js';
+import type { Db } from '../../main/engine/store/db.js';
 import { tinyModelPath } from './helpers/tiny-model.js';
+import { indexedLogbook, KEEP_EVERY_FACT, logbook } from './helpers/logbook.js';
 import { counting } from './helpers/counting.js';
 
 // The real tiny GGUF writes nonsense its notes do not support: its facts are kept (minSupport 0) so
 // there are replies to keep. Only which pieces go to the model, and where their facts land, is checked.
-const OPTS = { maxTries: 1, minSupport: 0, maxTokens: { piece: 400 } };
-
-/** A note of our own with three sections, each longer than half a piece: one piece each. */
-function logbook(lastLine: string): string {
-  const section = (name: string, place: string) =>
-    `## ${name}\n\n` +
-    Array.from({ length: 9 }, (_, i) => `On day ${i + 1} the crew checked the ${place} and wrote down what the tide had left there.`).join('\n') +
-    '\n';
-  return `# Harbour logbook\n\n${section('North pier', 'north pier')}\n${section('Boathouse', 'boathouse')}\n${section('Lighthouse', 'lighthouse lamp')}${lastLine}\n`;
-}
+const OPTS = KEEP_EVERY_FACT;
 
 const factsOf = (db: Db) => db.prepare('SELECT text, line_from AS lineFrom, line_to AS lineTo FROM fcis ORDER BY line_from, id').all() as { text: string; lineFrom: number; lineTo: number }[];
 
@@ -35,12 +26,7 @@ describe('the model pass keeps each piece’s reply', { timeout: 300_000 }, () =
   beforeAll(async () => {
     llm = await LocalLlamaProvider.open({ modelPath: await tinyModelPath(), sequences: 2 });
     embedder = await createStaticEmbedder();
-    dir = mkdtempSync(join(tmpdir(), 'loci-kept-'));
-    notes = join(dir, 'notes');
-    mkdirSync(notes);
-    writeFileSync(join(notes, 'logbook.md'), logbook('The lamp was cleaned in March.'));
-    db = openDb(join(dir, 'index.db'));
-    await indexFolder(db, embedder, notes);
+    ({ dir, notes, db } = await indexedLogbook('loci-kept-', embedder));
   });
   afterAll(async () => {
     db?.close();

@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmbedder } from '../../main/engine/embed/registry.js';
@@ -13,6 +12,7 @@ import { removeDocumentsUnder } from '../../main/engine/store/library.js';
 import { forgetReleasedVectors } from '../../main/engine/store/released-vectors.js';
 import { createStaticEmbedder } from '../../main/engine/embed/static-embedder.js';
 import { tinyModelPath } from './helpers/tiny-model.js';
+import { indexedLogbook, KEEP_EVERY_FACT, logbook } from './helpers/logbook.js';
 import { embeddingsServer } from '../support/embeddings-server.js';
 
 // With an embedder outside the indexing workers (an embeddings server of the test's own, which records
@@ -21,15 +21,7 @@ import { embeddingsServer } from '../support/embeddings-server.js';
 // GGUF writes the facts (nonsense, kept with minSupport 0); only which texts are embedded is checked.
 // Entities are shared between notes and not released: an entity name no note mentions any more is
 // embedded again when one does.
-const OPTS = { maxTries: 1, minSupport: 0, maxTokens: { piece: 400 } };
-
-function logbook(lastLine: string): string {
-  const section = (name: string, place: string) =>
-    `## ${name}\n\n` +
-    Array.from({ length: 9 }, (_, i) => `On day ${i + 1} the crew checked the ${place} and wrote down what the tide had left there.`).join('\n') +
-    '\n';
-  return `# Harbour logbook\n\n${section('North pier', 'north pier')}\n${section('Boathouse', 'boathouse')}\n${section('Lighthouse', 'lighthouse lamp')}${lastLine}\n`;
-}
+const OPTS = KEEP_EVERY_FACT;
 
 describe('released vectors', { timeout: 300_000 }, () => {
   let llm: LocalLlamaProvider;
@@ -53,12 +45,7 @@ describe('released vectors', { timeout: 300_000 }, () => {
     llm = await LocalLlamaProvider.open({ modelPath: await tinyModelPath(), sequences: 2 });
     server = await embeddingsServer();
     embedder = await createEmbedder(server.spec);
-    dir = mkdtempSync(join(tmpdir(), 'loci-released-vectors-'));
-    notes = join(dir, 'notes');
-    mkdirSync(notes);
-    writeFileSync(join(notes, 'logbook.md'), logbook('The lamp was cleaned in March.'));
-    db = openDb(join(dir, 'index.db'));
-    await indexFolder(db, embedder, notes);
+    ({ dir, notes, db } = await indexedLogbook('loci-released-vectors-', embedder));
     await refine();
   });
   afterAll(async () => {
