@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractiveAnswer } from '../../main/engine/answer/extractive.js';
+import { introducedTable } from '../../main/engine/answer/lead-ins.js';
 import { retrieve } from '../../main/engine/retrieve/index.js';
 import { indexNotes, type IndexedNotes } from '../support/indexed-notes.js';
 
@@ -145,5 +146,21 @@ describe('an extractive answer’s lead-in facts', () => {
     const never = citing(a, 'The links command never');
     expect(never.lineTo).toBe(never.lineFrom);
     expect(a.text.split('\n').filter((l) => l.startsWith('  ```')).length % 2).toBe(0);
+  });
+});
+
+describe('the table a lead-in introduces', () => {
+  const lines = (...text: string[]) => (line: number) => text[line - 1] ?? null;
+  const table = ['| Key | Does |', '| --- | --- |', '| a | first |'];
+
+  it('is a header and its delimiter row within two lines of the lead-in', () => {
+    expect(introducedTable({ text: 'The keys:', lineTo: 1 }, lines('The keys:', '', ...table))?.markdown).toBe('| Key | Does |\n| --- | --- |\n| a | first |');
+    expect(introducedTable({ text: 'The keys:', lineTo: 1 }, lines('The keys:', '', '', ...table))).toBeNull();
+  });
+
+  it('needs the colon, the delimiter row and a pipe', () => {
+    expect(introducedTable({ text: 'The keys.', lineTo: 1 }, lines('The keys.', ...table))).toBeNull();
+    expect(introducedTable({ text: 'The keys:', lineTo: 1 }, lines('The keys:', 'Heading', '---'))).toBeNull();
+    expect(introducedTable({ text: 'The keys:', lineTo: 1 }, lines('The keys:', '| Key | Does |', '| a | first |'))).toBeNull();
   });
 });

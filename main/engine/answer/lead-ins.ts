@@ -66,6 +66,7 @@ export function introducedTable(fact: { text: string; lineTo: number }, lineOf: 
   if (!isLeadIn(fact.text)) return null;
   let header = fact.lineTo + 1;
   while (header <= fact.lineTo + 2 && !lineOf(header)?.trim()) header++;
+  if (header > fact.lineTo + 2) return null;
   const head = lineOf(header);
   const delimiter = lineOf(header + 1);
   if (!head || !CELL_PIPE.test(head) || delimiter === null || !TABLE_DELIMITER.test(delimiter) || !CELL_PIPE.test(delimiter)) return null;

@@ -63,7 +63,6 @@ export async function embedMissing(db: Db, embedder: Embedder, opts: EmbedMissin
   let spent = 0;
   onProgress?.({ done, total, work: 0 });
   const released = hasReleasedVectors(db, embedder.id);
-  const takenInRun = new Map<string, Float32Array>();
   for (const { kind, rows } of todo) {
     for (let i = 0; i < rows.length; i += BATCH) {
       signal?.throwIfAborted();
@@ -71,10 +70,9 @@ export async function embedMissing(db: Db, embedder: Embedder, opts: EmbedMissin
       const texts = batch.map(([, text]) => embeddedText(text));
       for (const t of new Set(texts)) if (!shared.has(t)) spent += estimatedTokens(t, cut);
       // A text a removed or rewritten row held (migration 11) is not embedded again; taken back, it leaves
-      // the released ones, and serves the run's later rows of other kinds (a heading's path and an entity).
-      const taken = released ? releasedVectorsFor(db, embedder.id, [...new Set(texts)].filter((t) => !shared.has(t) && !takenInRun.has(t))) : new Map<string, Float32Array>();
-      for (const [t, v] of taken) takenInRun.set(t, v);
-      const vectors = await embedOnce(embedder, texts, takenInRun.size ? new Map([...shared, ...takenInRun]) : shared);
+      // the released ones (a repeated text stays shared with the run's later rows, as an embedded one does).
+      const taken = released ? releasedVectorsFor(db, embedder.id, [...new Set(texts)].filter((t) => !shared.has(t))) : new Map<string, Float32Array>();
+      const vectors = await embedOnce(embedder, texts, taken.size ? new Map([...shared, ...taken]) : shared);
       texts.forEach((t, j) => {
         if (repeated.has(t)) shared.set(t, vectors[j]!);
       });
