@@ -3,6 +3,7 @@ import { analyseQuery, questionSearchedWords } from '../../main/engine/retrieve/
 import { retrieve } from '../../main/engine/retrieve/index.js';
 import { extractiveAnswer, NOTHING_TO_SEARCH } from '../../main/engine/answer/extractive.js';
 import { languageCounts } from '../../main/engine/store/languages.js';
+import { isStopWordIn, stopWordsOf } from '../../main/engine/text/stopwords.js';
 import { indexNotes, type IndexedNotes } from '../support/indexed-notes.js';
 
 // A question in the language of the notes leaves out that language's common words, as an English
@@ -69,6 +70,12 @@ describe('common words of the question’s language', () => {
   it('keeps "die" and "war" in an English question over the same notes', async () => {
     const qa = await analyseQuery(mixed!.ctx, 'How did the old king die in the war?');
     expect(qa.terms).toEqual(expect.arrayContaining(['king', 'die', 'war']));
+  });
+
+  it('strips accents only where the letters are Latin, so a script whose marks are its vowels keeps its words apart', () => {
+    expect(isStopWordIn('dónde', stopWordsOf('es'))).toBe(true);
+    expect(isStopWordIn('है', stopWordsOf('hi'))).toBe(true);
+    expect(isStopWordIn('ह', stopWordsOf('hi'))).toBe(false);
   });
 
   it('keeps every word of a German question where no note is German', async () => {

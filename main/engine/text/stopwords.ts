@@ -34,8 +34,11 @@ const LIST_OF: Record<string, string> = {
   tl: 'tgl', tr: 'tur', uk: 'ukr', ur: 'urd', vi: 'vie', yo: 'yor', zu: 'zul',
 };
 
-/** A word without its accents: "dónde" is on Spanish's list as "donde". */
-const unaccented = (word: string) => word.normalize('NFD').replace(/\p{M}+/gu, '');
+/**
+ * A Latin word without its accents: "dónde" is on Spanish's list as "donde". Only after Latin letters: in
+ * Devanagari or Thai the marks are the word's vowels, and words would merge without them.
+ */
+const unaccented = (word: string) => word.normalize('NFD').replace(/(?<=\p{Script=Latin})\p{M}+/gu, '');
 
 const languageLists = new Map<string, ReadonlySet<string>>();
 
