@@ -571,7 +571,6 @@ function writeNote(db: Db, root: string, p: PreparedNote, meta: NoteMeta, vector
   return { id, chunkIds };
 }
 
-
 function addTime(times: Record<string, number>, phase: string, since: number): void {
   times[phase] = (times[phase] ?? 0) + (performance.now() - since) / 1000;
 }

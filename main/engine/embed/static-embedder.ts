@@ -12,6 +12,7 @@ export const STATIC_EMBEDDER_ID = 'glove-100d-sif@2';
 export function keptVectorsModel(embedder: Embedder): string | null {
   return embedder.id.startsWith('glove-') && embedder.id.endsWith('-sif@2') ? null : embedder.id;
 }
+
 /** The vocabulary size STATIC_EMBEDDER_ID stands for; another table gives other vectors, so another id. */
 const DEFAULT_VOCABULARY = 100_000;
 
