@@ -2,6 +2,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { AnswerText } from '../../renderer/src/components/AnswerText.js';
 import { formatEta, lineRange } from '../../renderer/src/lib/format.js';
+import { boldThen } from '../../main/engine/answer/markdown.js';
 
 // How an answer's text becomes UI: citations become buttons only when the answer has that source, and
 // nothing in the text is ever treated as HTML.
@@ -44,6 +45,15 @@ describe('AnswerText', () => {
     expect((html.match(/aria-label="Open source 1"/g) ?? []).length).toBe(2);
     expect((html.match(/aria-label="Open source 2"/g) ?? []).length).toBe(2);
     expect(html).not.toMatch(/<a /);
+  });
+
+  it('shows a note’s own "[2]" (a clipped footnote) as text, not as a citation, and code as written', () => {
+    const bullet = `- ${boldThen('People › Mara was born in Tromsø in 1986.[2]')} [1]\n- Other [2]\n\n\`\`\`\ngrep \\[2\\] notes.md\n\`\`\``;
+    const html = render(bullet, [1, 2]);
+    expect(html).toContain('born in Tromsø in 1986.[2]</strong>');
+    expect((html.match(/aria-label="Open source 2"/g) ?? []).length).toBe(1);
+    expect((html.match(/aria-label="Open source 1"/g) ?? []).length).toBe(1);
+    expect(html).toContain('<code>grep \\[2\\] notes.md');
   });
 
   it('renders the table a lead-in brings inside its bullet', () => {

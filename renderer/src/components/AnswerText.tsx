@@ -8,12 +8,12 @@ import rehypeSanitize from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
 import type { Root } from 'mdast';
 import { SKIP, visit } from 'unist-util-visit';
-import { rehypeCitations } from '../lib/rehype-citations.js';
+import { hideEscapedBrackets, rehypeCitations, rehypeEscapedBrackets } from '../lib/rehype-citations.js';
 import { noteMarkdownClass } from './NoteMarkdown.js';
 import css from './AnswerText.module.css';
 
 export function AnswerText({ text, onCite, known }: { text: string; onCite(n: number): void; known: Set<number> }) {
-  const rehypePlugins = useMemo(() => [rehypeSanitize, [rehypeCitations, { known }]] as NonNullable<Parameters<typeof Markdown>[0]['rehypePlugins']>, [known]);
+  const rehypePlugins = useMemo(() => [rehypeSanitize, [rehypeCitations, { known }], rehypeEscapedBrackets] as NonNullable<Parameters<typeof Markdown>[0]['rehypePlugins']>, [known]);
   const components = useMemo<Components>(
     () => ({
       a: ({ children }) => <span>{children}</span>,
@@ -32,7 +32,7 @@ export function AnswerText({ text, onCite, known }: { text: string; onCite(n: nu
   return (
     <div className={`${css.answer} ${noteMarkdownClass}`}>
       <Markdown remarkPlugins={[remarkGfm, remarkHtmlAsText, remarkReferencesAsText]} rehypePlugins={rehypePlugins} components={components}>
-        {text}
+        {hideEscapedBrackets(text)}
       </Markdown>
     </div>
   );

@@ -1,6 +1,9 @@
 // A rehype plugin for answers: `[n]` in the text becomes a citation element (`<cite data-n>`) where the
 // answer has source n, so the answer's Markdown renders through the same parser as notes and only its
 // citation marks are the app's own. Runs after sanitising; code is left as written.
+// A bracket the answer escapes (`\[2]`: the extractive answer quotes a note's "[2]", a clipped
+// Wikipedia footnote) is the note's text, not a mark: it is hidden from the parser and this plugin as a
+// private-use character (hideEscapedBrackets) and shown as written afterwards (rehypeEscapedBrackets).
 import type { Element, ElementContent, Root, Text } from 'hast';
 import { SKIP, visit } from 'unist-util-visit';
 
@@ -33,4 +36,23 @@ function citationParts(node: Text, known: ReadonlySet<number>): ElementContent[]
   if (!out.length) return null;
   if (last < node.value.length) out.push({ type: 'text', value: node.value.slice(last) });
   return out;
+}
+
+/** Stands for an escaped `[` between hideEscapedBrackets and rehypeEscapedBrackets (a private-use character). */
+const HIDDEN_BRACKET = '\uE05B';
+
+/** The answer's Markdown with each escaped `[` hidden from the citation marks. */
+export function hideEscapedBrackets(markdown: string): string {
+  return markdown.replaceAll('\\[', HIDDEN_BRACKET);
+}
+
+/** Shows hidden brackets as written: `[` in text, `\[` in code (where Markdown reads no escapes). */
+export function rehypeEscapedBrackets() {
+  return (tree: Root) => {
+    const restore = (node: ElementContent | Root, inCode: boolean): void => {
+      if (node.type === 'text') node.value = node.value.replaceAll(HIDDEN_BRACKET, inCode ? '\\[' : '[');
+      else if ('children' in node) for (const child of node.children) restore(child as ElementContent, inCode || (node.type === 'element' && (node.tagName === 'code' || node.tagName === 'pre')));
+    };
+    restore(tree, false);
+  };
 }
