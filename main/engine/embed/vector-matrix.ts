@@ -61,6 +61,22 @@ export class VectorMatrix {
     return topK(this.scores(q), this.ids, k, filter);
   }
 
+  /**
+   * A hash of the rows (ids and vectors, FNV-1a over their bits): equal for the same rows, so what was
+   * derived from them (a graph's synonym pairs) can outlast an index change that left them as they were.
+   */
+  contentHash(): string {
+    let h = 0x811c9dc5;
+    const mix = (x: number) => {
+      h ^= x;
+      h = Math.imul(h, 0x01000193);
+    };
+    for (const id of this.ids) mix(id);
+    const bits = new Int32Array(this.data.buffer, this.data.byteOffset, this.data.length);
+    for (const b of bits) mix(b);
+    return `${this.dim}:${this.size}:${(h >>> 0).toString(16)}`;
+  }
+
   similarity(a: number, b: number): number {
     const va = this.vector(a);
     const vb = this.vector(b);

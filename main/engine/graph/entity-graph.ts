@@ -12,6 +12,7 @@ import { frontMatterAliases } from '../ingest/parse.js';
 import type { VectorMatrix } from '../embed/vector-matrix.js';
 import { buildCsr, type Csr } from './ppr.js';
 import { lshPairsSync } from './lsh-pairs.js';
+import type { SimilarPair } from './similar-pairs.js';
 import { findTitleMentions, noteNameKeys, titleSpecificity, type TitleMentions } from './title-mentions.js';
 import { linkResolver, type LinkableNote } from './link-resolution.js';
 
@@ -69,7 +70,19 @@ export interface EntityGraph {
   buildMs: number;
 }
 
-export async function buildEntityGraph(db: Db, entityVectors: VectorMatrix | null, params: Partial<EntityGraphParams> = {}): Promise<EntityGraph> {
+/** Pairs of entity names whose vectors are closer than the threshold (LSH over the entity vectors). */
+export type SynonymPairs = (entityVectors: VectorMatrix, threshold: number) => SimilarPair[];
+
+/** The synonym pairs as the graph finds them: two LSH tables, enough at a cosine this high. */
+export const synonymPairs: SynonymPairs = (m, threshold) => lshPairsSync(m, threshold, undefined, 2);
+
+export async function buildEntityGraph(
+  db: Db,
+  entityVectors: VectorMatrix | null,
+  params: Partial<EntityGraphParams> = {},
+  /** Where the synonym pairs come from (a caller may keep them while the entity vectors stay the same). */
+  pairsOf: SynonymPairs = synonymPairs,
+): Promise<EntityGraph> {
   const p = { ...DEFAULT_ENTITY_GRAPH_PARAMS, ...params };
   const started = performance.now();
   const chunkRows = graphChunks(db);
@@ -193,7 +206,7 @@ export async function buildEntityGraph(db: Db, entityVectors: VectorMatrix | nul
 
   let synonymEdges = 0;
   if (entityVectors && entityVectors.size > 1 && entityVectors.size <= p.maxSynonymEntities) {
-    for (const pair of lshPairsSync(entityVectors, p.synonymThreshold, undefined, 2)) {
+    for (const pair of pairsOf(entityVectors, p.synonymThreshold)) {
       const a = nodeOfEntity.get(pair.a);
       const b = nodeOfEntity.get(pair.b);
       if (a === undefined || b === undefined) continue;

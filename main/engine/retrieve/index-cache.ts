@@ -15,6 +15,7 @@ export class IndexCache {
   private derivedValues = new Map<string, unknown>();
   private queries = new Map<string, Float32Array>();
   private analyses = new Map<string, Promise<unknown>>();
+  private lastingValues = new Map<string, { fingerprint: string; value: unknown }>();
 
   constructor(
     private readonly db: Db,
@@ -41,10 +42,11 @@ export class IndexCache {
     return m;
   }
 
-  /** What is built for the index as it is now (vector kinds, derived keys): for diagnostics and tests. */
-  built(): { matrices: OwnerKind[]; derived: string[] } {
+  /** What is built for the index as it is now (vector kinds, derived keys, lasting values' fingerprints): for diagnostics and tests. */
+  built(): { matrices: OwnerKind[]; derived: string[]; lasting: Record<string, string> } {
     this.refresh();
-    return { matrices: [...this.matrices.keys()], derived: [...this.derivedValues.keys()] };
+    const lasting = Object.fromEntries([...this.lastingValues].map(([key, v]) => [key, v.fingerprint]));
+    return { matrices: [...this.matrices.keys()], derived: [...this.derivedValues.keys()], lasting };
   }
 
   /** A value computed from the index, kept until the index changes. */
@@ -52,6 +54,18 @@ export class IndexCache {
     this.refresh();
     if (!this.derivedValues.has(key)) this.derivedValues.set(key, build());
     return this.derivedValues.get(key) as T;
+  }
+
+  /**
+   * A value computed from part of the index, kept across index changes while that part's `fingerprint`
+   * stays the same (the entity vectors an edit seldom changes); one value per key.
+   */
+  lasting<T>(key: string, fingerprint: string, build: () => T): T {
+    const kept = this.lastingValues.get(key);
+    if (kept && kept.fingerprint === fingerprint) return kept.value as T;
+    const value = build();
+    this.lastingValues.set(key, { fingerprint, value });
+    return value;
   }
 
   /** A question's analysis (and the rankings memoised on it), kept until the index changes. */

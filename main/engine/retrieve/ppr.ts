@@ -3,7 +3,7 @@
 // query time. The first stage finds the passages that match the question; the walk carries part of
 // their weight through shared entities, titles and links to the notes that hold the second hop.
 import type { RetrievalContext, RetrievalResult, Retriever } from './retriever.js';
-import { buildEntityGraph, type EntityGraph } from '../graph/entity-graph.js';
+import { buildEntityGraph, synonymPairs, type EntityGraph, type SynonymPairs } from '../graph/entity-graph.js';
 import { personalizedPageRank, pushPageRank } from '../graph/ppr.js';
 import { chunkContexts } from './contexts.js';
 import { analyseQuery, type QueryAnalysis } from './query.js';
@@ -44,7 +44,10 @@ export interface PprExplanation {
 export function entityGraph(ctx: RetrievalContext): Promise<EntityGraph> {
   return ctx.cache.derived('ppr:graph', () => {
     const entities = ctx.cache.matrix('entity');
-    return buildEntityGraph(ctx.db, entities.size ? entities : null);
+    // The synonym pairs (0.7 s of the 1.5 s build at 10k news) outlast an edit that adds no entity.
+    const pairsOf: SynonymPairs = (m, threshold) =>
+      ctx.cache.lasting('ppr:synonyms', `${ctx.embedder.id}:${threshold}:${m.contentHash()}`, () => synonymPairs(m, threshold));
+    return buildEntityGraph(ctx.db, entities.size ? entities : null, {}, pairsOf);
   });
 }
 
