@@ -3,12 +3,12 @@ import type { RetrievedContext } from '../types.js';
 import type { Citation } from '../api.js';
 import { dot } from '../embed/embedder.js';
 import { analyseQuery, type QueryAnalysis } from '../retrieve/query.js';
-import { factsOf, hasIndexedDocuments, passagesOfNotes, type FactRow, type NotePassageRow } from '../store/retrieval.js';
+import { factsOf, hasIndexedDocuments, passagesOfNotes, type NotePassageRow } from '../store/retrieval.js';
 import { PATH_SEPARATOR } from '../store/documents.js';
 import { termMatcher } from './term-match.js';
 import { findBridge, type Bridge } from './bridge.js';
 import { boldThen, markdownText } from './markdown.js';
-import { introducedCode, introducedTable, itemCandidates, lineInPassage, listItems, MAX_ITEMS, type IntroducedTable } from './lead-ins.js';
+import { introducedCode, lineInPassage, shownUnderLeadIn, type NoteLines, type ShownUnder } from './lead-ins.js';
 
 export const EXTRACTIVE_NOTICE =
   'No language model is installed, so this answer is extractive: the facts in your notes that best match the question, each cited. A model would write a direct answer from them.';
@@ -117,36 +117,25 @@ export async function extractiveAnswer(
   // Two facts a note, so a multi-hop answer reaches the second note, or as many as the passages the
   // retriever returned of it: a guide whose page it returns three times answers from that page.
   const capOf = (d: number | undefined) => Math.max(MIN_PER_NOTE, d === undefined ? 0 : (ctxCount.get(d) ?? 0));
-  // A lead-in's list shows under it (lead-ins.ts): its items are not picked again, and one picked before
-  // it moves under it.
+  // A lead-in's list or table shows under it (lead-ins.ts): its items are not picked again, and one
+  // picked before it moves under it.
   const rowOf = new Map(facts.map((f, i) => [`fci:${f.id}`, { row: f, terms: factTerms[i]! }]));
-  // The retrieved notes' passages, read once, when a chosen fact first needs its lines as written.
-  let passages: { list: NotePassageRow[]; byId: Map<number, NotePassageRow> } | null = null;
-  const notePassages = () => {
-    if (!passages) {
-      const list = passagesOfNotes(ctx.db, [...docRank.keys()]);
-      passages = { list, byId: new Map(list.map((p) => [p.id, p])) };
-    }
-    return passages;
+  // A note's passages, read once, when one of its facts first needs its lines as written.
+  const passages = new Map<number, NotePassageRow[]>();
+  const passagesOf = (docId: number) => {
+    let list = passages.get(docId);
+    if (!list) passages.set(docId, (list = passagesOfNotes(ctx.db, [docId])));
+    return list;
   };
-  const lineOf = (f: FactRow, line: number) => lineInPassage(notePassages().byId.get(f.chunk_id), line);
-  const noteLine = (docId: number, line: number) =>
-    lineInPassage(
-      notePassages().list.find((p) => p.document_id === docId && p.line_from <= line && line <= p.line_to),
-      line,
-    );
-  const tableOf = new Map<string, IntroducedTable>();
-  const itemsOf = new Map<string, { items: FactRow[]; ordered: boolean }>();
+  const linesOf =
+    (docId: number): NoteLines =>
+    (line) =>
+      lineInPassage(
+        passagesOf(docId).find((p) => p.line_from <= line && line <= p.line_to),
+        line,
+      );
+  const underOf = new Map<string, ShownUnder>();
   const underLeadIn = new Set<string>();
-  const leadInItems = (c: Candidate): { items: FactRow[]; ordered: boolean } => {
-    const none = { items: [], ordered: false };
-    const row = rowOf.get(c.key)?.row;
-    if (!row) return none;
-    const candidates = itemCandidates(row, facts);
-    if (!candidates.length) return none;
-    const items = listItems(row, candidates, (f) => lineOf(f, f.line_from));
-    return { items, ordered: items.length > 0 && /^\s*\d/.test(lineOf(items[0]!, items[0]!.line_from) ?? '') };
-  };
   /** Facts shown under a lead-in are not picked again; one picked before it moves under it. */
   const takeUnder = (key: string) => {
     underLeadIn.add(key);
@@ -171,20 +160,11 @@ export async function extractiveAnswer(
     chosen.push(best);
     for (const t of best.terms) covered.add(t);
     perDoc.set(best.docId ?? best.docPath, (perDoc.get(best.docId ?? best.docPath) ?? 0) + 1);
-    const list = leadInItems(best);
-    const items = list.items;
-    if (items.length) {
-      itemsOf.set(best.key, list);
-      // Items past those shown stay facts of their own.
-      for (const item of items.slice(0, MAX_ITEMS)) takeUnder(`fci:${item.id}`);
-      continue;
-    }
-    const docId = best.docId;
-    const table = docId !== undefined && rowOf.has(best.key) ? introducedTable(best, (line) => noteLine(docId, line)) : null;
-    if (table) {
-      tableOf.set(best.key, table);
-      // A row is a fact of its own too ("/monday, next Monday"); rows past those shown stay so.
-      for (const f of facts) if (f.document_id === docId && f.line_from >= table.lineFrom && f.line_to <= table.lineTo) takeUnder(`fci:${f.id}`);
+    const row = rowOf.get(best.key)?.row;
+    const under = row ? shownUnderLeadIn(row, facts, linesOf(row.document_id)) : null;
+    if (under) {
+      underOf.set(best.key, under);
+      for (const f of under.facts) takeUnder(`fci:${f.id}`);
     }
   }
   if (chosen.length === 0) {
@@ -193,18 +173,10 @@ export async function extractiveAnswer(
   }
   // A fact that ends in a colon shows the code block, the list or the table it introduces, and cites its lines (lead-ins.ts).
   const shownUnder = chosen.map((c) => {
-    const list = itemsOf.get(c.key);
-    if (list) {
-      const { items, ordered } = list;
-      const shown = items.slice(0, MAX_ITEMS);
-      const marker = (i: number) => (ordered ? `${i + 1}.` : '-');
-      const markdown = [...shown.map((f, i) => `${marker(i)} ${markdownText(f.text)}`), ...(items.length > MAX_ITEMS ? [`${marker(MAX_ITEMS)} …`] : [])].join('\n');
-      return { markdown, lineTo: Math.max(c.lineTo, ...shown.map((f) => f.line_to)) };
-    }
-    const table = tableOf.get(c.key);
-    if (table) return { markdown: table.markdown, lineTo: table.lineTo };
+    const under = underOf.get(c.key);
+    if (under || c.docId === undefined) return under;
     const row = rowOf.get(c.key)?.row;
-    return introducedCode(c, notePassages().list, row ? lineOf(row, row.line_to) : null);
+    return introducedCode(c, passagesOf(c.docId), row ? linesOf(row.document_id)(row.line_to) : null);
   });
   const citations: Citation[] = chosen.map(({ score: _s, key: _k, terms: _t, ...c }, i) => ({ n: i + 1, ...c, lineTo: shownUnder[i]?.lineTo ?? c.lineTo }));
   const bullets = citations.map((c, i) => {

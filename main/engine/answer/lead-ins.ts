@@ -7,13 +7,14 @@
 // snippets and the dates they stand for).
 import type { FactRow, NotePassageRow } from '../store/retrieval.js';
 import { PATH_SEPARATOR } from '../store/documents.js';
+import { markdownText } from './markdown.js';
 
 /** Lines of a code block an answer shows; the rest is left to the cited note. */
 const MAX_LINES = 8;
 /** Characters of a code line an answer shows. */
 const MAX_LINE_CHARS = 160;
-/** List items an answer shows under their lead-in. */
-export const MAX_ITEMS = 5;
+/** List items (or table rows) an answer shows under their lead-in. */
+const MAX_ITEMS = 5;
 
 const LEAD_IN_END = /[:：]\s*$/;
 const FENCE = /^\s*(`{3,}|~{3,})/;
@@ -50,6 +51,37 @@ export function introducedCode(
   return { markdown: fenced(block.text), lineTo: block.line_to };
 }
 
+/** A note's line as written (null where no passage holds it). */
+export type NoteLines = (line: number) => string | null;
+
+/** What a lead-in fact shows under it, and the facts shown there (not picked again on their own). */
+export interface ShownUnder {
+  markdown: string;
+  /** The last line shown, so the citation covers it. */
+  lineTo: number;
+  facts: FactRow[];
+}
+
+/**
+ * The list (its first MAX_ITEMS items, numbered as written) or else the table a lead-in fact introduces,
+ * from the facts of its note and the note's lines. Items and rows past those shown stay facts of their own.
+ */
+export function shownUnderLeadIn(lead: FactRow, facts: readonly FactRow[], lines: NoteLines): ShownUnder | null {
+  const items = listItems(lead, itemCandidates(lead, facts), (f) => lines(f.line_from));
+  if (items.length) {
+    const shown = items.slice(0, MAX_ITEMS);
+    const ordered = /^\s*\d/.test(lines(items[0]!.line_from) ?? '');
+    const marker = (i: number) => (ordered ? `${i + 1}.` : '-');
+    const markdown = [...shown.map((f, i) => `${marker(i)} ${markdownText(f.text)}`), ...(items.length > MAX_ITEMS ? [`${marker(MAX_ITEMS)} …`] : [])].join('\n');
+    return { markdown, lineTo: Math.max(lead.line_to, ...shown.map((f) => f.line_to)), facts: shown };
+  }
+  const table = introducedTable({ text: lead.text, lineTo: lead.line_to }, lines);
+  if (!table) return null;
+  // A row is a fact of its own too ("/monday, next Monday").
+  const rows = facts.filter((f) => f.document_id === lead.document_id && f.line_from >= table.lineFrom && f.line_to <= table.lineTo);
+  return { markdown: table.markdown, lineTo: table.lineTo, facts: rows };
+}
+
 export interface IntroducedTable {
   /** The table as Markdown: its header and first MAX_ITEMS rows, with a row of "…" where it goes on. */
   markdown: string;
@@ -62,7 +94,7 @@ export interface IntroducedTable {
  * The table a lead-in fact introduces: a header row within two lines after the fact, with its delimiter
  * row under it. `lineOf` gives the note's line as written (null where no passage holds it).
  */
-export function introducedTable(fact: { text: string; lineTo: number }, lineOf: (line: number) => string | null): IntroducedTable | null {
+export function introducedTable(fact: { text: string; lineTo: number }, lineOf: NoteLines): IntroducedTable | null {
   if (!isLeadIn(fact.text)) return null;
   let header = fact.lineTo + 1;
   while (header <= fact.lineTo + 2 && !lineOf(header)?.trim()) header++;
@@ -115,7 +147,7 @@ function parentPath(path: string): string {
  * node (the paragraph the lead-in ends), in line order. Which of them are list items, one right after
  * the other, listItems decides from the notes' lines.
  */
-export function itemCandidates(lead: FactRow, facts: readonly FactRow[]): FactRow[] {
+function itemCandidates(lead: FactRow, facts: readonly FactRow[]): FactRow[] {
   if (!isLeadIn(lead.text) || !lead.path_text) return [];
   const under = parentPath(lead.path_text);
   if (!under) return [];
@@ -129,7 +161,7 @@ export function itemCandidates(lead: FactRow, facts: readonly FactRow[]): FactRo
  * "1. "), the first within two lines of the lead-in, each next within two lines of the one before.
  * `lineOf` gives a fact's first line as written in the note (null where unknown).
  */
-export function listItems(lead: FactRow, candidates: readonly FactRow[], lineOf: (f: FactRow) => string | null): FactRow[] {
+function listItems(lead: FactRow, candidates: readonly FactRow[], lineOf: (f: FactRow) => string | null): FactRow[] {
   const items: FactRow[] = [];
   let last = lead.line_to;
   for (const f of candidates) {
