@@ -7,7 +7,7 @@ import { forgetReleasedReplies, keepReplies, keptRepliesByKey } from '../../main
 import type { KeptReply } from '../../main/engine/extract/llm/piece-facts.js';
 
 // A model reply outlives its note for a while (the model-pass tests show it reused), but not the library
-// folder the note was in, and not RELEASED_REPLY_DAYS. The replies here are stand-ins stored as the model
+// folder the note was in, and not RELEASED_DAYS. The replies here are stand-ins stored as the model
 // pass stores them: only where they go is checked, not what a model wrote.
 const reply = (fact: string): KeptReply => ({ routes: [{ route: 'Stand-in', facts: [fact] }], score: { kept: 1, dropped: 0 } }) as unknown as KeptReply;
 

@@ -1,12 +1,10 @@
 // The model pass's kept piece replies (migration 9): found by key, replaced per note as a pass rewrites
 // it. A reply no note holds any more (its note removed, its piece edited) is released, not dropped
-// (migration 10): found by key for RELEASED_REPLY_DAYS, and forgotten with its library folder.
+// (migration 10): found by key for RELEASED_DAYS, and forgotten with its library folder (released.ts).
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
+import { forgetReleased, RELEASED_DAYS, type ReleasedToForget } from './released.js';
 import type { KeptReply } from '../extract/llm/piece-facts.js';
-
-/** How long a released reply waits for a note that brings its piece back. */
-export const RELEASED_REPLY_DAYS = 30;
 
 /** The kept replies among these keys, whichever note kept them, else released ones. */
 export function keptRepliesByKey(db: Db, keys: string[]): Map<string, KeptReply> {
@@ -36,10 +34,8 @@ export function releaseReplies(db: Db, docId: number): void {
 }
 
 /** Forgets released replies: those of a library folder, or those released more than `days` ago. */
-export function forgetReleasedReplies(db: Db, which: { root: string } | { days: number }): number {
-  return 'root' in which
-    ? stmt(db, 'DELETE FROM released_replies WHERE root = ?').run(which.root).changes
-    : stmt(db, 'DELETE FROM released_replies WHERE released_at < unixepoch() - ? * 86400').run(which.days).changes;
+export function forgetReleasedReplies(db: Db, which: ReleasedToForget): number {
+  return forgetReleased(db, 'released_replies', which);
 }
 
 /** Moves the note's replies other than `keptKeys` (a JSON array) to the released ones, and forgets the stale. */
@@ -50,5 +46,5 @@ function release(db: Db, docId: number, keptKeys: string): void {
      SELECT k.key, k.reply, d.root, unixepoch() FROM kept_replies k JOIN documents d ON d.id = k.document_id
       WHERE k.document_id = ? AND k.key NOT IN (SELECT value FROM json_each(?))`,
   ).run(docId, keptKeys);
-  forgetReleasedReplies(db, { days: RELEASED_REPLY_DAYS });
+  forgetReleasedReplies(db, { days: RELEASED_DAYS });
 }

@@ -1,9 +1,9 @@
 // Vectors no row holds any more (migration 11), by model and embedded text: released when a note is
 // removed or rewritten, taken back by the next embedding of the same text, forgotten after
-// RELEASED_REPLY_DAYS or with their library folder.
+// RELEASED_DAYS or with their library folder (released.ts).
 import type { Db } from './db.js';
 import { stmt } from './statements.js';
-import { RELEASED_REPLY_DAYS } from './kept-replies.js';
+import { forgetReleased, RELEASED_DAYS, type ReleasedToForget } from './released.js';
 import { EMBEDDED_TEXT_MAX_CHARS, noteVectorsByText, toFloat32, type VectorsByText } from './embeddings.js';
 
 /** Releases these vectors of `model` (text → vector), made for notes of the library folder `root`. */
@@ -16,7 +16,7 @@ export function releaseVectors(db: Db, root: string, model: string, vectors: Ite
     insert.run(model, text, vector.byteLength / 4, vector, root);
     n++;
   }
-  if (n) forgetReleasedVectors(db, { days: RELEASED_REPLY_DAYS });
+  if (n) forgetReleasedVectors(db, { days: RELEASED_DAYS });
   return n;
 }
 
@@ -54,8 +54,6 @@ export function forgetTakenVectors(db: Db, model: string, texts: string[]): void
 }
 
 /** Forgets released vectors: those of a library folder, or those released more than `days` ago. */
-export function forgetReleasedVectors(db: Db, which: { root: string } | { days: number }): number {
-  return 'root' in which
-    ? stmt(db, 'DELETE FROM released_vectors WHERE root = ?').run(which.root).changes
-    : stmt(db, 'DELETE FROM released_vectors WHERE released_at < unixepoch() - ? * 86400').run(which.days).changes;
+export function forgetReleasedVectors(db: Db, which: ReleasedToForget): number {
+  return forgetReleased(db, 'released_vectors', which);
 }
