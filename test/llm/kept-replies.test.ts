@@ -34,6 +34,14 @@ describe('the model pass keeps each piece’s reply', { timeout: 300_000 }, () =
     rmSync(dir, { recursive: true, force: true });
   });
 
+  /** Indexes the folder again, then runs the model pass, counting its model calls afresh. */
+  const reindexAndRefine = async (folder: string) => {
+    await indexFolder(db, embedder, folder);
+    const model = counting(llm);
+    const report = await refineIndex(db, embedder, model, OPTS);
+    return { report, calls: model.counter.calls };
+  };
+
   it('sends only the edited piece of a note to the model again', async () => {
     const model = counting(llm);
     const first = await refineIndex(db, embedder, model, OPTS);
@@ -58,10 +66,8 @@ describe('the model pass keeps each piece’s reply', { timeout: 300_000 }, () =
     // Two lines above every piece: each piece's text is the same, its lines are two further down.
     const text = readFileSync(join(notes, 'logbook.md'), 'utf8');
     writeFileSync(join(notes, 'logbook.md'), text.replace('# Harbour logbook\n', '# Harbour logbook\n\n\n'));
-    await indexFolder(db, embedder, notes);
-    const model = counting(llm);
-    const third = await refineIndex(db, embedder, model, OPTS);
-    expect([third.refined, model.counter.calls]).toEqual([1, 0]);
+    const third = await reindexAndRefine(notes);
+    expect([third.report.refined, third.calls]).toEqual([1, 0]);
     expect(factsOf(db)).toEqual(before.map((f) => ({ ...f, lineFrom: f.lineFrom + 2, lineTo: f.lineTo + 2 })));
   });
 
@@ -80,10 +86,8 @@ describe('the model pass keeps each piece’s reply', { timeout: 300_000 }, () =
     const other = join(dir, 'other');
     mkdirSync(other);
     writeFileSync(join(other, 'logbook.md'), text);
-    await indexFolder(db, embedder, other);
-    const model = counting(llm);
-    const back = await refineIndex(db, embedder, model, OPTS);
-    expect([back.refined, back.reusedPieces, model.counter.calls]).toEqual([1, pieces, 0]);
+    const back = await reindexAndRefine(other);
+    expect([back.report.refined, back.report.reusedPieces, back.calls]).toEqual([1, pieces, 0]);
     expect(db.prepare('SELECT key FROM kept_replies ORDER BY key').pluck().all()).toEqual(held);
     // Held again, so no longer released; the edited piece's old reply waits on.
     expect(db.prepare('SELECT count(*) FROM released_replies').pluck().get()).toBe(1);
@@ -93,9 +97,7 @@ describe('the model pass keeps each piece’s reply', { timeout: 300_000 }, () =
     const other = join(dir, 'other');
     const text = readFileSync(join(other, 'logbook.md'), 'utf8');
     writeFileSync(join(other, 'logbook.md'), text.replace('The lamp was cleaned in April, a month late.', 'The lamp was cleaned in March.'));
-    await indexFolder(db, embedder, other);
-    const model = counting(llm);
-    const undone = await refineIndex(db, embedder, model, OPTS);
-    expect([undone.refined, model.counter.calls]).toEqual([1, 0]);
+    const undone = await reindexAndRefine(other);
+    expect([undone.report.refined, undone.calls]).toEqual([1, 0]);
   });
 });
