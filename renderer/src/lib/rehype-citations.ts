@@ -49,10 +49,15 @@ export function hideEscapedBrackets(markdown: string): string {
 /** Shows hidden brackets as written: `[` in text, `\[` in code (where Markdown reads no escapes). */
 export function rehypeEscapedBrackets() {
   return (tree: Root) => {
-    const restore = (node: ElementContent | Root, inCode: boolean): void => {
-      if (node.type === 'text') node.value = node.value.replaceAll(HIDDEN_BRACKET, inCode ? '\\[' : '[');
-      else if ('children' in node) for (const child of node.children) restore(child as ElementContent, inCode || (node.type === 'element' && (node.tagName === 'code' || node.tagName === 'pre')));
-    };
-    restore(tree, false);
+    const restore = (node: Root | Element, bracket: string) =>
+      visit(node, 'text', (text: Text) => {
+        text.value = text.value.replaceAll(HIDDEN_BRACKET, bracket);
+      });
+    visit(tree, 'element', (node: Element) => {
+      if (node.tagName !== 'code' && node.tagName !== 'pre') return;
+      restore(node, '\\[');
+      return SKIP;
+    });
+    restore(tree, '[');
   };
 }
