@@ -23,7 +23,11 @@ const engine = await LociEngine.open({ dbPath: join(work, 'index.db'), embedder:
 const timed = async (what: string) => {
   let rows = 0;
   const start = performance.now();
-  const report = await engine.index(notes, { onProgress: (p) => p.phase === 'embed' && (rows = Math.max(rows, p.total)) });
+  const report = await engine.index(notes, {
+    onProgress: (p) => {
+      if (p.phase === 'embed') rows = Math.max(rows, p.total);
+    },
+  });
   // (An index from before migration 11, for a baseline, has no such table.)
   const hasTable = engine.db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'released_vectors'").get() !== undefined;
   const released = hasTable ? (engine.db.prepare('SELECT count(*) FROM released_vectors').pluck().get() as number) : 0;
