@@ -17,8 +17,9 @@ export const FAST_EXTRACTOR: Extractor = 'fast';
  * 6: an opening H1 titles the note only when it is the note's only H1 (several are sections); a link's
  *    position in its page (`[[Page@12]]`) is not part of the name it links to.
  * 7: a callout's label (`> [!tip] Title`, `> **note** Note`) is not the start of the sentence under it.
+ * 8: a sentence does not end at "e.g.", "i.e." or "vs." ("listen to, e.g. SB_PORT=1234, default is 3000").
  */
-export const FAST_PIPELINE_VERSION = 7;
+export const FAST_PIPELINE_VERSION = 8;
 
 /** A text's script-level language guess (text/lang.ts): how a chunk or sentence is segmented. */
 export type Lang = 'en' | 'zh' | 'other';

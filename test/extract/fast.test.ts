@@ -413,6 +413,18 @@ describe('sentences and names', () => {
       '我今天过得很好。',
     ]);
   });
+
+  it('does not end a sentence at "e.g.", "i.e." or "vs.", and still ends one at "etc." before a capital', () => {
+    const content =
+      '# Network\n\n- `SB_PORT`: Sets the port to listen to, e.g. `SB_PORT=1234`, default is `3000`\n\nTags are plain words, i.e. They carry no value. Compare Docker vs. Podman for this setup. Use apples, pears, etc. Then sort them well.\n';
+    expectSentences('network.md', content, [
+      'SB_PORT: Sets the port to listen to, e.g. SB_PORT=1234, default is 3000',
+      'Tags are plain words, i.e. They carry no value.',
+      'Compare Docker vs. Podman for this setup.',
+      'Use apples, pears, etc.',
+      'Then sort them well.',
+    ]);
+  });
 });
 
 /** The note's facts are exactly these sentences, each cited from the lines that hold it. */

@@ -196,6 +196,14 @@ function headingListFact(chunk: ParsedChunk, passages: Passage[]): ExtractedFci 
  */
 const NAME_PREFIX = /(?:^|[\s(“"'])(?:Mr|Mrs|Ms|Mx|Dr|Prof|St|Mt|Ft|Gen|Col|Maj|Lt|Sgt|Capt|Cmdr|Adm|Rev|Gov|Sen|Rep|Fr|Sr|Messrs|\p{Lu})\.$/u;
 
+/**
+ * An abbreviation that introduces or qualifies what follows ("e.g.", "i.e.", "vs.") and so never ends a
+ * sentence; ICU breaks after it when a capital or code follows, which cut a documentation fact at
+ * "Sets the port to listen to, e.g." and dropped "SB_PORT=1234, default is 3000" as code. "etc." and
+ * "approx." may end a sentence, so they are not here.
+ */
+const MID_SENTENCE = /(?:^|[\s(“"'])(?:e\.g|i\.e|vs|cf|viz|incl|esp|resp|w\.r\.t)\.$/iu;
+
 interface Sentence {
   segment: string;
   /** Where it starts in the text. */
@@ -212,15 +220,16 @@ const GLUED_MARK = /[?!]$/;
 const GLUED_NEXT = /^[A-Za-z0-9_$=&%/]/;
 
 /**
- * ICU's sentences of the text, with a break after a title or an initial before a name undone, and one
- * at a question or exclamation mark glued to the next word.
+ * ICU's sentences of the text, with a break after a title or an initial before a name, or after an
+ * abbreviation such as "e.g.", undone, and one at a question or exclamation mark glued to the next word.
  */
 export function* sentencesOf(text: string): Generator<Sentence> {
   let pending: Sentence | null = null;
   for (const seg of sentenceSegmenter.segment(text)) {
     const current: Sentence = pending ? { segment: pending.segment + seg.segment, index: pending.index } : { segment: seg.segment, index: seg.index };
     const glued = GLUED_MARK.test(current.segment) && GLUED_NEXT.test(text[current.index + current.segment.length] ?? '');
-    if (glued || NAME_PREFIX.test(current.segment.trimEnd())) {
+    const end = current.segment.trimEnd();
+    if (glued || NAME_PREFIX.test(end) || MID_SENTENCE.test(end)) {
       pending = current;
       continue;
     }
