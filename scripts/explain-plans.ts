@@ -21,7 +21,7 @@ try {
   const fks = foreignKeyLookups(traced.db);
   const triggers = triggerStatements(traced.db).map((t) => {
     const plan = explain(traced.db, t.sql);
-    return { ...t, plan, scans: bigScans(plan), seeks: seeksOn(plan, t.keyColumns) };
+    return { ...t, plan, scans: bigScans(plan, t.sql), seeks: seeksOn(plan, t.keyColumns) };
   });
   if (values.json) {
     process.stdout.write(`${JSON.stringify({ statements, foreignKeys: fks, triggers }, null, 2)}\n`);

@@ -1,5 +1,5 @@
 // The hot queries use indexes: plans of the SQL the engine really runs (traced over the sample notes:
-// indexing, every retrieval method with its answer, mind maps, the graph, deleting a note), of the
+// indexing, every retrieval method with its answer, mind maps, the graph, editing and deleting a note), of the
 // child-key lookups a delete cascade makes, and of the trigger bodies. Run
 // `npx tsx scripts/explain-plans.ts` to read the plans themselves.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runQueryWorkload, type WorkloadResult } from '../../main/engine/diagnostics/query-workload.js';
-import { explain, foreignKeyLookups, planStatements, seeksOn, triggerStatements } from '../../main/engine/store/query-plans.js';
+import { bigScans, explain, foreignKeyLookups, planStatements, seeksOn, triggerStatements } from '../../main/engine/store/query-plans.js';
 import { migrations } from '../../main/engine/store/migrations/index.js';
 import { openDb } from '../../main/engine/store/db.js';
 import { SAMPLE_NOTES } from '../fixtures/paths.js';
@@ -30,6 +30,14 @@ const WHOLE_TABLE_READS: [RegExp, string][] = [
   [/^DELETE FROM super_nodes$/, 'super-nodes rebuilt each run'],
   [/^UPDATE documents SET content_hash = NULL, mtime = NULL WHERE status = 'indexed' AND NOT EXISTS/, 'fast-mode notes re-extracted once, after an upgrade'],
   [/^UPDATE documents SET lang = '' WHERE status = 'indexed'$/, 'notes’ languages judged again once, when the detector changes'],
+  [/^SELECT d\.id, substr\(c\.text, 1, \d+(?:\.\d+)?\) AS text FROM documents d LEFT JOIN chunks c .* WHERE d\.lang = ''/, 'the notes not judged yet, through their partial index, once per run'],
+  [/^SELECT 1 FROM documents d WHERE d\.status = 'indexed' AND NOT EXISTS \(SELECT 1 FROM graph_pending p .*\) LIMIT 1$/, 'whether any built note exists: stops at the first'],
+  [/^SELECT n\.id, n\.document_id, n\.kind, e\.vector FROM mm_nodes n JOIN embeddings e .* WHERE n\.kind IN/, 'mind-map vectors for the pseudo-graph, once per graph step'],
+  [/^SELECT c\.id, c\.text, c\.line_from AS lineFrom, c\.line_to AS lineTo, e\.vector FROM chunks c JOIN embeddings e /, 'chunk vectors into memory, once per index generation'],
+  [/^SELECT c\.id, c\.document_id AS docId, c\.line_from AS lineFrom, c\.line_to AS lineTo FROM chunks c JOIN documents d /, 'the entity graph’s chunks, once per index generation'],
+  [/^SELECT c\.id AS chunkId, c\.document_id AS docId, f\.seg AS seg, c\.is_code AS isCode FROM chunks c JOIN documents d /, 'the words title mentions are found in, once per index generation'],
+  [/^SELECT d\.id, d\.title, d\.rel_path AS relPath, d\.root, \(SELECT count\(\*\) FROM doc_edges e /, 'every note with its degree, once per drawing of the whole-library graph'],
+  [/^DELETE FROM super_nodes WHERE \(SELECT count\(\*\) FROM super_members m WHERE m\.super_id = super_nodes\.id\) < 2$/, 'super nodes left with one member, swept once per graph step'],
 ];
 const deliberate = (sql: string) => isSingleTableLoad(sql) || WHOLE_TABLE_READS.some(([re]) => re.test(sql));
 
@@ -45,6 +53,14 @@ describe('query plans', () => {
     expect(plans.length).toBeGreaterThan(40);
     const offenders = plans.filter((p) => p.scans.length > 0 && !deliberate(p.sql));
     expect(offenders.map((p) => `${p.sql.slice(0, 160)}\n  ${p.scans.join('; ')}`)).toEqual([]);
+  });
+
+  it('sees a scan through a table alias, and an index search on a coarse column alone', () => {
+    const sql = 'SELECT e.model, src.text FROM src JOIN embeddings e ON e.owner_kind = 1 AND e.owner_id = src.id';
+    expect(bigScans(['SEARCH e USING INDEX embeddings_owner (owner_kind=?)'], sql)).toHaveLength(1);
+    expect(bigScans(['SEARCH e USING INDEX embeddings_owner (owner_kind=? AND owner_id=?)'], sql)).toEqual([]);
+    expect(bigScans(['SCAN c USING INDEX chunks_doc'], 'SELECT c.id FROM chunks c JOIN documents d ON d.id = c.document_id')).toHaveLength(1);
+    expect(bigScans(['SCAN src'], sql)).toEqual([]);
   });
 
   it('tells a per-row lookup from a whole-table load', () => {

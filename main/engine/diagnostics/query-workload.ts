@@ -1,8 +1,8 @@
 // The engine's hot paths run once over a real notes folder, on a traced database, so that
 // `scripts/explain-plans.ts` and test/store/indexes.test.ts can plan exactly the SQL the engine runs:
 // indexing, every retrieval method with the extractive answer, the mind map, the graph views, related
-// notes, and removing a note (the delete cascade).
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+// notes, editing a note (its rewrite), and removing a note (the delete cascade, releasing its vectors).
+import { appendFileSync, cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createStaticEmbedder } from '../embed/static-embedder.js';
@@ -52,8 +52,12 @@ export async function runQueryWorkload(notesDir: string, questions: string[]): P
       buildLocalGraph(db, id, 2, 300);
     }
     buildGraphView(db, 2000);
+    // A note edited is rewritten (its vectors kept by text); one removed releases its vectors.
+    const edited = readdirSync(notes).find((f) => f.endsWith('.md'));
+    if (edited) appendFileSync(join(notes, edited), '\nEdited to trace the rewrite of a note.\n');
+    await indexFolder(db, embedder, notes);
     const victim = ids[0];
-    if (victim !== undefined) deleteDocument(db, victim, 'forget');
+    if (victim !== undefined) deleteDocument(db, victim, 'release', embedder.id);
     return { traced, dispose };
   } catch (err) {
     dispose();

@@ -82,10 +82,12 @@ export function noteVectorsByText(db: Db, docId: number, remade: string | null =
   const out: VectorsByText = new Map();
   for (const kind of kinds) {
     // Once per rewritten note: the statement is kept (a library's re-extraction runs it for every note).
+    // CROSS JOIN keeps SQLite from reading every vector of the kind and looking each up in the note's
+    // rows (45-77 ms a note at 10k news, so a re-extraction of the library grew with its square).
     const rows = stmt(
       db,
       `WITH src(id, text) AS (${EMBEDDED_TEXT[kind](true)})
-       SELECT e.model, src.text, e.vector FROM src JOIN embeddings e ON e.owner_kind = @kind AND e.owner_id = src.id WHERE e.model IS NOT @remade`,
+       SELECT e.model, src.text, e.vector FROM src CROSS JOIN embeddings e ON e.owner_kind = @kind AND e.owner_id = src.id WHERE e.model IS NOT @remade`,
     )
       .raw()
       .all({ kind, docs: JSON.stringify([docId]), remade }) as [string, string | null, Buffer][];

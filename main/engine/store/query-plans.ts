@@ -63,11 +63,38 @@ export function explain(db: Db, sql: string): string[] {
   });
 }
 
-/** Plan steps that scan a big table: `SCAN t`, `SCAN t USING [COVERING] INDEX …` (a whole index is still all rows). */
-export function bigScans(plan: string[]): string[] {
+/**
+ * Columns that split a big table into a few large parts (a row kind, a model, a status): an index search
+ * on these alone still reads a whole part — every chunk vector, say, once per note rewritten.
+ */
+const COARSE_COLUMNS = new Set(['owner_kind', 'model', 'status', 'extractor', 'is_code']);
+
+/** The tables a statement names under an alias (`FROM embeddings e`), as its plan names them by the alias. */
+export function tableAliases(sql: string): Map<string, string> {
+  const aliases = new Map<string, string>();
+  const notAlias = '(?!(?:JOIN|ON|WHERE|LEFT|INNER|CROSS|NATURAL|USING|GROUP|ORDER|LIMIT|SET|AS)\\b)';
+  for (const m of sql.matchAll(new RegExp(`\\b(?:FROM|JOIN)\\s+(\\w+)(?:\\s+AS)?\\s+${notAlias}(\\w+)`, 'gi'))) {
+    const [, table, alias] = m;
+    if (table && alias && (BIG_TABLES as readonly string[]).includes(table)) aliases.set(alias, table);
+  }
+  return aliases;
+}
+
+/**
+ * Plan steps that read a whole big table, or a whole coarse part of one: `SCAN t`, `SCAN t USING
+ * [COVERING] INDEX …` (a whole index is still all rows), and `SEARCH t USING INDEX i (owner_kind=?)`
+ * where every constrained column is coarse. `sql` resolves the aliases the plan names tables by.
+ */
+export function bigScans(plan: string[], sql = ''): string[] {
+  const aliases = tableAliases(sql);
+  const big = (name: string | undefined) => (BIG_TABLES as readonly string[]).includes(aliases.get(name ?? '') ?? name ?? '');
   return plan.filter((line) => {
-    const m = /^\s*SCAN (\w+)/.exec(line);
-    return m !== null && (BIG_TABLES as readonly string[]).includes(m[1] ?? '');
+    const scan = /^\s*SCAN (\w+)/.exec(line);
+    if (scan) return big(scan[1]);
+    const search = /^\s*SEARCH (\w+) USING (?:COVERING )?INDEX \w+ \(([^)]*)\)/.exec(line);
+    if (!search || !big(search[1])) return false;
+    const columns = (search[2] ?? '').split(' AND ').map((c) => c.replace(/[=<>].*$/, '').trim());
+    return columns.every((c) => COARSE_COLUMNS.has(c));
   });
 }
 
@@ -84,7 +111,7 @@ export function planStatements(db: Db, statements: string[]): StatementPlan[] {
     } catch {
       continue; // e.g. a statement on a table a later statement dropped
     }
-    byShape.set(shape, { sql: sql.replace(/\s+/g, ' ').trim(), plan, scans: bigScans(plan) });
+    byShape.set(shape, { sql: sql.replace(/\s+/g, ' ').trim(), plan, scans: bigScans(plan, sql) });
   }
   return [...byShape.values()];
 }
