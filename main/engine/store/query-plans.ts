@@ -21,6 +21,8 @@ export const BIG_TABLES = [
   'embeddings',
   'jobs',
   'chat_messages',
+  'released_replies',
+  'released_vectors',
 ] as const;
 
 export interface TracedDb {
