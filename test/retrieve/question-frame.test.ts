@@ -18,6 +18,19 @@ describe('the frame of a question about one’s notes', () => {
     ['Where was Mara born, according to my notes?', 'where was mara born'],
     ['我的笔记里关于咖啡烘焙说了什么？', '关于 咖啡 烘焙 了 什么'],
     ['笔记中提到哪些咖啡豆？', '哪些 咖啡豆'],
+    ['Was sagen meine Notizen über die Röstung?', 'die röstung'],
+    ['Was steht in meinen Notizen zu Mahlgraden?', 'mahlgraden'],
+    ['Was habe ich über die Röstung geschrieben?', 'die röstung'],
+    ['Laut meinen Notizen, wo wurde Mara geboren?', 'wo wurde mara geboren'],
+    ["Qu'est-ce que mes notes disent sur la torréfaction ?", 'la torréfaction'],
+    ["Qu'est-ce que j'ai écrit sur le moulin ?", 'le moulin'],
+    ["D'après mes notes, où est née Mara ?", 'où est née mara'],
+    ['Où est née Mara, selon mes notes ?', 'où est née mara'],
+    ['¿Qué dicen mis notas sobre el tueste?', 'el tueste'],
+    ['¿Qué dicen las notas sobre el molino?', 'el molino'],
+    ['Was steht in den Notizen über Mahlgrade?', 'mahlgrade'],
+    ['¿Qué he escrito sobre el molino?', 'el molino'],
+    ['Según mis notas, ¿dónde nació Mara?', 'dónde nació mara'],
   ])('is left out of %s', (question, words) => {
     expect(asked(question)).toBe(words);
   });
@@ -31,6 +44,11 @@ describe('the frame of a question about one’s notes', () => {
     'What do my notes say?',
     // 说 is the question's own verb when no 笔记 frames it.
     '张三在会上说了什么？',
+    // Some notes asked about, not the asker's: no possessive, or no closing verb.
+    'Was steht in den Notizen des Röstmeisters?',
+    'Was habe ich über die Röstung gelesen?',
+    '¿Cuál es el precio de las notas del curso?',
+    'Que disent les notes de dégustation sur l’acidité ?',
   ])('is not found in %s', (question) => {
     expect(asked(question)).toBe(segmentWords(question).join(' '));
   });
