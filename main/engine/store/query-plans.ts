@@ -72,7 +72,7 @@ export function explain(db: Db, sql: string): string[] {
 const COARSE_COLUMNS = new Set(['owner_kind', 'model', 'status', 'extractor', 'is_code']);
 
 /** The tables a statement names under an alias (`FROM embeddings e`), as its plan names them by the alias. */
-export function tableAliases(sql: string): Map<string, string> {
+function tableAliases(sql: string): Map<string, string> {
   const aliases = new Map<string, string>();
   const notAlias = '(?!(?:JOIN|ON|WHERE|LEFT|INNER|CROSS|NATURAL|USING|GROUP|ORDER|LIMIT|SET|AS)\\b)';
   for (const m of sql.matchAll(new RegExp(`\\b(?:FROM|JOIN)\\s+(\\w+)(?:\\s+AS)?\\s+${notAlias}(\\w+)`, 'gi'))) {
