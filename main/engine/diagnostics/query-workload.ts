@@ -1,12 +1,13 @@
 // The engine's hot paths run once over a real notes folder, on a traced database, so that
 // `scripts/explain-plans.ts` and test/store/indexes.test.ts can plan exactly the SQL the engine runs:
 // indexing, every retrieval method with the extractive answer, the mind map, the graph views, related
-// notes, editing a note (its rewrite), and removing a note (the delete cascade, releasing its vectors).
+// notes, editing a note (its rewrite), removing a note (the delete cascade, releasing its vectors) and
+// then the whole folder.
 import { appendFileSync, cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createStaticEmbedder } from '../embed/static-embedder.js';
-import { indexFolder } from '../indexer.js';
+import { indexFolder, updateGraph } from '../indexer.js';
 import { IndexCache } from '../retrieve/index-cache.js';
 import { availableMethods, retrieve } from '../retrieve/index.js';
 import { extractiveAnswer } from '../answer/extractive.js';
@@ -16,6 +17,7 @@ import { loadMindMap } from '../store/mind-map.js';
 import { deleteDocument } from '../store/documents.js';
 import { openTracedDb, type TracedDb } from '../store/query-plans.js';
 import { indexedDocumentIds } from '../store/graph-queries.js';
+import { deleteFolder, removeDocumentsUnder } from '../store/library.js';
 
 export interface WorkloadResult {
   traced: TracedDb;
@@ -58,6 +60,11 @@ export async function runQueryWorkload(notesDir: string, questions: string[]): P
     await indexFolder(db, embedder, notes);
     const victim = ids[0];
     if (victim !== undefined) deleteDocument(db, victim, 'release', embedder.id);
+    // The folder taken out of the library: its notes, what they released, and the graph rebuilt without them.
+    const root = resolve(notes);
+    removeDocumentsUnder(db, root);
+    deleteFolder(db, root);
+    await updateGraph(db, embedder, {});
     return { traced, dispose };
   } catch (err) {
     dispose();
