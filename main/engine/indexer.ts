@@ -656,7 +656,7 @@ export async function updateGraph(
 ): Promise<void> {
   const times = opts.phaseTimes ?? {};
   const t0 = performance.now();
-  const pruned = pruneOrphanEntities(db);
+  const pruned = pruneOrphanEntities(db, keptVectorsModel(embedder));
   // Here, on this thread, not in the workers that prepared the notes: the detector's tables load once
   // per process instead of once per worker and run.
   await judgeNoteLanguages(db);

@@ -19,8 +19,8 @@ import { embeddingsServer } from '../support/embeddings-server.js';
 // every text it is sent), a text a note held before is not sent again: not the facts of a model reply
 // reused after an edit, not the texts of a note brought back in another library folder. The real tiny
 // GGUF writes the facts (nonsense, kept with minSupport 0); only which texts are embedded is checked.
-// Entities are shared between notes and not released: an entity name no note mentions any more is
-// embedded again when one does.
+// An entity name no note mentions any more is released too, library-wide (a name belongs to no one
+// note), and not embedded again when a note mentions it.
 const OPTS = KEEP_EVERY_FACT;
 
 describe('released vectors', { timeout: 300_000 }, () => {
@@ -35,6 +35,7 @@ describe('released vectors', { timeout: 300_000 }, () => {
     new Set([
       ...(db.prepare('SELECT text FROM fcis').pluck().all() as string[]),
       ...(db.prepare('SELECT path_text FROM mm_nodes').pluck().all() as string[]),
+      ...(db.prepare('SELECT name FROM entities').pluck().all() as string[]),
     ]);
   const refine = async () => {
     await refineIndex(db, embedder, llm, OPTS);
@@ -76,7 +77,10 @@ describe('released vectors', { timeout: 300_000 }, () => {
     const text = readFileSync(join(notes, 'logbook.md'), 'utf8');
     unlinkSync(join(notes, 'logbook.md'));
     await indexFolder(db, embedder, notes);
-    expect(db.prepare('SELECT count(*) FROM released_vectors WHERE root = ?').pluck().get(notes)).toBeGreaterThan(held.size / 2);
+    expect(db.prepare('SELECT count(*) FROM released_vectors WHERE root = ?').pluck().get(notes)).toBeGreaterThan(held.size / 3);
+    // The note's names went with it, their vectors kept for every folder.
+    expect(db.prepare('SELECT count(*) FROM entities').pluck().get()).toBe(0);
+    expect(db.prepare("SELECT count(*) FROM released_vectors WHERE root = ''").pluck().get()).toBeGreaterThan(3);
 
     server.texts.length = 0;
     const other = join(dir, 'other');

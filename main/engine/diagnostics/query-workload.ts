@@ -14,7 +14,7 @@ import { extractiveAnswer } from '../answer/extractive.js';
 import { buildGraphView, buildLocalGraph } from '../graph/graph-view.js';
 import { relatedNotes } from '../graph/related.js';
 import { loadMindMap } from '../store/mind-map.js';
-import { deleteDocument } from '../store/documents.js';
+import { deleteDocument, pruneOrphanEntities } from '../store/documents.js';
 import { openTracedDb, type TracedDb } from '../store/query-plans.js';
 import { indexedDocumentIds } from '../store/graph-queries.js';
 import { deleteFolder, removeDocumentsUnder } from '../store/library.js';
@@ -60,6 +60,8 @@ export async function runQueryWorkload(notesDir: string, questions: string[]): P
     await indexFolder(db, embedder, notes);
     const victim = ids[0];
     if (victim !== undefined) deleteDocument(db, victim, 'release', embedder.id);
+    // The names only it mentioned go, their vectors released as a model embedder's are.
+    pruneOrphanEntities(db, embedder.id);
     // The folder taken out of the library: its notes, what they released, and the graph rebuilt without them.
     const root = resolve(notes);
     removeDocumentsUnder(db, root);

@@ -1,6 +1,6 @@
 import type { Db } from './db.js';
 import { releaseReplies } from './kept-replies.js';
-import { releaseNoteVectors } from './released-vectors.js';
+import { releaseEntityVectors, releaseNoteVectors } from './released-vectors.js';
 import { stmt } from './statements.js';
 import { UNDETERMINED_LANGUAGE, type DocumentStatus, type Extraction, type MindMapNode, type ParsedChunk, type ParsedNote } from '../types.js';
 import { segmentForIndex } from '../text/segment.js';
@@ -283,19 +283,22 @@ export function clearGraphPending(db: Db): void {
   stmt(db, 'DELETE FROM graph_pending').run();
 }
 
+/** Entities that lost a mention or a triple since the last sweep and have none left. */
+const ORPHAN_ENTITIES = `SELECT e.id FROM entity_unsupported_pending p CROSS JOIN entities e ON e.id = p.entity_id
+  WHERE NOT EXISTS (SELECT 1 FROM entity_mentions m WHERE m.entity_id = e.id)
+    AND NOT EXISTS (SELECT 1 FROM triples t WHERE t.subject_id = e.id OR t.object_id = e.id)`;
+
 /**
  * Entities no note mentions any more (their last supporting note changed or went away). Only entities
  * that lost a mention or a triple since the last sweep can be such: triggers list them as they lose one
- * (migration 0006), so the sweep reads that list, not the whole entities table.
+ * (migration 0006), so the sweep reads that list, not the whole entities table. Their vectors of
+ * `keptModel` are released (released-vectors.ts), so a name that comes back is not embedded again; a
+ * name belongs to no one note, so they go with age alone, not with a library folder.
  */
-export function pruneOrphanEntities(db: Db): number {
+export function pruneOrphanEntities(db: Db, keptModel: string | null = null): number {
   return db.transaction(() => {
-    const { changes } = stmt(
-      db,
-      `DELETE FROM entities WHERE id IN (SELECT entity_id FROM entity_unsupported_pending)
-         AND NOT EXISTS (SELECT 1 FROM entity_mentions m WHERE m.entity_id = entities.id)
-         AND NOT EXISTS (SELECT 1 FROM triples t WHERE t.subject_id = entities.id OR t.object_id = entities.id)`,
-    ).run();
+    if (keptModel) releaseEntityVectors(db, ORPHAN_ENTITIES, keptModel);
+    const { changes } = stmt(db, `DELETE FROM entities WHERE id IN (${ORPHAN_ENTITIES})`).run();
     stmt(db, 'DELETE FROM entity_unsupported_pending').run();
     return changes;
   })();

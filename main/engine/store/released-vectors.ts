@@ -27,6 +27,21 @@ export function releaseNoteVectors(db: Db, docId: number, model: string): number
   return releaseVectors(db, root, model, textsOf(noteVectorsByText(db, docId), model));
 }
 
+/** Library-wide names (entities), which no one folder made: forgotten with age, never with a folder. */
+export const SHARED_ROOT = '';
+
+/** Releases the `model` vectors of the entities `ids` selects (their names as the texts), before they are deleted. */
+export function releaseEntityVectors(db: Db, ids: string, model: string): number {
+  const rows = stmt(
+    db,
+    `SELECT e.name, v.vector FROM entities e CROSS JOIN embeddings v ON v.owner_kind = 'entity' AND v.model = ? AND v.owner_id = e.id
+     WHERE e.id IN (${ids})`,
+  )
+    .raw()
+    .all(model) as [string, Buffer][];
+  return releaseVectors(db, SHARED_ROOT, model, rows);
+}
+
 /** The vectors of a model in a note's vectors by text (a text several kinds share counts once). */
 export function textsOf(kept: VectorsByText, model: string): Map<string, Buffer> {
   const out = new Map<string, Buffer>();

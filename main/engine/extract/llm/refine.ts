@@ -125,7 +125,7 @@ export async function refineIndex(db: Db, embedder: Embedder, llm: LlmProvider, 
   if (report.refined > 0) {
     // Fast mode's entities that only the replaced rows mentioned go; the new rows get vectors. The
     // document layer and fusion are rebuilt by the indexer's graph step from graph_pending.
-    pruneOrphanEntities(db);
+    pruneOrphanEntities(db, vectorsOf);
     if (opts.embed ?? true) await embedMissing(db, embedder, { signal: opts.signal });
   }
   report.seconds = (performance.now() - t0) / 1000;
