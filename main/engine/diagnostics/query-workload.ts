@@ -18,6 +18,7 @@ import { deleteDocument, pruneOrphanEntities } from '../store/documents.js';
 import { openTracedDb, type TracedDb } from '../store/query-plans.js';
 import { indexedDocumentIds } from '../store/graph-queries.js';
 import { deleteFolder, removeDocumentsUnder } from '../store/library.js';
+import { superMemberships, superMemberVectors } from '../store/super-nodes.js';
 
 export interface WorkloadResult {
   traced: TracedDb;
@@ -54,10 +55,15 @@ export async function runQueryWorkload(notesDir: string, questions: string[]): P
       buildLocalGraph(db, id, 2, 300);
     }
     buildGraphView(db, 2000);
-    // A note edited is rewritten (its vectors kept by text); one removed releases its vectors.
-    const edited = readdirSync(notes).find((f) => f.endsWith('.md'));
-    if (edited) appendFileSync(join(notes, edited), '\nEdited to trace the rewrite of a note.\n');
+    // Notes edited are rewritten (their vectors kept by text), and the super nodes they were in checked
+    // again: few enough of them that the pseudo-graph is updated, not rebuilt. One removed releases its vectors.
+    const markdown = readdirSync(notes, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).sort();
+    for (const edited of markdown.slice(0, Math.max(1, Math.floor(markdown.length / 4)))) {
+      appendFileSync(join(notes, edited), '\nEdited to trace the rewrite of a note.\n');
+    }
     await indexFolder(db, embedder, notes);
+    // A few super nodes' members read again, as an edit in a library larger than this one does.
+    superMemberVectors(db, embedder.id, [...new Set(superMemberships(db).map(([, superId]) => superId))].slice(0, 2));
     const victim = ids[0];
     if (victim !== undefined) deleteDocument(db, victim, 'release', embedder.id);
     // The names only it mentioned go, their vectors released as a model embedder's are.
