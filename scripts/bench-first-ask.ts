@@ -4,13 +4,13 @@
 // question timed twice: asked at once (it builds all that itself), and asked after the engine's idle-time
 // warm-up (retrieve/warm-up.ts). A third timing, the same question asked again, is the warm floor.
 //   npx tsx scripts/bench-first-ask.ts [--rounds 3] [--question "…"] (<notes folder> | --news <n>)
-import { appendFileSync, cpSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LociEngine } from '../main/engine/engine.js';
 import { listNotes } from '../main/engine/bench/docs-qa.js';
-import { readNews } from '../main/engine/bench/scale.js';
+import { benchNotes } from './bench-notes.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -23,10 +23,7 @@ if (!values.news && positionals.length !== 1) {
 
 const work = mkdtempSync(join(tmpdir(), 'loci-bench-first-ask-'));
 const notes = join(work, 'notes');
-if (values.news) {
-  mkdirSync(notes);
-  for (const a of await readNews(join(import.meta.dirname, '../../shared/data/crud/news.jsonl.gz'), Number(values.news))) writeFileSync(join(notes, `${a.id}.md`), a.text);
-} else cpSync(positionals[0]!, notes, { recursive: true });
+await benchNotes(notes, { news: values.news, folder: positionals[0] });
 const edited = listNotes(notes)[0]!;
 const question = values.question ?? (values.news ? '这篇新闻报道了哪家公司的什么消息？' : 'How do I get started?');
 

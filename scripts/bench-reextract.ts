@@ -3,7 +3,7 @@
 // rewritten over its old rows, so any per-note statement that reads a table whole makes the run grow with
 // the square of the library. Reported as a ratio to a fresh index of the same notes, in the same run.
 //   npx tsx scripts/bench-reextract.ts [--rounds 2] (<notes folder> | --news <n>)
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -11,7 +11,7 @@ import { openDb } from '../main/engine/store/db.js';
 import { forgetFastExtractions } from '../main/engine/store/library.js';
 import { indexFolder } from '../main/engine/indexer.js';
 import { createEmbedder } from '../main/engine/embed/registry.js';
-import { readNews } from '../main/engine/bench/scale.js';
+import { benchNotes } from './bench-notes.js';
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { news: { type: 'string' }, rounds: { type: 'string', default: '2' } } });
 if (!values.news && positionals.length !== 1) {
@@ -21,10 +21,7 @@ if (!values.news && positionals.length !== 1) {
 
 const work = mkdtempSync(join(tmpdir(), 'loci-bench-reextract-'));
 const notes = join(work, 'notes');
-if (values.news) {
-  mkdirSync(notes);
-  for (const a of await readNews(join(import.meta.dirname, '../../shared/data/crud/news.jsonl.gz'), Number(values.news))) writeFileSync(join(notes, `${a.id}.md`), a.text);
-} else cpSync(positionals[0]!, notes, { recursive: true });
+await benchNotes(notes, { news: values.news, folder: positionals[0] });
 
 const embedder = await createEmbedder('glove');
 const seconds = (t: number) => (performance.now() - t) / 1000;
