@@ -1,6 +1,6 @@
 // How people ask a notes app about their notes: "What do my notes say about X?", "What have I written on
-// X?", "According to my notes, …", "我的笔记里关于X说了什么？", "Was steht in meinen Notizen über X?". The frame names the notes, not what is
-// asked: its words ("notes", "say", "written") would match a note's own meta lines ("everything here is
+// X?", "According to my notes, …", "我的笔记里关于X说了什么？", "Was steht in meinen Notizen über X?". The
+// frame names the notes, not what is asked: its words ("notes", "say", "written") would match a note's own meta lines ("everything here is
 // written by me unless a note says otherwise") before the fact about X. Only a frame in its place counts
 // (the question's start or end, with "my"/"the" before "notes"), so "the tasting notes of the Ethiopia"
 // or "list the notes that link here" keep their words.
@@ -65,7 +65,8 @@ const OTHER_FRAMES: RegExp[] = [
   new RegExp(`(?<= )(?:según|en) ${ES_MINE} ${ES_NOTES}$`),
 ];
 // "was habe ich über X geschrieben": the frame opens the question and its verb closes it.
-const DE_WRITTEN = [/^was (?:habe ich|haben wir) (?:schon )?(?:über|zu|zum|zur)(?= )/, / (?:geschrieben|notiert|aufgeschrieben|festgehalten|gesagt|gelernt)$/];
+const DE_WRITTEN_OPENS = /^was (?:habe ich|haben wir) (?:schon )?(?:über|zu|zum|zur)(?= )/;
+const DE_WRITTEN_CLOSES = / (?:geschrieben|notiert|aufgeschrieben|festgehalten|gesagt|gelernt)$/;
 // 我的笔记里关于X说了什么 / 笔记中提到X了吗: the notes at the start, and the verb that asks what they say.
 const ZH_NOTES = /^(?:(?:我|我们) )?(?:的 )?笔记(?: (?:里|中|里面|上))?(?= )/;
 const ZH_SAY = / (?:说|写|记|讲|提到|记下|记录)(?= |$)/;
@@ -75,8 +76,7 @@ export function withoutQuestionFrame(words: string[]): string[] {
   if (words.length < 3) return words;
   let text = words.join(' ');
   for (const frame of [...EN_FRAMES, ...OTHER_FRAMES]) text = text.replace(frame, '').trim();
-  const [opens, closes] = DE_WRITTEN;
-  if (opens!.test(text) && closes!.test(text)) text = text.replace(opens!, '').replace(closes!, '').trim();
+  if (DE_WRITTEN_OPENS.test(text) && DE_WRITTEN_CLOSES.test(text)) text = text.replace(DE_WRITTEN_OPENS, '').replace(DE_WRITTEN_CLOSES, '').trim();
   if (ZH_NOTES.test(text)) text = text.replace(ZH_NOTES, '').replace(ZH_SAY, '').trim();
   const kept = text.split(' ').filter((w) => w !== '');
   return kept.length > 0 ? kept : words;
