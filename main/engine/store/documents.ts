@@ -283,11 +283,6 @@ export function clearGraphPending(db: Db): void {
   stmt(db, 'DELETE FROM graph_pending').run();
 }
 
-/** Entities that lost a mention or a triple since the last sweep and have none left. */
-const ORPHAN_ENTITIES = `SELECT e.id FROM entity_unsupported_pending p CROSS JOIN entities e ON e.id = p.entity_id
-  WHERE NOT EXISTS (SELECT 1 FROM entity_mentions m WHERE m.entity_id = e.id)
-    AND NOT EXISTS (SELECT 1 FROM triples t WHERE t.subject_id = e.id OR t.object_id = e.id)`;
-
 /**
  * Entities no note mentions any more (their last supporting note changed or went away). Only entities
  * that lost a mention or a triple since the last sweep can be such: triggers list them as they lose one
@@ -297,8 +292,16 @@ const ORPHAN_ENTITIES = `SELECT e.id FROM entity_unsupported_pending p CROSS JOI
  */
 export function pruneOrphanEntities(db: Db, keptModel: string | null = null): number {
   return db.transaction(() => {
-    if (keptModel) releaseEntityVectors(db, ORPHAN_ENTITIES, keptModel);
-    const { changes } = stmt(db, `DELETE FROM entities WHERE id IN (${ORPHAN_ENTITIES})`).run();
+    const orphans = stmt(
+      db,
+      `SELECT e.id FROM entity_unsupported_pending p CROSS JOIN entities e ON e.id = p.entity_id
+        WHERE NOT EXISTS (SELECT 1 FROM entity_mentions m WHERE m.entity_id = e.id)
+          AND NOT EXISTS (SELECT 1 FROM triples t WHERE t.subject_id = e.id OR t.object_id = e.id)`,
+    )
+      .pluck()
+      .all() as number[];
+    if (orphans.length && keptModel) releaseEntityVectors(db, orphans, keptModel);
+    const { changes } = orphans.length ? stmt(db, 'DELETE FROM entities WHERE id IN (SELECT value FROM json_each(?))').run(JSON.stringify(orphans)) : { changes: 0 };
     stmt(db, 'DELETE FROM entity_unsupported_pending').run();
     return changes;
   })();

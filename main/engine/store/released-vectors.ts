@@ -30,15 +30,15 @@ export function releaseNoteVectors(db: Db, docId: number, model: string): number
 /** Library-wide names (entities), which no one folder made: forgotten with age, never with a folder. */
 export const SHARED_ROOT = '';
 
-/** Releases the `model` vectors of the entities `idsSql` selects (their names as the texts), before they are deleted. */
-export function releaseEntityVectors(db: Db, idsSql: string, model: string): number {
+/** Releases the `model` vectors of these entities (their names as the texts), before they are deleted. */
+export function releaseEntityVectors(db: Db, entityIds: number[], model: string): number {
   const rows = stmt(
     db,
-    `SELECT e.name, v.vector FROM entities e CROSS JOIN embeddings v ON v.owner_kind = 'entity' AND v.model = ? AND v.owner_id = e.id
-     WHERE e.id IN (${idsSql})`,
+    `SELECT e.name, v.vector FROM json_each(?) j CROSS JOIN entities e ON e.id = j.value
+       CROSS JOIN embeddings v ON v.owner_kind = 'entity' AND v.model = ? AND v.owner_id = e.id`,
   )
     .raw()
-    .all(model) as [string, Buffer][];
+    .all(JSON.stringify(entityIds), model) as [string, Buffer][];
   return releaseVectors(db, SHARED_ROOT, model, rows);
 }
 
