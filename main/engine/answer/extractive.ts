@@ -3,6 +3,7 @@ import type { RetrievedContext } from '../types.js';
 import type { Citation } from '../api.js';
 import { dot } from '../embed/embedder.js';
 import { analyseQuery, type QueryAnalysis } from '../retrieve/query.js';
+import { loadEmbeddingsOf } from '../store/embeddings.js';
 import { factsOf, hasIndexedDocuments, passagesOfNotes, type NotePassageRow } from '../store/retrieval.js';
 import { PATH_SEPARATOR } from '../store/documents.js';
 import { termMatcher } from './term-match.js';
@@ -52,7 +53,7 @@ export async function extractiveAnswer(
   const shown = (f: { document_id: number; line_from: number; line_to: number }) =>
     contexts.some((c) => c.kind === 'chunk' && c.docId === f.document_id && c.lineFrom <= f.line_from && f.line_to <= c.lineTo);
   const facts = factsOf(ctx.db, [...docRank.keys()]);
-  const fciVectors = ctx.cache.matrix('fci');
+  const factVectors = loadEmbeddingsOf(ctx.db, 'fci', ctx.embedder.id, facts.map((f) => f.id));
   const match = termMatcher(terms, qa.variants);
   const factTerms = facts.map((f) => match.termsIn(f.text));
   const idf = localIdf(terms, factTerms);
@@ -64,7 +65,7 @@ export async function extractiveAnswer(
   type Candidate = Omit<Citation, 'n'> & { score: number; key: string; terms: Set<string> };
   const candidates: Candidate[] = [];
   facts.forEach((f, i) => {
-    const v = fciVectors.vector(f.id);
+    const v = factVectors.get(f.id);
     const has = factTerms[i]!;
     // The retriever's order carries evidence the fact's own words lack (BM25, graph walks): keep it.
     const prior = 1 / (docRank.get(f.document_id)! + 2) + (retrievedChunks.has(f.chunk_id) || shown(f) ? 0.1 : 0);
