@@ -7,13 +7,13 @@
 // multi-hop question, weighted by how specific that title is), entity–entity for a triple, and synonym
 // edges between entities whose name vectors are nearly the same.
 import type { Db } from '../store/db.js';
-import { graphChunks, graphChunkWords, graphEntities, graphLinks, graphMentions, graphNotes, graphTriples, type GraphNoteRow } from '../store/entity-graph.js';
+import { graphChunks, graphChunkWords, graphChunkWordsOf, graphEntities, graphLinks, graphMentions, graphNotes, graphTriples, type GraphNoteRow } from '../store/entity-graph.js';
 import { frontMatterAliases } from '../ingest/parse.js';
 import type { VectorMatrix } from '../embed/vector-matrix.js';
 import { buildCsr, type Csr } from './ppr.js';
 import { lshPairsSync } from './lsh-pairs.js';
 import type { SimilarPair } from './similar-pairs.js';
-import { findTitleMentions, noteNameKeys, titleSpecificity, type TitleMentions } from './title-mentions.js';
+import { mentionsFrom, NoteTitleScans, noteNameKeys, titleSpecificity, titleTrie, type MentionChunk, type TitleMentions } from './title-mentions.js';
 import { linkResolver, type LinkableNote } from './link-resolution.js';
 
 export interface EntityGraphParams {
@@ -82,11 +82,14 @@ export async function buildEntityGraph(
   params: Partial<EntityGraphParams> = {},
   /** Where the synonym pairs come from (a caller may keep them while the entity vectors stay the same). */
   pairsOf: SynonymPairs = synonymPairs,
+  /** Each note's title hits as last scanned (a caller may keep them across index generations). */
+  titleScans: NoteTitleScans = new NoteTitleScans(),
 ): Promise<EntityGraph> {
   const p = { ...DEFAULT_ENTITY_GRAPH_PARAMS, ...params };
   const started = performance.now();
   const chunkRows = graphChunks(db);
-  const titles = graphNotes(db).map(namedNote);
+  const noteRows = graphNotes(db);
+  const titles = noteRows.map(namedNote);
   const entities = graphEntities(db);
   const C = chunkRows.length;
   const D = titles.length;
@@ -182,10 +185,15 @@ export async function buildEntityGraph(
     if (c !== undefined) edge(c, noteOfDoc.get(l.targetDocId)!, p.wLink);
   }
 
-  const chunkWords = (function* () {
-    for (const r of graphChunkWords(db)) yield { chunkId: r.chunkId, docId: r.docId, seg: r.seg, isCode: r.isCode !== 0 };
-  })();
-  const titleMentions = findTitleMentions(titles, chunkWords, links);
+  // A note's chunks as written: the same content and the same chunk rows are the same words.
+  const versions = noteRows
+    .map((r) => ({ id: r.id, version: r.contentHash === null ? null : `${r.contentHash}:${(chunksOfDoc.get(r.id) ?? []).map((c) => chunkId[c]).join(',')}` }))
+    .sort((a, b) => a.id - b.id);
+  const chunkWords = function* (docIds: number[] | 'all'): Generator<MentionChunk> {
+    for (const r of docIds === 'all' ? graphChunkWords(db) : graphChunkWordsOf(db, docIds)) yield { chunkId: r.chunkId, docId: r.docId, seg: r.seg, isCode: r.isCode !== 0 };
+  };
+  const trie = titleTrie(titles);
+  const titleMentions = mentionsFrom(trie, titles.length, titleScans.hits(trie, versions, chunkWords), links);
   const titleOf = new Map(titles.map((t) => [t.id, t.title]));
   let mentionEdges = 0;
   for (const mentions of titleMentions.byDoc.values()) {

@@ -4,6 +4,7 @@
 // their weight through shared entities, titles and links to the notes that hold the second hop.
 import type { RetrievalContext, RetrievalResult, Retriever } from './retriever.js';
 import { buildEntityGraph, synonymPairs, type EntityGraph, type SynonymPairs } from '../graph/entity-graph.js';
+import { NoteTitleScans } from '../graph/title-mentions.js';
 import { personalizedPageRank, pushPageRank } from '../graph/ppr.js';
 import { chunkContexts } from './contexts.js';
 import { analyseQuery, type QueryAnalysis } from './query.js';
@@ -47,7 +48,9 @@ export function entityGraph(ctx: RetrievalContext): Promise<EntityGraph> {
     // The synonym pairs (0.7 s of the 1.5 s build at 10k news) outlast an edit that adds no entity.
     const pairsOf: SynonymPairs = (m, threshold) =>
       ctx.cache.lasting('ppr:synonyms', `${ctx.embedder.id}:${threshold}:${m.contentHash()}`, () => synonymPairs(m, threshold));
-    return buildEntityGraph(ctx.db, entities.size ? entities : null, {}, pairsOf);
+    // Each note's title hits outlast an edit of another note.
+    const titleScans = ctx.cache.lasting('graph:title-scans', 'per note', () => new NoteTitleScans());
+    return buildEntityGraph(ctx.db, entities.size ? entities : null, {}, pairsOf, titleScans);
   });
 }
 

@@ -47,13 +47,16 @@ export interface GraphNoteRow {
   /** The front matter's `aliases` and `alias` values as JSON (null where absent). */
   aliases: string | null;
   alias: string | null;
+  /** The note's content as last indexed (null when not known). */
+  contentHash: string | null;
 }
 
 /** The indexed notes with what links may name them by: title, path, and the front matter's aliases. */
 export function graphNotes(db: Db): GraphNoteRow[] {
   return db
     .prepare(
-      `SELECT id, title, root, rel_path AS relPath, front_matter -> '$.aliases' AS aliases, front_matter -> '$.alias' AS alias
+      `SELECT id, title, root, rel_path AS relPath, front_matter -> '$.aliases' AS aliases, front_matter -> '$.alias' AS alias,
+              content_hash AS contentHash
        FROM documents WHERE status = 'indexed'`,
     )
     .all() as GraphNoteRow[];
@@ -72,13 +75,32 @@ export function graphLinks(db: Db): { docId: number; target: string; key: string
   }[];
 }
 
-/** Every indexed chunk's segmented words (its FTS text), for the title-mention scan; streamed, not held. */
-export function graphChunkWords(db: Db): IterableIterator<{ chunkId: number; docId: number; seg: string; isCode: number }> {
+/** A chunk's segmented words (its FTS text), for the title-mention scan. */
+export interface GraphChunkWordsRow {
+  chunkId: number;
+  docId: number;
+  seg: string;
+  isCode: number;
+}
+
+/** Every indexed chunk's segmented words, note by note; streamed, not held. */
+export function graphChunkWords(db: Db): IterableIterator<GraphChunkWordsRow> {
   return db
     .prepare(
       `SELECT c.id AS chunkId, c.document_id AS docId, f.seg AS seg, c.is_code AS isCode FROM chunks c
        JOIN documents d ON d.id = c.document_id JOIN chunks_fts f ON f.rowid = c.id
        WHERE d.status = 'indexed' ORDER BY c.document_id, c.ord`,
     )
-    .iterate() as IterableIterator<{ chunkId: number; docId: number; seg: string; isCode: number }>;
+    .iterate() as IterableIterator<GraphChunkWordsRow>;
+}
+
+/** The segmented words of the given notes' chunks, note by note (the notes an edit changed). */
+export function graphChunkWordsOf(db: Db, docIds: number[]): GraphChunkWordsRow[] {
+  return db
+    .prepare(
+      `SELECT c.id AS chunkId, c.document_id AS docId, f.seg AS seg, c.is_code AS isCode FROM chunks c
+       JOIN chunks_fts f ON f.rowid = c.id
+       WHERE c.document_id IN (SELECT value FROM json_each(?)) ORDER BY c.document_id, c.ord`,
+    )
+    .all(JSON.stringify(docIds)) as GraphChunkWordsRow[];
 }
