@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bigramStats, dfOf, hanBigrams, questionBigrams, withBigrams } from '../../main/engine/retrieve/han-bigrams.js';
+import { questionBigrams, withBigrams } from '../../main/engine/retrieve/han-bigrams.js';
+import { bigramStats, dfOf, hanBigrams } from '../../main/engine/retrieve/han-bigram-counts.js';
 import { analyseQuery, bm25Ranking } from '../../main/engine/retrieve/query.js';
 import { createLociRetriever, lociRetriever } from '../../main/engine/retrieve/loci.js';
 import { retrieve } from '../../main/engine/retrieve/index.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bigramVector, cosine, withSameStory } from '../../main/engine/retrieve/same-story.js';
-import { bigramStats } from '../../main/engine/retrieve/han-bigrams.js';
+import { bigramStats } from '../../main/engine/retrieve/han-bigram-counts.js';
 import { analyseQuery, bm25Ranking } from '../../main/engine/retrieve/query.js';
 import { createLociRetriever, lociRetriever } from '../../main/engine/retrieve/loci.js';
 import { coldTitles, indexNotes, type IndexedNotes } from '../support/indexed-notes.js';

@@ -36,6 +36,7 @@ const WHOLE_TABLE_READS: [RegExp, string][] = [
   [/^SELECT c\.id, c\.text, c\.line_from AS lineFrom, c\.line_to AS lineTo, e\.vector FROM chunks c JOIN embeddings e /, 'chunk vectors into memory, once per index generation'],
   [/^SELECT c\.id, c\.document_id AS docId, c\.line_from AS lineFrom, c\.line_to AS lineTo FROM chunks c JOIN documents d /, 'the entity graph’s chunks, once per index generation'],
   [/^SELECT c\.id AS chunkId, c\.document_id AS docId, f\.seg AS seg, c\.is_code AS isCode FROM chunks c JOIN documents d /, 'the words title mentions are found in, once per index generation'],
+  [/^SELECT d\.id, d\.content_hash, c\.id FROM documents d LEFT JOIN chunks c /, 'every note’s version, once per index generation (per-note title hits and bigram counts)'],
   [/^SELECT d\.id, d\.title, d\.rel_path AS relPath, d\.root, \(SELECT count\(\*\) FROM doc_edges e /, 'every note with its degree, once per drawing of the whole-library graph'],
   [/^DELETE FROM super_nodes WHERE \(SELECT count\(\*\) FROM super_members m WHERE m\.super_id = super_nodes\.id\) < 2$/, 'super nodes left with one member, swept once per graph step'],
 ];

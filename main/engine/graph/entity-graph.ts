@@ -9,6 +9,7 @@
 import type { Db } from '../store/db.js';
 import { graphChunks, graphChunkWords, graphChunkWordsOf, graphEntities, graphLinks, graphMentions, graphNotes, graphTriples, type GraphNoteRow } from '../store/entity-graph.js';
 import { frontMatterAliases } from '../ingest/parse.js';
+import { noteVersions } from '../store/note-versions.js';
 import type { VectorMatrix } from '../embed/vector-matrix.js';
 import { buildCsr, type Csr } from './ppr.js';
 import { lshPairsSync } from './lsh-pairs.js';
@@ -76,20 +77,27 @@ export type SynonymPairs = (entityVectors: VectorMatrix, threshold: number) => S
 /** The synonym pairs as the graph finds them: two LSH tables, enough at a cosine this high. */
 export const synonymPairs: SynonymPairs = (m, threshold) => lshPairsSync(m, threshold, undefined, 2);
 
+/** What a caller may keep across index generations and hand to the next build. */
+export interface KeptGraphParts {
+  /** Where the synonym pairs come from (kept while the entity vectors stay the same). */
+  pairsOf?: SynonymPairs;
+  /** Each note's title hits as last scanned. */
+  titleScans?: NoteTitleScans;
+  /** Each note's version (store/note-versions.ts), when the caller has read them already. */
+  versions?: Map<number, string | null>;
+}
+
 export async function buildEntityGraph(
   db: Db,
   entityVectors: VectorMatrix | null,
   params: Partial<EntityGraphParams> = {},
-  /** Where the synonym pairs come from (a caller may keep them while the entity vectors stay the same). */
-  pairsOf: SynonymPairs = synonymPairs,
-  /** Each note's title hits as last scanned (a caller may keep them across index generations). */
-  titleScans: NoteTitleScans = new NoteTitleScans(),
+  kept: KeptGraphParts = {},
 ): Promise<EntityGraph> {
+  const { pairsOf = synonymPairs, titleScans = new NoteTitleScans() } = kept;
   const p = { ...DEFAULT_ENTITY_GRAPH_PARAMS, ...params };
   const started = performance.now();
   const chunkRows = graphChunks(db);
-  const noteRows = graphNotes(db);
-  const titles = noteRows.map(namedNote);
+  const titles = graphNotes(db).map(namedNote);
   const entities = graphEntities(db);
   const C = chunkRows.length;
   const D = titles.length;
@@ -185,10 +193,8 @@ export async function buildEntityGraph(
     if (c !== undefined) edge(c, noteOfDoc.get(l.targetDocId)!, p.wLink);
   }
 
-  // A note's chunks as written: the same content and the same chunk rows are the same words.
-  const versions = noteRows
-    .map((r) => ({ id: r.id, version: r.contentHash === null ? null : `${r.contentHash}:${(chunksOfDoc.get(r.id) ?? []).map((c) => chunkId[c]).join(',')}` }))
-    .sort((a, b) => a.id - b.id);
+  const versionOf = kept.versions ?? noteVersions(db);
+  const versions = titles.map((t) => ({ id: t.id, version: versionOf.get(t.id) ?? null })).sort((a, b) => a.id - b.id);
   const chunkWords = function* (docIds: number[] | 'all'): Generator<MentionChunk> {
     for (const r of docIds === 'all' ? graphChunkWords(db) : graphChunkWordsOf(db, docIds)) yield { chunkId: r.chunkId, docId: r.docId, seg: r.seg, isCode: r.isCode !== 0 };
   };

@@ -5,6 +5,7 @@
 import type { RetrievalContext, RetrievalResult, Retriever } from './retriever.js';
 import { buildEntityGraph, synonymPairs, type EntityGraph, type SynonymPairs } from '../graph/entity-graph.js';
 import { NoteTitleScans } from '../graph/title-mentions.js';
+import { indexNoteVersions } from './note-versions.js';
 import { personalizedPageRank, pushPageRank } from '../graph/ppr.js';
 import { chunkContexts } from './contexts.js';
 import { analyseQuery, type QueryAnalysis } from './query.js';
@@ -50,7 +51,7 @@ export function entityGraph(ctx: RetrievalContext): Promise<EntityGraph> {
       ctx.cache.lasting('ppr:synonyms', `${ctx.embedder.id}:${threshold}:${m.contentHash()}`, () => synonymPairs(m, threshold));
     // Each note's title hits outlast an edit of another note.
     const titleScans = ctx.cache.lasting('graph:title-scans', 'per note', () => new NoteTitleScans());
-    return buildEntityGraph(ctx.db, entities.size ? entities : null, {}, pairsOf, titleScans);
+    return buildEntityGraph(ctx.db, entities.size ? entities : null, {}, { pairsOf, titleScans, versions: indexNoteVersions(ctx) });
   });
 }
 

@@ -9,7 +9,8 @@
 import type { Scored } from '../embed/vector-matrix.js';
 import type { RetrievalContext } from './retriever.js';
 import type { QueryAnalysis } from './query.js';
-import { bigramIdf, hanBigramKeys, indexBigramStats, passageTexts, questionBigrams, type BigramStats } from './han-bigrams.js';
+import { bigramIdf, indexBigramStats, passageTexts, questionBigrams } from './han-bigrams.js';
+import { hanBigramKeys, type BigramStats } from './han-bigram-counts.js';
 
 /**
  * A text's vector over Han bigrams, unit length, as keys in ascending order with their weights: (1 + ln tf)

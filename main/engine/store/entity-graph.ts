@@ -48,16 +48,13 @@ export interface GraphNoteRow {
   /** The front matter's `aliases` and `alias` values as JSON (null where absent). */
   aliases: string | null;
   alias: string | null;
-  /** The note's content as last indexed (null when not known). */
-  contentHash: string | null;
 }
 
 /** The indexed notes with what links may name them by: title, path, and the front matter's aliases. */
 export function graphNotes(db: Db): GraphNoteRow[] {
   return db
     .prepare(
-      `SELECT id, title, root, rel_path AS relPath, front_matter -> '$.aliases' AS aliases, front_matter -> '$.alias' AS alias,
-              content_hash AS contentHash
+      `SELECT id, title, root, rel_path AS relPath, front_matter -> '$.aliases' AS aliases, front_matter -> '$.alias' AS alias
        FROM documents WHERE status = 'indexed'`,
     )
     .all() as GraphNoteRow[];

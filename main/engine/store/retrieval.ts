@@ -108,9 +108,13 @@ export function hasIndexedDocuments(db: Db): boolean {
   return db.prepare("SELECT 1 FROM documents WHERE status = 'indexed' LIMIT 1").get() !== undefined;
 }
 
-/** Every chunk's text, one row at a time (for statistics a retriever derives once per index generation). */
-export function* eachChunkText(db: Db): Generator<{ id: number; text: string }> {
-  yield* db.prepare('SELECT id, text FROM chunks').iterate() as IterableIterator<{ id: number; text: string }>;
+/** The chunk texts of the given notes ('all': every chunk), one row at a time (statistics kept per note). */
+export function chunkTextsByNote(db: Db, docIds: number[] | 'all'): IterableIterator<{ docId: number; text: string }> {
+  return (
+    docIds === 'all'
+      ? db.prepare('SELECT document_id AS docId, text FROM chunks').iterate()
+      : db.prepare('SELECT document_id AS docId, text FROM chunks WHERE document_id IN (SELECT value FROM json_each(?))').iterate(JSON.stringify(docIds))
+  ) as IterableIterator<{ docId: number; text: string }>;
 }
 
 /** The text of the given chunks. */
