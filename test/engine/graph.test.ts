@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { VectorMatrix } from '../../main/engine/embed/vector-matrix.js';
 import { normalize } from '../../main/engine/embed/embedder.js';
 import { similarPairs } from '../../main/engine/graph/similar-pairs.js';
-import { lshPairs } from '../../main/engine/graph/lsh-pairs.js';
+import { lshPairs, lshPairsSync } from '../../main/engine/graph/lsh-pairs.js';
+import { synonymPairs } from '../../main/engine/graph/entity-graph.js';
 import { updateFusion } from '../../main/engine/graph/fusion.js';
 import { fusionNodes } from '../../main/engine/graph/fusion-nodes.js';
 import { writeEmbeddings } from '../../main/engine/store/embeddings.js';
@@ -76,6 +77,18 @@ describe('lshPairs', () => {
       const covered = [...nodes(exact)].filter((n) => approxNodes.has(n)).length;
       expect(covered / nodes(exact).size).toBeGreaterThan(0.97);
     }
+  });
+});
+
+describe('the entity graph’s synonym pairs', () => {
+  it('are the same pairs, in the same order, when candidates are first compared on principal coordinates', () => {
+    // Above the size where the graph compares on principal coordinates first.
+    const entries = clustered(12_000, 48, 5);
+    const m = new VectorMatrix(48, entries);
+    const plain = lshPairsSync(m, 0.92, undefined, 2);
+    const projected = synonymPairs(m, 0.92);
+    expect(plain.length).toBeGreaterThan(100);
+    expect(projected).toEqual(plain);
   });
 });
 

@@ -13,6 +13,7 @@ import { noteVersions } from '../store/note-versions.js';
 import type { VectorMatrix } from '../embed/vector-matrix.js';
 import { buildCsr, type Csr } from './ppr.js';
 import { lshPairsSync } from './lsh-pairs.js';
+import { principalCoordinates } from './principal-basis.js';
 import type { SimilarPair } from './similar-pairs.js';
 import { mentionsFrom, NoteTitleScans, noteNameKeys, titleSpecificity, titleTrie, type MentionChunk, type TitleMentions } from './title-mentions.js';
 import { linkResolver, type LinkableNote } from './link-resolution.js';
@@ -74,8 +75,22 @@ export interface EntityGraph {
 /** Pairs of entity names whose vectors are closer than the threshold (LSH over the entity vectors). */
 export type SynonymPairs = (entityVectors: VectorMatrix, threshold: number) => SimilarPair[];
 
-/** The synonym pairs as the graph finds them: two LSH tables, enough at a cosine this high. */
-export const synonymPairs: SynonymPairs = (m, threshold) => lshPairsSync(m, threshold, undefined, 2);
+/**
+ * The synonym pairs as the graph finds them: two LSH tables, enough at a cosine this high. Among many
+ * names each candidate pair is first compared on the names' principal coordinates, where most pairs of a
+ * bucket end: the same pairs, found in about half the time at 37k names (10k news); below
+ * PROJECTED_FROM names, finding the directions costs more than it saves.
+ */
+export const synonymPairs: SynonymPairs = (m, threshold) => {
+  if (m.size < PROJECTED_FROM) return lshPairsSync(m, threshold, undefined, 2);
+  const k = Math.min(SYNONYM_PROJECTED, m.dim);
+  return lshPairsSync(m, threshold, undefined, 2, { k, coords: principalCoordinates(m.data, m.size, m.dim, k) });
+};
+
+/** Principal directions a pair of names is compared on before its full cosine. */
+const SYNONYM_PROJECTED = 16;
+/** Names from which comparing on principal coordinates first pays (measured: 127 → 93 ms at 11k names, 22 → 76 ms at 4k). */
+const PROJECTED_FROM = 10_000;
 
 /** What a caller may keep across index generations and hand to the next build. */
 export interface KeptGraphParts {

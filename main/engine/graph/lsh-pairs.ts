@@ -32,9 +32,9 @@ export interface Projections {
 }
 
 /** The same pairs in one go, for small sets built on a query's path (entity synonyms). */
-export function lshPairsSync(m: VectorMatrix, threshold: number, allow?: (a: number, b: number) => boolean, tables = 16): SimilarPair[] {
+export function lshPairsSync(m: VectorMatrix, threshold: number, allow?: (a: number, b: number) => boolean, tables = 16, near?: Projections): SimilarPair[] {
   const out: SimilarPair[] = [];
-  for (const _ of lshTables(m, threshold, out, allow, tables, undefined));
+  for (const _ of lshTables(m, threshold, out, allow, tables, near));
   return out;
 }
 

@@ -69,6 +69,43 @@ export function principalBasis(data: Float32Array, size: number, dim: number, k:
   return Float32Array.from(q);
 }
 
+/**
+ * Each row's coordinates on the rows' `k` principal directions (row-major). Projection onto orthonormal
+ * directions never lengthens a difference, so a pair search can skip a pair whose projections lie too
+ * far apart without its full dot product, and miss nothing (lsh-pairs.ts).
+ */
+export function principalCoordinates(data: Float32Array, size: number, dim: number, k: number): Float32Array {
+  const basis = principalBasis(data, size, dim, k);
+  const coords = new Float32Array(size * k);
+  for (let r = 0, base = 0; r < size; r++, base += dim) {
+    // Four directions per pass over the row, as NodeRows projects (fusion-nodes.ts).
+    let j = 0;
+    for (; j + 4 <= k; j += 4) {
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      for (let d = 0, b = j * dim; d < dim; d++, b++) {
+        const x = data[base + d]!;
+        s0 += x * basis[b]!;
+        s1 += x * basis[b + dim]!;
+        s2 += x * basis[b + 2 * dim]!;
+        s3 += x * basis[b + 3 * dim]!;
+      }
+      coords[r * k + j] = s0;
+      coords[r * k + j + 1] = s1;
+      coords[r * k + j + 2] = s2;
+      coords[r * k + j + 3] = s3;
+    }
+    for (; j < k; j++) {
+      let s = 0;
+      for (let d = 0; d < dim; d++) s += data[base + d]! * basis[j * dim + d]!;
+      coords[r * k + j] = s;
+    }
+  }
+  return coords;
+}
+
 /** Gram–Schmidt on k rows of length dim; a row that vanishes is replaced by the next unit axis that does not. */
 function orthonormalise(q: Float64Array, k: number, dim: number): void {
   let axis = 0;
