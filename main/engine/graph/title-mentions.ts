@@ -124,7 +124,7 @@ export interface TitleTrie {
   byTitle: Map<string, number[]>;
   /** Note → every name it goes by (title, aliases, file name): its own, never a mention of another. */
   own: Map<number, Set<string>>;
-  /** The keys the trie finds, in order: hits found with another trie may miss or hold other keys. */
+  /** The keys the trie finds, sorted: hits found with another trie may miss keys or hold keys gone. */
   fingerprint: string;
   maxWords: number;
 }
@@ -164,7 +164,7 @@ export function titleTrie(titles: NamedNote[], maxWords = MAX_TITLE_WORDS): Titl
 }
 
 /** Every title key in the chunks' words, in text order (code chunks too: they count toward a key's note frequency). */
-export function scanChunks(trie: TitleTrie, chunks: Iterable<MentionChunk>): TitleHit[] {
+function scanChunks(trie: TitleTrie, chunks: Iterable<MentionChunk>): TitleHit[] {
   const hits: TitleHit[] = [];
   for (const c of chunks) {
     const words = c.seg.split(' ').map(matchWord);
@@ -218,15 +218,6 @@ export function mentionsFrom(trie: TitleTrie, notes: number, hitsByNote: Iterabl
   return { byTitle: trie.byTitle, byDoc, noteFrequency, notes };
 }
 
-/**
- * Scans every chunk once for other notes' titles and aliases and adds the links between notes. `titles`
- * are the indexed notes; `chunks` come note by note.
- */
-export function findTitleMentions(titles: NamedNote[], chunks: Iterable<MentionChunk>, links: Iterable<ResolvedLink>, maxWords = MAX_TITLE_WORDS): TitleMentions {
-  const trie = titleTrie(titles, maxWords);
-  return mentionsFrom(trie, titles.length, hitsByNote(trie, chunks), links);
-}
-
 /** The hits of each note's chunks, chunks read note by note. */
 function* hitsByNote(trie: TitleTrie, chunks: Iterable<MentionChunk>): Generator<[number, TitleHit[]]> {
   let docId: number | null = null;
@@ -264,7 +255,9 @@ export class NoteTitleScans {
     const fresh = new Map(hitsByNote(trie, chunksOf(stale.length === notes.length ? 'all' : stale.map((n) => n.id))));
     const kept = new Map<number, { version: string; hits: TitleHit[] }>();
     const out: [number, TitleHit[]][] = notes.map((n) => {
-      const hits = fresh.get(n.id) ?? (n.version !== null && this.byNote.get(n.id)?.version === n.version ? this.byNote.get(n.id)!.hits : []);
+      const before = this.byNote.get(n.id);
+      // A stale note whose chunks are gone has no hits (a note with no version never matches one kept).
+      const hits = fresh.get(n.id) ?? (before?.version === n.version ? before.hits : []);
       if (n.version !== null) kept.set(n.id, { version: n.version, hits });
       return [n.id, hits];
     });

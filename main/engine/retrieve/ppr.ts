@@ -46,7 +46,7 @@ export interface PprExplanation {
 export function entityGraph(ctx: RetrievalContext): Promise<EntityGraph> {
   return ctx.cache.derived('ppr:graph', () => {
     const entities = ctx.cache.matrix('entity');
-    // The synonym pairs (0.7 s of the 1.5 s build at 10k news) outlast an edit that adds no entity.
+    // The synonym pairs (0.35 s at the 37k names of 10k news) outlast an edit that adds no entity.
     const pairsOf: SynonymPairs = (m, threshold) =>
       ctx.cache.lasting('ppr:synonyms', `${ctx.embedder.id}:${threshold}:${m.contentHash()}`, () => synonymPairs(m, threshold));
     // Each note's title hits outlast an edit of another note.

@@ -1,9 +1,10 @@
 // Retrieval builds its index-wide structures on the first question after the index changes: the
 // vectors in memory, the entity–chunk–note graph with its synonym pairs and title mentions, term
 // statistics. What is kept per note (title hits, bigram counts) outlasts an edit of another note, yet on
-// the 10k news pool the rest is still 0.6 s after an edit, 1.0 s when the edit adds an entity and 2.5 s
-// for the first question of a process (a warm question takes under 10 ms). The engine asks one question of its own in idle
-// time after the index changes, so a person's question finds them built. Nobody sees its answer.
+// the 10k news pool the rest still takes 0.6 s after an edit, 1.0 s when the edit adds an entity and
+// 2.5 s for the first question of a process (a warm question takes under 10 ms). The engine asks one
+// question of its own in idle time after the index changes, so a person's question finds them built.
+// Nobody sees its answer.
 import type { RetrievalContext } from './retriever.js';
 import type { RetrievalMethod } from '../types.js';
 import { retrieve } from './index.js';
