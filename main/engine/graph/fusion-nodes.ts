@@ -1,7 +1,7 @@
 import type { Db } from '../store/db.js';
 import { toFloat32 } from '../store/embeddings.js';
 import { loadFusionVectors, superMemberships, type SuperKind } from '../store/super-nodes.js';
-import { principalBasis } from './principal-basis.js';
+import { principalBasis, projectRow } from './principal-basis.js';
 
 /**
  * The pseudo-graph's topic or fact nodes with their vectors, as growable typed rows: node id, document
@@ -50,28 +50,7 @@ export class NodeRows {
   }
 
   private projectRow(r: number): void {
-    const { dim, data, proj } = this;
-    const basis = this.basis!;
-    const base = r * dim;
-    const out = r * PROJECTED;
-    // Four directions per pass over the row (PROJECTED is a multiple of 4); each sum adds in the same order.
-    for (let k = 0; k < PROJECTED; k += 4) {
-      let s0 = 0;
-      let s1 = 0;
-      let s2 = 0;
-      let s3 = 0;
-      for (let d = 0, b = k * dim; d < dim; d++, b++) {
-        const x = data[base + d]!;
-        s0 += x * basis[b]!;
-        s1 += x * basis[b + dim]!;
-        s2 += x * basis[b + 2 * dim]!;
-        s3 += x * basis[b + 3 * dim]!;
-      }
-      proj[out + k] = s0;
-      proj[out + k + 1] = s1;
-      proj[out + k + 2] = s2;
-      proj[out + k + 3] = s3;
-    }
+    projectRow(this.data, this.dim, r, this.basis!, PROJECTED, this.proj);
   }
 
   /** Drops the rows of these documents, keeping the others in their order. */

@@ -77,33 +77,38 @@ export function principalBasis(data: Float32Array, size: number, dim: number, k:
 export function principalCoordinates(data: Float32Array, size: number, dim: number, k: number): Float32Array {
   const basis = principalBasis(data, size, dim, k);
   const coords = new Float32Array(size * k);
-  for (let r = 0, base = 0; r < size; r++, base += dim) {
-    // Four directions per pass over the row, as NodeRows projects (fusion-nodes.ts).
-    let j = 0;
-    for (; j + 4 <= k; j += 4) {
-      let s0 = 0;
-      let s1 = 0;
-      let s2 = 0;
-      let s3 = 0;
-      for (let d = 0, b = j * dim; d < dim; d++, b++) {
-        const x = data[base + d]!;
-        s0 += x * basis[b]!;
-        s1 += x * basis[b + dim]!;
-        s2 += x * basis[b + 2 * dim]!;
-        s3 += x * basis[b + 3 * dim]!;
-      }
-      coords[r * k + j] = s0;
-      coords[r * k + j + 1] = s1;
-      coords[r * k + j + 2] = s2;
-      coords[r * k + j + 3] = s3;
-    }
-    for (; j < k; j++) {
-      let s = 0;
-      for (let d = 0; d < dim; d++) s += data[base + d]! * basis[j * dim + d]!;
-      coords[r * k + j] = s;
-    }
-  }
+  for (let r = 0; r < size; r++) projectRow(data, dim, r, basis, k, coords);
   return coords;
+}
+
+/** Row `r` of `data` (rows of `dim`) on the `k` directions of `basis`, written to `out` from `r * k`. */
+export function projectRow(data: Float32Array, dim: number, r: number, basis: Float32Array, k: number, out: Float32Array): void {
+  const base = r * dim;
+  const at = r * k;
+  // Four directions per pass over the row; each sum still adds in the same order.
+  let j = 0;
+  for (; j + 4 <= k; j += 4) {
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    for (let d = 0, b = j * dim; d < dim; d++, b++) {
+      const x = data[base + d]!;
+      s0 += x * basis[b]!;
+      s1 += x * basis[b + dim]!;
+      s2 += x * basis[b + 2 * dim]!;
+      s3 += x * basis[b + 3 * dim]!;
+    }
+    out[at + j] = s0;
+    out[at + j + 1] = s1;
+    out[at + j + 2] = s2;
+    out[at + j + 3] = s3;
+  }
+  for (; j < k; j++) {
+    let s = 0;
+    for (let d = 0, b = j * dim; d < dim; d++, b++) s += data[base + d]! * basis[b]!;
+    out[at + j] = s;
+  }
 }
 
 /** Gram–Schmidt on k rows of length dim; a row that vanishes is replaced by the next unit axis that does not. */
