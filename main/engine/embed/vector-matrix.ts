@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { dot } from './embedder.js';
 
 export interface Scored {
@@ -62,19 +63,15 @@ export class VectorMatrix {
   }
 
   /**
-   * A hash of the rows (ids and vectors, FNV-1a over their bits): equal for the same rows, so what was
+   * A hash of the rows (ids and vectors, SHA-1 over their bytes): equal for the same rows, so what was
    * derived from them (a graph's synonym pairs) can outlast an index change that left them as they were.
    */
   contentHash(): string {
-    let h = 0x811c9dc5;
-    const mix = (x: number) => {
-      h ^= x;
-      h = Math.imul(h, 0x01000193);
-    };
-    for (const id of this.ids) mix(id);
-    const bits = new Int32Array(this.data.buffer, this.data.byteOffset, this.data.length);
-    for (const b of bits) mix(b);
-    return `${this.dim}:${this.size}:${(h >>> 0).toString(16)}`;
+    // Native: a hash in script over the 3.7M numbers of 37k names took 45 ms.
+    const h = createHash('sha1');
+    h.update(new Uint8Array(this.ids.buffer, this.ids.byteOffset, this.ids.byteLength));
+    h.update(new Uint8Array(this.data.buffer, this.data.byteOffset, this.data.byteLength));
+    return `${this.dim}:${this.size}:${h.digest('hex')}`;
   }
 
   similarity(a: number, b: number): number {
