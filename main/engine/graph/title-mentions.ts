@@ -1,8 +1,9 @@
-// Which notes' text mentions another note's title (or links to it), found once per index generation
-// from the words the index already segmented (the chunks' FTS text), not per question: the second hop
-// of a multi-hop question ("the founder of Kestrel Coffee Works" → the note titled "Mara Lindqvist") is
-// a title of one note written in another. A word trie over the titles walks each chunk once, so the
-// scan costs one map lookup per word of the corpus and no segmenter runs.
+// Which notes' text mentions another note's title (or links to it), found from the words the index
+// already segmented (the chunks' FTS text), not per question: the second hop of a multi-hop question
+// ("the founder of Kestrel Coffee Works" → the note titled "Mara Lindqvist") is a title of one note
+// written in another. A word trie over the titles walks each chunk once, so the scan costs one map
+// lookup per word and no segmenter runs; a note's hits are kept until the note is written again or a
+// title comes or goes (NoteTitleScans), and the mentions are assembled from them per index generation.
 import { segmentWords } from '../text/segment.js';
 import { isStopWord } from '../text/stopwords.js';
 import { hasHan } from '../text/lang.js';
