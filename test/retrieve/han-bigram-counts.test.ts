@@ -50,6 +50,29 @@ describe('bigram counts kept per note', () => {
   });
 });
 
+describe('bigram counts after a failed read', () => {
+  it('count the notes again whose chunks were read half-way', () => {
+    const texts = [
+      { docId: 1, text: '他信落地曼谷' },
+      { docId: 2, text: '渔船出海捕鱼' },
+    ];
+    const counts = new NoteBigramCounts();
+    const versions = new Map([
+      [1, 'a'],
+      [2, 'b'],
+    ]);
+    const failing = function* () {
+      yield texts[0]!;
+      throw new Error('disk I/O error');
+    };
+    expect(() => counts.update(versions, failing)).toThrow('disk I/O error');
+    expectSame(
+      counts.update(versions, () => texts),
+      texts.map((t) => t.text),
+    );
+  });
+});
+
 describe('the index’s bigram statistics across edits', () => {
   let notes: IndexedNotes | undefined;
   beforeAll(async () => {

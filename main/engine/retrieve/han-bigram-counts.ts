@@ -164,12 +164,14 @@ export class NoteBigramCounts {
       this.byNote.delete(id);
     }
     if (stale.length === 0) return this.table.stats();
-    for (const id of stale) this.byNote.set(id, { version: versions.get(id)!, chunks: [] });
+    // Versionless until every chunk is counted: a read that fails half-way leaves them stale for the next update.
+    for (const id of stale) this.byNote.set(id, { version: null, chunks: [] });
     for (const { docId, text } of textsOf(stale.length === versions.size ? 'all' : stale)) {
       const note = this.byNote.get(docId);
       if (!note) continue;
       note.chunks.push(this.table.add(text));
     }
+    for (const id of stale) this.byNote.get(id)!.version = versions.get(id)!;
     return this.table.stats();
   }
 }
