@@ -23,6 +23,7 @@ export {
   stats,
   chatSummary,
   chatMessage,
+  PATH_SEPARATOR,
 } from '../engine/shapes/domain.js';
 export { graphView, relatedNote } from '../engine/shapes/graph.js';
 export { settingDescriptor };

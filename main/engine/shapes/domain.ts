@@ -3,6 +3,9 @@
 // Pure zod, no Node imports: the contract, hence the renderer, imports this module at run time.
 import { z } from 'zod';
 
+/** What joins the labels of a fact path (`Topic › Route › … › Fact`): the engine writes it, the window splits on it. */
+export const PATH_SEPARATOR = ' › ';
+
 export const retrievalMethod = z.enum(['bm25', 'dense', 'hybrid', 'hig', 'pgr', 'ppr', 'loci']);
 export const mindMapKind = z.enum(['topic', 'route', 'fact']);
 export const skipReason = z.enum(['binary', 'too-large', 'unreadable', 'invalid-utf8', 'empty', 'unsupported']);
