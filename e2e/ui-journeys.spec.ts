@@ -135,7 +135,7 @@ test('reading: an answer cites lines; the rendered note highlights them; raw lin
     return { path, from: Number(n[1]), to: Number(n[2] ?? n[1]) };
   };
   const cites = await answer.getByTestId('citation').allTextContents();
-  const sources = await answer.getByTestId('citation').locator('span span:last-child').allTextContents();
+  const sources = await answer.getByTestId('citation-source').allTextContents();
   let held = 0;
   for (let i = 0; i < (await passages.getByTestId('passage').count()); i++) {
     const item = passages.getByTestId('passage').nth(i);

@@ -2,7 +2,8 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { AnswerText } from '../../renderer/src/components/AnswerText.js';
 import { formatEta, lineRange } from '../../renderer/src/lib/format.js';
-import { boldThen } from '../../main/engine/answer/markdown.js';
+import { pathThenFact } from '../../main/engine/answer/extractive.js';
+import { PathTitle } from '../../renderer/src/components/PathTitle.js';
 
 // How an answer's text becomes UI: citations become buttons only when the answer has that source, and
 // nothing in the text is ever treated as HTML.
@@ -48,7 +49,7 @@ describe('AnswerText', () => {
   });
 
   it('shows a note’s own "[2]" (a clipped footnote) as text, not as a citation, and code as written', () => {
-    const bullet = `- ${boldThen('People › Mara was born in Tromsø in 1986.[2]')} [1]\n- Other [2]\n\n\`\`\`\ngrep \\[2\\] notes.md\n\`\`\``;
+    const bullet = `- ${pathThenFact('People › Mara was born in Tromsø in 1986.[2]', 'Mara was born in Tromsø in 1986.[2]')} [1]\n- Other [2]\n\n\`\`\`\ngrep \\[2\\] notes.md\n\`\`\``;
     const html = render(bullet, [1, 2]);
     expect(html).toContain('born in Tromsø in 1986.[2]</strong>');
     expect((html.match(/aria-label="Open source 2"/g) ?? []).length).toBe(1);
@@ -80,5 +81,13 @@ describe('formatting', () => {
     expect(formatEta(42)).toBe('about 42 s left');
     expect(formatEta(125)).toBe('about 2 min 5 s left');
     expect(formatEta(null)).toBe('');
+  });
+});
+
+describe('PathTitle', () => {
+  it('mutes the path before a source’s last label, and shows a label with no path as it is', () => {
+    const html = renderToStaticMarkup(<PathTitle path="Docker › Container › The container binds to port 3000." />);
+    expect(html).toMatch(/^<span class="[^"]*sourceTitle[^"]*"><span class="[^"]*sourcePath[^"]*">Docker › Container › <\/span>The container binds to port 3000.<\/span>$/);
+    expect(renderToStaticMarkup(<PathTitle path="Plain fact." />)).toMatch(/^<span class="[^"]*sourceTitle[^"]*">Plain fact.<\/span>$/);
   });
 });

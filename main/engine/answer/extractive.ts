@@ -8,7 +8,7 @@ import { factsOf, hasIndexedDocuments, passagesOfNotes, type NotePassageRow } fr
 import { PATH_SEPARATOR } from '../shapes/domain.js';
 import { termMatcher } from './term-match.js';
 import { findBridge, type Bridge } from './bridge.js';
-import { boldThen, markdownText } from './markdown.js';
+import { leadThenBold, markdownText } from './markdown.js';
 import { introducedCode, lineInPassage, shownUnderLeadIn, type NoteLines, type ShownUnder } from './lead-ins.js';
 
 export const EXTRACTIVE_NOTICE =
@@ -181,7 +181,7 @@ export async function extractiveAnswer(
   });
   const citations: Citation[] = chosen.map(({ score: _s, key: _k, terms: _t, ...c }, i) => ({ n: i + 1, ...c, lineTo: shownUnder[i]?.lineTo ?? c.lineTo }));
   const bullets = citations.map((c, i) => {
-    const line = c.factPath ? boldThen(c.factPath, c.factPath.endsWith(c.text) ? '' : ` — ${c.text}`) : markdownText(c.text);
+    const line = c.factPath ? pathThenFact(c.factPath, c.text) : markdownText(c.text);
     const bullet = `- ${line} [${c.n}]`;
     const under = shownUnder[i]?.markdown;
     return under ? `${bullet}\n${under.replace(/^/gm, '  ')}` : bullet;
@@ -208,6 +208,21 @@ export function withoutRepeats(path: string): string {
     return !(i === segments.length - 2 && s.length >= MIN_REPEAT_CHARS && next.includes(s));
   });
   return kept.join(PATH_SEPARATOR);
+}
+
+/**
+ * A cited fact after its mind-map path, the fact in bold ("Docker › Container › **The container binds to
+ * port 3000 …**"): with the whole path bold, five bullets were a wall of bold in which the topic repeated
+ * five times (a news article's topic is its first sentence) outweighed what answers. A path that does not
+ * end with the fact is followed by it after a dash.
+ */
+export function pathThenFact(path: string, fact: string): string {
+  if (!path.endsWith(fact)) return leadThenBold(`${path} — `, fact);
+  const lead = path.slice(0, path.length - fact.length);
+  if (lead === '' || lead.endsWith(PATH_SEPARATOR)) return leadThenBold(lead, fact);
+  // The fact is the tail of its node's label: the whole label is bold.
+  const at = lead.lastIndexOf(PATH_SEPARATOR);
+  return at < 0 ? leadThenBold('', path) : leadThenBold(path.slice(0, at + PATH_SEPARATOR.length), path.slice(at + PATH_SEPARATOR.length));
 }
 
 /** A label shorter than this (a heading such as "error") may be a word the fact happens to use. */

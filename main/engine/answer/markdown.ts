@@ -18,7 +18,7 @@ export function markdownText(text: string): string {
   return phrasing([{ type: 'text', value: text }]);
 }
 
-/** A bold lead (a fact's mind-map path) and the plain text after it, as Markdown that shows both as written. */
-export function boldThen(bold: string, after = ''): string {
-  return phrasing([{ type: 'strong', children: [{ type: 'text', value: bold }] }, ...(after ? [{ type: 'text' as const, value: after }] : [])]);
+/** A plain lead (where a fact sits in its mind map) and the bold fact after it, as Markdown that shows both as written. */
+export function leadThenBold(lead: string, bold: string): string {
+  return phrasing([...(lead ? [{ type: 'text' as const, value: lead }] : []), { type: 'strong', children: [{ type: 'text', value: bold }] }]);
 }

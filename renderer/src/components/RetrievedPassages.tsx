@@ -9,6 +9,7 @@ import { lineRange, plural } from '../lib/format.js';
 import { NoteMarkdown, noteMarkdownClass, type RehypePlugins } from './NoteMarkdown.js';
 import { rehypeMarkWords } from '../lib/rehype-mark-words.js';
 import { ui } from './ui.js';
+import { PathTitle } from './PathTitle.js';
 import css from './RetrievedPassages.module.css';
 
 type Context = Res<'ask'>['contexts'][number];
@@ -32,7 +33,7 @@ export function RetrievedPassages({ contexts, citations, matchKeys, onOpen }: { 
           return (
             <li key={`${c.docId}:${c.lineFrom}:${i}`} className={css.item} data-testid="passage">
               <button type="button" className={css.open} onClick={() => onOpen(c)} title="Open the note at these lines">
-                <span className={ui.sourceTitle}>{c.factPath ?? c.docTitle}</span>
+                <PathTitle path={c.factPath ?? c.docTitle} />
                 <span className={ui.sourceLines} data-testid="passage-source">
                   {c.docPath} · {lineRange(c.lineFrom, c.lineTo)}
                   {cited.length > 0 && <span data-testid="passage-cites"> · holds {cited.map((n) => `[${n}]`).join(' ')}</span>}

@@ -7,6 +7,7 @@ import { lineRange } from '../lib/format.js';
 import { useCall } from '../lib/use-call.js';
 import { RelatedNotes } from '../components/RelatedNotes.js';
 import { RetrievedPassages } from '../components/RetrievedPassages.js';
+import { PathTitle } from '../components/PathTitle.js';
 import views from './views.module.css';
 import css from './Ask.module.css';
 
@@ -197,8 +198,8 @@ function TurnView({ turn }: { turn: Turn }) {
                 <button type="button" className={css.citation} onClick={() => open(c)} data-testid="citation">
                   <span className={css.citeNumber}>[{c.n}]</span>
                   <span>
-                    <span className={ui.sourceTitle}>{c.factPath ?? c.text}</span>
-                    <span className={ui.sourceLines}>
+                    <PathTitle path={c.factPath ?? c.text} />
+                    <span className={ui.sourceLines} data-testid="citation-source">
                       {c.docPath} · {lineRange(c.lineFrom, c.lineTo)}
                     </span>
                   </span>
