@@ -8,7 +8,6 @@ import { detectLang } from '../text/lang.js';
 import { normalizeLinkTarget, normalizeName } from './names.js';
 import { PATH_SEPARATOR } from '../shapes/domain.js';
 
-
 /** A mind-map node's path text (what it is embedded by): its ancestors' texts and its own, joined. */
 export function mindMapPathText(parentPath: string, text: string): string {
   return parentPath ? `${parentPath}${PATH_SEPARATOR}${text}` : text;
