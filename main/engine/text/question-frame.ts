@@ -1,9 +1,9 @@
 // How people ask a notes app about their notes: "What do my notes say about X?", "What have I written on
 // X?", "According to my notes, …", "我的笔记里关于X说了什么？", "Was steht in meinen Notizen über X?". The
-// frame names the notes, not what is asked: its words ("notes", "say", "written") would match a note's own meta lines ("everything here is
-// written by me unless a note says otherwise") before the fact about X. Only a frame in its place counts
-// (the question's start or end, with "my"/"the" before "notes"), so "the tasting notes of the Ethiopia"
-// or "list the notes that link here" keep their words.
+// frame names the notes, not what is asked: its words ("notes", "say", "written") would match a note's own
+// meta lines ("everything here is written by me unless a note says otherwise") before the fact about X.
+// Only a frame in its place counts (the question's start or end, with "my"/"the" before "notes"), so "the
+// tasting notes of the Ethiopia" or "list the notes that link here" keep their words.
 const NOTES = '(?:notes?|notebooks?|files?|docs|documents?|pages?|journals?|diary|records)';
 const OWNER = '(?:my|our|the|these|those|all my|all the)';
 const ABOUT = '(?:about|on|of|regarding|concerning|for)';
@@ -64,6 +64,7 @@ const OTHER_FRAMES: RegExp[] = [
   new RegExp(`^(?:según|en|de) ${ES_MINE} ${ES_NOTES}(?= )`),
   new RegExp(`(?<= )(?:según|en) ${ES_MINE} ${ES_NOTES}$`),
 ];
+const FRAMES = [...EN_FRAMES, ...OTHER_FRAMES];
 // "was habe ich über X geschrieben": the frame opens the question and its verb closes it.
 const DE_WRITTEN_OPENS = /^was (?:habe ich|haben wir) (?:schon )?(?:über|zu|zum|zur)(?= )/;
 const DE_WRITTEN_CLOSES = / (?:geschrieben|notiert|aufgeschrieben|festgehalten|gesagt|gelernt)$/;
@@ -75,7 +76,7 @@ const ZH_SAY = / (?:说|写|记|讲|提到|记下|记录)(?= |$)/;
 export function withoutQuestionFrame(words: string[]): string[] {
   if (words.length < 3) return words;
   let text = words.join(' ');
-  for (const frame of [...EN_FRAMES, ...OTHER_FRAMES]) text = text.replace(frame, '').trim();
+  for (const frame of FRAMES) text = text.replace(frame, '').trim();
   if (DE_WRITTEN_OPENS.test(text) && DE_WRITTEN_CLOSES.test(text)) text = text.replace(DE_WRITTEN_OPENS, '').replace(DE_WRITTEN_CLOSES, '').trim();
   if (ZH_NOTES.test(text)) text = text.replace(ZH_NOTES, '').replace(ZH_SAY, '').trim();
   const kept = text.split(' ').filter((w) => w !== '');
