@@ -2,7 +2,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { AnswerText } from '../../renderer/src/components/AnswerText.js';
 import { formatEta, lineRange } from '../../renderer/src/lib/format.js';
-import { pathThenFact } from '../../main/engine/answer/extractive.js';
+import { pathThenFact } from '../../main/engine/answer/markdown.js';
 import { PathTitle } from '../../renderer/src/components/PathTitle.js';
 
 // How an answer's text becomes UI: citations become buttons only when the answer has that source, and

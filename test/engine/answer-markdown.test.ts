@@ -4,8 +4,7 @@ import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfm } from 'micromark-extension-gfm';
 import { toString } from 'mdast-util-to-string';
 import type { Paragraph } from 'mdast';
-import { leadThenBold, markdownText } from '../../main/engine/answer/markdown.js';
-import { pathThenFact } from '../../main/engine/answer/extractive.js';
+import { leadThenBold, markdownText, pathThenFact } from '../../main/engine/answer/markdown.js';
 
 // Facts are plain text from notes; the answer is Markdown read with GFM. What a note says must come back
 // as written, with the bold path still one bold run. (GFM turns a bare URL into a link whatever the

@@ -8,7 +8,7 @@ import { factsOf, hasIndexedDocuments, passagesOfNotes, type NotePassageRow } fr
 import { PATH_SEPARATOR } from '../shapes/domain.js';
 import { termMatcher } from './term-match.js';
 import { findBridge, type Bridge } from './bridge.js';
-import { leadThenBold, markdownText } from './markdown.js';
+import { markdownText, pathThenFact } from './markdown.js';
 import { introducedCode, lineInPassage, shownUnderLeadIn, type NoteLines, type ShownUnder } from './lead-ins.js';
 
 export const EXTRACTIVE_NOTICE =
@@ -208,21 +208,6 @@ export function withoutRepeats(path: string): string {
     return !(i === segments.length - 2 && s.length >= MIN_REPEAT_CHARS && next.includes(s));
   });
   return kept.join(PATH_SEPARATOR);
-}
-
-/**
- * A cited fact after its mind-map path, the fact in bold ("Docker › Container › **The container binds to
- * port 3000 …**"): with the whole path bold, five bullets were a wall of bold in which the topic repeated
- * five times (a news article's topic is its first sentence) outweighed what answers. A path that does not
- * end with the fact is followed by it after a dash.
- */
-export function pathThenFact(path: string, fact: string): string {
-  if (!path.endsWith(fact)) return leadThenBold(`${path} — `, fact);
-  const lead = path.slice(0, path.length - fact.length);
-  if (lead === '' || lead.endsWith(PATH_SEPARATOR)) return leadThenBold(lead, fact);
-  // The fact is the tail of its node's label: the whole label is bold.
-  const at = lead.lastIndexOf(PATH_SEPARATOR);
-  return at < 0 ? leadThenBold('', path) : leadThenBold(path.slice(0, at + PATH_SEPARATOR.length), path.slice(at + PATH_SEPARATOR.length));
 }
 
 /** A label shorter than this (a heading such as "error") may be a word the fact happens to use. */

@@ -5,6 +5,7 @@
 import type { PhrasingContent } from 'mdast';
 import { gfmToMarkdown } from 'mdast-util-gfm';
 import { toMarkdown } from 'mdast-util-to-markdown';
+import { PATH_SEPARATOR } from '../shapes/domain.js';
 
 const extensions = [gfmToMarkdown()];
 
@@ -21,4 +22,19 @@ export function markdownText(text: string): string {
 /** A plain lead (where a fact sits in its mind map) and the bold fact after it, as Markdown that shows both as written. */
 export function leadThenBold(lead: string, bold: string): string {
   return phrasing([...(lead ? [{ type: 'text' as const, value: lead }] : []), { type: 'strong', children: [{ type: 'text', value: bold }] }]);
+}
+
+/**
+ * A cited fact after its mind-map path, the fact in bold ("Docker › Container › **The container binds to
+ * port 3000 …**"): with the whole path bold, five bullets were a wall of bold in which the topic repeated
+ * five times (a news article's topic is its first sentence) outweighed what answers. A path that does not
+ * end with the fact is followed by it after a dash.
+ */
+export function pathThenFact(path: string, fact: string): string {
+  if (!path.endsWith(fact)) return leadThenBold(`${path} — `, fact);
+  const lead = path.slice(0, path.length - fact.length);
+  if (lead === '' || lead.endsWith(PATH_SEPARATOR)) return leadThenBold(lead, fact);
+  // The fact is the tail of its node's label: the whole label is bold.
+  const at = lead.lastIndexOf(PATH_SEPARATOR);
+  return at < 0 ? leadThenBold('', path) : leadThenBold(path.slice(0, at + PATH_SEPARATOR.length), path.slice(at + PATH_SEPARATOR.length));
 }
