@@ -1,7 +1,7 @@
 // The hot queries use indexes: plans of the SQL the engine really runs (traced over the sample notes:
-// indexing, every retrieval method with its answer, mind maps, the graph, editing and deleting notes,
-// removing the folder), of the child-key lookups a delete cascade makes, and of the trigger bodies. Run
-// `npx tsx scripts/explain-plans.ts` to read the plans themselves.
+// indexing, every retrieval method with its answer, mind maps, the graph, editing notes and asking again,
+// deleting notes, removing the folder), of the child-key lookups a delete cascade makes, and of the
+// trigger bodies. Run `npx tsx scripts/explain-plans.ts` to read the plans themselves.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';

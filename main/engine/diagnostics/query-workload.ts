@@ -1,7 +1,7 @@
 // The engine's hot paths run once over a real notes folder, on a traced database, so that
 // `scripts/explain-plans.ts` and test/store/indexes.test.ts can plan exactly the SQL the engine runs:
 // indexing, every retrieval method with the extractive answer, the mind map, the graph views, related
-// notes, editing a note (its rewrite), removing a note (the delete cascade, releasing its vectors) and
+// notes, editing a note (its rewrite, and the questions again), removing a note (the delete cascade, releasing its vectors) and
 // then the whole folder.
 import { appendFileSync, cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -62,6 +62,12 @@ export async function runQueryWorkload(notesDir: string, questions: string[]): P
       appendFileSync(join(notes, edited), '\nEdited to trace the rewrite of a note.\n');
     }
     await indexFolder(db, embedder, notes);
+    // The questions again after the edit: what retrieval keeps per note is brought up to date from the
+    // edited notes alone (their chunks' words and texts read by note).
+    for (const q of questions) {
+      const r = await retrieve(ctx, q, 'loci', 5);
+      await extractiveAnswer(ctx, q, r.contexts);
+    }
     // A few super nodes' members read again, as an edit in a library larger than this one does.
     superMemberVectors(db, embedder.id, [...new Set(superMemberships(db).map(([, superId]) => superId))].slice(0, 2));
     const victim = ids[0];
