@@ -28,7 +28,7 @@ export function releaseNoteVectors(db: Db, docId: number, model: string): number
 }
 
 /** Library-wide names (entities), which no one folder made: forgotten with age, never with a folder. */
-export const SHARED_ROOT = '';
+const SHARED_ROOT = '';
 
 /** Releases the `model` vectors of these entities (their names as the texts), before they are deleted. */
 export function releaseEntityVectors(db: Db, entityIds: number[], model: string): number {
