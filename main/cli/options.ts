@@ -16,12 +16,12 @@ export function print(json: boolean, value: unknown, human: () => string): void 
 }
 
 /** Opens the engine for one command and always closes it, so the database is never left open. */
-export async function withEngine<T>(opts: { db: string; embedder?: string; model?: string }, fn: (engine: LociEngine) => Promise<T>): Promise<T> {
+export async function withEngine<T>(opts: { db: string; embedder?: string; model?: string; oneOff?: boolean }, fn: (engine: LociEngine) => Promise<T>): Promise<T> {
   // Loaded on use: `loci --help` and other commands should not pay for the NLP models.
   const { LociEngine } = await import('../engine/engine.js');
   // A switch of embedder left unfinished is the app's (or serve's, or watch's) to go on with: a command
   // that runs for a second would only start it, and then wait for its current batch to stop.
-  const engine = await LociEngine.open({ dbPath: opts.db, embedder: opts.embedder, model: opts.model, resumeSwitch: false });
+  const engine = await LociEngine.open({ dbPath: opts.db, embedder: opts.embedder, model: opts.model, resumeSwitch: false, oneOff: opts.oneOff });
   // On stderr, so --json output stays parseable: a fallback embedder, a refused folder or a re-extraction
   // after an upgrade must not pass silently.
   const tell = (message: string) => process.stderr.write(`${termText(`loci: ${message}`)}\n`);

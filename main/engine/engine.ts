@@ -69,6 +69,11 @@ export interface EngineOptions {
    * one-off command says no: it answers with the previous embedder and leaves the switch to the app.
    */
   resumeSwitch?: boolean;
+  /**
+   * A command that asks once and exits (`loci ask`): it reads back what the previous one derived from the
+   * index, when the index has not changed since, and keeps what it derives for the next (index-cache.ts).
+   */
+  oneOff?: boolean;
 }
 
 /** What the engine tells its host as jobs run: hosts forward these as contract events. */
@@ -127,8 +132,9 @@ export class LociEngine {
     private embedderSpec: string,
     private readonly modelOverride: string | undefined,
     readonly readOnly: boolean,
+    private readonly oneOff = false,
   ) {
-    this.cache = new IndexCache(db, currentEmbedder);
+    this.cache = new IndexCache(db, currentEmbedder, oneOff);
   }
 
   /** The embedder in force; Settings may replace it (see switchEmbedder). */
@@ -163,8 +169,8 @@ export class LociEngine {
       // for the rest of it (hours, on a big library with a real embedder).
       const previous = !readOnly && opts.embedder === undefined && needsReembedding(db, embedder) ? await loadGraphEmbedder(db) : null;
       const engine = previous
-        ? new LociEngine(db, opts.dbPath, previous.embedder, previous.spec, opts.model, readOnly)
-        : new LociEngine(db, opts.dbPath, embedder, spec, opts.model, readOnly);
+        ? new LociEngine(db, opts.dbPath, previous.embedder, previous.spec, opts.model, readOnly, opts.oneOff)
+        : new LociEngine(db, opts.dbPath, embedder, spec, opts.model, readOnly, opts.oneOff);
       for (const w of warnings) engine.warn(w);
       engine.checkSavedFolders();
       if (!readOnly) await judgeNoteLanguages(db);
@@ -812,7 +818,7 @@ export class LociEngine {
         const previous = this.embedder;
         this.embedderSpec = spec;
         this.embedder = next;
-        this.cache = new IndexCache(this.db, next);
+        this.cache = new IndexCache(this.db, next, this.oneOff);
         switching.swapped = true;
         await previous.dispose?.();
       });
@@ -884,6 +890,7 @@ export class LociEngine {
     await this.switching?.done.catch(() => undefined);
     if (this.llmOpening) await (await this.llmOpening.provider.catch(() => null))?.close();
     await this.embedder.dispose?.();
+    if (!this.readOnly) this.cache.saveSnapshots();
     this.db.close();
   }
 

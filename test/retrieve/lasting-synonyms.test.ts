@@ -52,20 +52,20 @@ describe('the synonym pairs of the walk’s graph', () => {
 
   it('outlast an edit that adds no entity, and are found again when one does', async () => {
     const { ctx, dir } = notes!;
-    const first = await entityGraph(ctx);
+    const first = entityGraph(ctx);
     const fingerprint = ctx.cache.built().lasting['ppr:synonyms'];
     expect(fingerprint).toBeDefined();
 
     appendFileSync(join(dir, 'Mara.md'), '\nShe likes it there.\n');
     await indexFolder(ctx.db, ctx.embedder, dir);
-    const afterEdit = await entityGraph(ctx);
+    const afterEdit = entityGraph(ctx);
     expect(afterEdit).not.toBe(first);
     expect(ctx.cache.built().lasting['ppr:synonyms']).toBe(fingerprint);
     expect(afterEdit.synonymEdges).toBe(first.synonymEdges);
 
     appendFileSync(join(dir, 'Mara.md'), '\nAnna Berghagen roasted beside her in Reykjavik.\n');
     await indexFolder(ctx.db, ctx.embedder, dir);
-    await entityGraph(ctx);
+    entityGraph(ctx);
     expect(ctx.cache.built().lasting['ppr:synonyms']).not.toBe(fingerprint);
   });
 });

@@ -33,7 +33,7 @@ describe('which note a link leads to', () => {
 
   /** The notes the walk's graph links a note's chunks to (its own note left out), by path. */
   const linkedFrom = async (relPath: string): Promise<string[]> => {
-    const g = await entityGraph(ctx);
+    const g = entityGraph(ctx);
     const own = g.noteOfDoc.get(idOf(relPath));
     const noteNodes = new Map([...g.noteOfDoc].map(([doc, node]) => [node, doc]));
     const chunks = db.prepare('SELECT id FROM chunks WHERE document_id = ?').pluck().all(idOf(relPath)) as number[];
@@ -49,7 +49,7 @@ describe('which note a link leads to', () => {
   };
   /** The notes loci's bridges take a note to name. */
   const bridgedFrom = async (relPath: string) =>
-    ((await entityGraph(ctx)).titleMentions.byDoc.get(idOf(relPath)) ?? []).map((m) => pathOf(m.docId)).sort();
+    (entityGraph(ctx).titleMentions.byDoc.get(idOf(relPath)) ?? []).map((m) => pathOf(m.docId)).sort();
 
   beforeAll(async () => {
     notes = await indexNotes('loci-link-resolution-', NOTES);

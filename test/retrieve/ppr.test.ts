@@ -53,12 +53,12 @@ describe('ppr over the entity–chunk–note graph of the sample notes', () => {
   afterAll(() => db?.close());
 
   it('has a node per chunk, note and entity, built once per index generation', async () => {
-    const g = await entityGraph(ctx);
+    const g = entityGraph(ctx);
     const count = (sql: string) => db.prepare(sql).pluck().get() as number;
     expect(g.chunks).toBe(count("SELECT count(*) FROM chunks c JOIN documents d ON d.id = c.document_id WHERE d.status = 'indexed'"));
     expect(g.notes).toBe(count("SELECT count(*) FROM documents WHERE status = 'indexed'"));
     expect(g.csr.n).toBe(g.chunks + g.notes + count('SELECT count(*) FROM entities'));
-    expect(await entityGraph(ctx)).toBe(g);
+    expect(entityGraph(ctx)).toBe(g);
   });
 
   it('carries the second hop: the founder’s note ranks with the roaster’s for a question naming only the roaster', async () => {

@@ -33,7 +33,7 @@ describe('title-mention edges of the entity–chunk–note graph', () => {
   afterAll(() => notes?.close());
 
   it('finds the titles each note’s prose names, never its own, and not inside code', async () => {
-    const g = await entityGraph(ctx);
+    const g = entityGraph(ctx);
     const mentioned = (title: string) => (g.titleMentions.byDoc.get(docId(title)) ?? []).map((m) => m.docId);
     expect(mentioned('Kestrel Coffee Works')).toEqual([docId('Mara Lindqvist')]);
     // A possessive ("Kestrel Coffee Works' door") still names the note.
@@ -44,7 +44,7 @@ describe('title-mention edges of the entity–chunk–note graph', () => {
   });
 
   it('links the mentioning chunk to the named note in the walk’s graph', async () => {
-    const g = await entityGraph(ctx);
+    const g = entityGraph(ctx);
     const [m] = g.titleMentions.byDoc.get(docId('Kestrel Coffee Works'))!;
     const chunkNode = g.nodeOfChunk.get(m!.chunkId)!;
     const noteNode = g.noteOfDoc.get(docId('Mara Lindqvist'))!;
@@ -56,7 +56,7 @@ describe('title-mention edges of the entity–chunk–note graph', () => {
   });
 
   it('counts the notes whose text holds a title: a title named by more notes is less specific', async () => {
-    const g = await entityGraph(ctx);
+    const g = entityGraph(ctx);
     const m = g.titleMentions;
     // Kestrel Coffee Works: its own note and Harbour Walk; Mara Lindqvist: her note, Kestrel's and the code in Tools.
     expect(m.noteFrequency.get('kestrel coffee works')).toBe(2);
@@ -75,7 +75,7 @@ describe('title-mention edges of the entity–chunk–note graph', () => {
   });
 
   it('gives loci’s walk its weight where notes name each other (2 of 5 here)', async () => {
-    const g = await entityGraph(ctx);
+    const g = entityGraph(ctx);
     expect(referencingShare(g.titleMentions)).toBeCloseTo(2 / 5);
     const x = (await retrieve(ctx, 'Where was the founder of Kestrel Coffee Works born?', 'loci', 3)).explanation as LociExplanation;
     expect(x.referencingShare).toBeCloseTo(2 / 5);
@@ -104,7 +104,7 @@ describe('loci on notes that do not name each other', () => {
   afterAll(() => notes?.close());
 
   it('gives the walk no weight and ranks the notes as BM25 does', async () => {
-    const g = await entityGraph(ctx);
+    const g = entityGraph(ctx);
     expect(referencingShare(g.titleMentions)).toBe(0);
     for (const q of ['Which homes lost power after the storm?', 'Why was the Bergen match postponed?', 'storm warning Bergen']) {
       const loci = await retrieve(ctx, q, 'loci', 5);
@@ -147,10 +147,10 @@ describe('links and mentions by file name, alias and position', () => {
   afterAll(() => notes?.close());
 
   /** The notes a note's text or links name, as the graph found them. */
-  const mentioned = async (title: string) => ((await entityGraph(ctx)).titleMentions.byDoc.get(docId(title)) ?? []).map((m) => m.docId);
+  const mentioned = async (title: string) => (entityGraph(ctx).titleMentions.byDoc.get(docId(title)) ?? []).map((m) => m.docId);
 
   it('resolves a link by the file name where the title differs, and a link with a position in the page', async () => {
-    const g = await entityGraph(ctx);
+    const g = entityGraph(ctx);
     expect(await mentioned('Graph View')).toEqual([docId('Backlinks')]);
     expect(await mentioned('Release')).toEqual([docId('Changelog')]);
     // The walk's graph has the link's edge: chunk of Graph View → the note Backlinks.

@@ -33,8 +33,8 @@ describe('title mentions kept per note across index changes', () => {
   /** The graph as retrieval builds it (scans kept) against one built with every chunk scanned. */
   const keptAndFull = async () => {
     const { ctx } = notes!;
-    const kept = await entityGraph(ctx);
-    const full = await buildEntityGraph(ctx.db, null);
+    const kept = entityGraph(ctx);
+    const full = buildEntityGraph(ctx.db, null);
     return { kept: asData(kept.titleMentions), full: asData(full.titleMentions) };
   };
 

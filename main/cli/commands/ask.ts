@@ -18,7 +18,8 @@ export function registerAsk(program: Command): void {
     .addOption(new Option('--passages', 'also print the passages the answer was drawn from, with their notes\' lines'))
     .addOption(modelOption())
     .action(async (question: string, opts: { db: string; json?: boolean; embedder?: string; model?: string; method?: RetrievalMethod; k: number; explain?: boolean; passages?: boolean }) => {
-      await withEngine(opts, async (engine) => {
+      // It asks once and exits: what the last ask derived from the index is read back, not derived again.
+      await withEngine({ ...opts, oneOff: true }, async (engine) => {
         // A generated answer streams to the terminal as the model writes it; the sources follow.
         const streaming = !opts.json;
         const answer = await engine.ask(question, {

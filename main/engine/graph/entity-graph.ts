@@ -102,12 +102,7 @@ export interface KeptGraphParts {
   versions?: Map<number, string | null>;
 }
 
-export async function buildEntityGraph(
-  db: Db,
-  entityVectors: VectorMatrix | null,
-  params: Partial<EntityGraphParams> = {},
-  kept: KeptGraphParts = {},
-): Promise<EntityGraph> {
+export function buildEntityGraph(db: Db, entityVectors: VectorMatrix | null, params: Partial<EntityGraphParams> = {}, kept: KeptGraphParts = {}): EntityGraph {
   const { pairsOf = synonymPairs, titleScans = new NoteTitleScans() } = kept;
   const p = { ...DEFAULT_ENTITY_GRAPH_PARAMS, ...params };
   const started = performance.now();

@@ -49,10 +49,16 @@ export function passageTexts(ctx: RetrievalContext, qa: QueryAnalysis, ids: numb
  * an edit at 10k news).
  */
 export function indexBigramStats(ctx: RetrievalContext): BigramStats {
+  // 0.4 s to count at 10k news, about 10 ms to read back (12.6 MB): a one-off ask reads the last one's.
   return ctx.cache.derived('han-bigrams', () =>
-    ctx.cache.lasting('han-bigram-counts', 'per note', () => new NoteBigramCounts()).update(indexNoteVersions(ctx), (docIds) => chunkTextsByNote(ctx.db, docIds)),
+    ctx.cache.snapshotted('han-bigrams', BIGRAM_STATS_FORMAT, () =>
+      ctx.cache.lasting('han-bigram-counts', 'per note', () => new NoteBigramCounts()).update(indexNoteVersions(ctx), (docIds) => chunkTextsByNote(ctx.db, docIds)),
+    ),
   );
 }
+
+/** The bigram statistics' shape and how they are counted (han-bigram-counts.ts): change it when either does. */
+const BIGRAM_STATS_FORMAT = 'han-bigrams 1';
 
 /** BM25's inverse document frequency of a bigram over the index's chunks. */
 export function bigramIdf(s: BigramStats, key: number): number {

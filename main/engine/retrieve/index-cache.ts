@@ -3,11 +3,14 @@ import type { Embedder } from '../embed/embedder.js';
 import { VectorMatrix } from '../embed/vector-matrix.js';
 import { loadEmbeddings, type OwnerKind } from '../store/embeddings.js';
 import { getSetting, INDEX_GENERATION } from '../store/settings.js';
+import { readDerivedSnapshot, writeDerivedSnapshot } from '../store/derived-snapshots.js';
+import { deserialize, serialize } from 'node:v8';
 
 /**
  * Vectors of the index held in memory for retrieval, loaded lazily per kind and dropped when an
  * indexing run changes the index (it bumps the generation counter). Also memoises query embeddings
- * and anything else a retriever derives from the index (`derived`).
+ * and anything else a retriever derives from the index (`derived`), and, for a one-off process, keeps
+ * the costliest of those for the next one (`snapshotted`).
  */
 export class IndexCache {
   private generation = -1;
@@ -16,10 +19,13 @@ export class IndexCache {
   private queries = new Map<string, Float32Array>();
   private analyses = new Map<string, Promise<unknown>>();
   private lastingValues = new Map<string, { fingerprint: string; value: unknown }>();
+  private unsaved = new Map<string, { fingerprint: string; value: unknown }>();
 
   constructor(
     private readonly db: Db,
     private readonly embedder: Embedder,
+    /** Read and keep snapshots (`snapshotted`): for a process that asks once and exits. */
+    private readonly snapshots = false,
   ) {}
 
   private refresh(): void {
@@ -54,6 +60,47 @@ export class IndexCache {
     this.refresh();
     if (!this.derivedValues.has(key)) this.derivedValues.set(key, build());
     return this.derivedValues.get(key) as T;
+  }
+
+  /**
+   * A value derived from the whole index that a one-off process reads back from the snapshot the last
+   * one kept (store/derived-snapshots.ts), if the index is still the generation it was derived from; else
+   * built, and kept by `saveSnapshots`. `format` names the value's shape and what it is derived by: change
+   * it when either changes. Plain data only (what v8 serialises: typed arrays, maps, objects). A process
+   * that goes on after an edit does not use them: its lasting per-note parts (`lasting`) are cheaper
+   * than a whole value read again, and a snapshot read leaves them empty.
+   */
+  snapshotted<T>(key: string, format: string, build: () => T): T {
+    if (!this.snapshots) return build();
+    this.refresh();
+    const fingerprint = `${this.generation}:${this.embedder.id}:${format}`;
+    const kept = readDerivedSnapshot(this.db, key, fingerprint);
+    if (kept) {
+      try {
+        return deserialize(kept) as T;
+      } catch {
+        // Written by a Node whose serialisation this one does not read: derived again.
+      }
+    }
+    const value = build();
+    this.unsaved.set(key, { fingerprint, value });
+    return value;
+  }
+
+  /**
+   * Keeps the values `snapshotted` derived for the next process: called once the answer is out, so the
+   * write (about 60 ms at 10k news) is not the asker's wait. Nothing is lost if it cannot write (a
+   * read-only index, a writer holding the lock): the next process derives them again.
+   */
+  saveSnapshots(): void {
+    for (const [key, { fingerprint, value }] of this.unsaved) {
+      try {
+        writeDerivedSnapshot(this.db, key, fingerprint, serialize(value));
+      } catch {
+        // See above: a snapshot is a saving, never a requirement.
+      }
+    }
+    this.unsaved.clear();
   }
 
   /**

@@ -259,7 +259,7 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
     const qa = p.joinHanWords ? withJoinedHanWords(ctx, analysed) : analysed;
     const titles = titleIndex(ctx);
     // Built once per index generation: which notes mention which titles, and how specific each title is.
-    const mentions = (await entityGraph(ctx)).titleMentions;
+    const mentions = entityGraph(ctx).titleMentions;
     const referencing = ctx.cache.derived('loci:referencing-share', () => referencingShare(mentions));
     const docs = new Map<number, LociDocument>();
     const entry = (docId: number) => {

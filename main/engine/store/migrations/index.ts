@@ -9,6 +9,7 @@ import m0008 from './0008_unjudged_languages.js';
 import m0009 from './0009_kept_replies.js';
 import m0010 from './0010_released_replies.js';
 import m0011 from './0011_released_vectors.js';
+import m0012 from './0012_derived_snapshots.js';
 
 /** Append-only: never edit a shipped migration, add the next number. */
 export const migrations: { version: number; name: string; sql: string }[] = [
@@ -23,4 +24,5 @@ export const migrations: { version: number; name: string; sql: string }[] = [
   { version: 9, name: 'kept replies', sql: m0009 },
   { version: 10, name: 'released replies', sql: m0010 },
   { version: 11, name: 'released vectors', sql: m0011 },
+  { version: 12, name: 'derived snapshots', sql: m0012 },
 ];
