@@ -44,7 +44,7 @@ export interface PprExplanation {
 }
 
 export function entityGraph(ctx: RetrievalContext): EntityGraph {
-  // 1.8 s to build at 10k news, 15 ms to read back (3.9 MB): a one-off ask reads the last one's.
+  // 1.8 s to build at 10k news, 20–90 ms to read back (3.9 MB): a one-off ask reads the last one's.
   return ctx.cache.derived('ppr:graph', () =>
     ctx.cache.snapshotted('ppr:graph', ENTITY_GRAPH_FORMAT, () => {
       const entities = ctx.cache.matrix('entity');
