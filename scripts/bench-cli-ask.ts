@@ -1,7 +1,9 @@
 // A question asked from the terminal: each `loci ask` is a process of its own, which derives the entity
 // graph and the Chinese bigram counts from the whole index before it can answer, unless the previous ask
 // kept them (index-cache.ts `snapshotted`, migration 12). Each round times the same `loci ask` twice, as
-// real processes: with nothing kept (the snapshots removed first), then reading what that one kept.
+// real processes: with nothing kept (the snapshots removed first), then reading what that one kept. Then
+// the same for the app started again: the first question of an engine opened on the index, before its
+// warm-up, with nothing kept and then reading what the previous engine kept as it closed.
 //   npx tsx scripts/bench-cli-ask.ts [--rounds 3] [--question "…"] (--db <index> | <notes folder> | --news <n>)
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -39,6 +41,18 @@ function ask(db: string): { wallMs: number; askMs: number } {
   return { wallMs, askMs: JSON.parse(out).ms as number };
 }
 
+/** Opens the engine as the app does, asks before its warm-up, closes (which keeps what it derived): the question's time. */
+async function firstQuestionOfEngine(db: string): Promise<number> {
+  const engine = await LociEngine.open({ dbPath: db });
+  try {
+    const started = performance.now();
+    await engine.ask(question);
+    return performance.now() - started;
+  } finally {
+    await engine.close();
+  }
+}
+
 function forgetSnapshots(db: string): void {
   const d = openDb(db);
   try {
@@ -69,8 +83,19 @@ try {
     const line = (x: ReturnType<typeof ask>) => `${x.wallMs.toFixed(0)} ms wall (answer ${x.askMs.toFixed(0)} ms)`;
     console.log(`round ${round}: nothing kept ${line(a)}; the last ask's snapshot read ${line(b)}`);
   }
+  const opened: number[] = [];
+  const reopened: number[] = [];
+  for (let round = 1; round <= Number(values.rounds); round++) {
+    forgetSnapshots(db);
+    const a = await firstQuestionOfEngine(db);
+    const b = await firstQuestionOfEngine(db);
+    opened.push(a);
+    reopened.push(b);
+    console.log(`round ${round}, the app started again: first question ${a.toFixed(0)} ms with nothing kept; ${b.toFixed(0)} ms reading what the last run kept`);
+  }
   const median = (xs: number[]) => [...xs].sort((p, q) => p - q)[Math.floor(xs.length / 2)]!;
   console.log(`median wall: nothing kept ${median(cold).toFixed(0)} ms, snapshot read ${median(kept).toFixed(0)} ms (ratio ${(median(kept) / median(cold)).toFixed(2)})`);
+  console.log(`median first question of the app: nothing kept ${median(opened).toFixed(0)} ms, snapshot read ${median(reopened).toFixed(0)} ms (ratio ${(median(reopened) / median(opened)).toFixed(2)})`);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -5,6 +5,7 @@ import { createEmbedder } from './embed/registry.js';
 import type { Embedder } from './embed/embedder.js';
 import { indexFolder, type IndexerOptions } from './indexer.js';
 import { IndexCache, type RetrievalContext } from './retrieve/retriever.js';
+import type { SnapshotUse } from './retrieve/index-cache.js';
 import { retrieve } from './retrieve/index.js';
 import { warmRetrieval } from './retrieve/warm-up.js';
 import { extractiveAnswer } from './answer/extractive.js';
@@ -70,8 +71,9 @@ export interface EngineOptions {
    */
   resumeSwitch?: boolean;
   /**
-   * A command that asks once and exits (`loci ask`): it reads back what the previous one derived from the
-   * index, when the index has not changed since, and keeps what it derives for the next (index-cache.ts).
+   * A command that asks once and exits (`loci ask`): it reads back what the previous process derived from
+   * the whole index, when the index has not changed since, and keeps what it derives for the next. Any
+   * other process reads them only until its first warm-up, and keeps them as it closes (index-cache.ts).
    */
   oneOff?: boolean;
 }
@@ -134,7 +136,12 @@ export class LociEngine {
     readonly readOnly: boolean,
     private readonly oneOff = false,
   ) {
-    this.cache = new IndexCache(db, currentEmbedder, oneOff);
+    this.cache = new IndexCache(db, currentEmbedder, this.snapshotUse);
+  }
+
+  /** What retrieval derives from the whole index, read back from the last process's snapshots (index-cache.ts). */
+  private get snapshotUse(): SnapshotUse {
+    return this.oneOff ? 'one-off' : 'until-warm';
   }
 
   /** The embedder in force; Settings may replace it (see switchEmbedder). */
@@ -818,7 +825,7 @@ export class LociEngine {
         const previous = this.embedder;
         this.embedderSpec = spec;
         this.embedder = next;
-        this.cache = new IndexCache(this.db, next, this.oneOff);
+        this.cache = new IndexCache(this.db, next, this.snapshotUse);
         switching.swapped = true;
         await previous.dispose?.();
       });
@@ -867,6 +874,8 @@ export class LociEngine {
     // A fast pass under way would change the index under it (and it schedules one when it ends).
     if (this.closing.signal.aborted || this.jobs.anyInFastPass()) return;
     try {
+      // Values read back from snapshots at open are derived now, with the per-note parts an edit reuses.
+      this.cache.endSnapshotReads();
       await warmRetrieval(this.retrievalContext, this.settings().method as RetrievalMethod);
     } catch (err) {
       getLogger('engine').warn({ err: errorText(err) }, 'retrieval warm-up failed; the next question builds what it needs');

@@ -63,6 +63,23 @@ describe('retrieval warmed up after the index changes', () => {
     expect(cache().derived).toContain('ppr:graph');
   });
 
+  it('answers at once after a restart from what the last run kept, then derives it with its per-note parts', async () => {
+    await engine.index(dir);
+    const question = 'Where was the founder of Kestrel Coffee Works born?';
+    const first = await engine.ask(question);
+    await engine.close();
+    // The next start: the index has not changed, so the first question reads the graph back.
+    engine = await LociEngine.open({ dbPath: join(dir, '.loci/index.db') });
+    const again = await engine.ask(question);
+    expect(cache().derived).toContain('ppr:graph');
+    expect(cache().lasting).toEqual({});
+    expect(again.citations).toEqual(first.citations);
+    // Its warm-up derives the graph again, with what an edit's rebuild reuses.
+    await engine.retrievalWarm();
+    expect(cache().lasting['graph:title-scans']).toBeDefined();
+    expect((await engine.ask(question)).citations).toEqual(first.citations);
+  });
+
   it('leaves the chats alone and closes cleanly with a warm-up waiting', async () => {
     await engine.index(dir);
     await engine.retrievalWarm();

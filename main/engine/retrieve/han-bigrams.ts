@@ -49,11 +49,9 @@ export function passageTexts(ctx: RetrievalContext, qa: QueryAnalysis, ids: numb
  * an edit at 10k news).
  */
 export function indexBigramStats(ctx: RetrievalContext): BigramStats {
-  // 0.4 s to count at 10k news, 5–20 ms to read back (12.6 MB): a one-off ask reads the last one's.
-  return ctx.cache.derived('han-bigrams', () =>
-    ctx.cache.snapshotted('han-bigrams', BIGRAM_STATS_FORMAT, () =>
-      ctx.cache.lasting('han-bigram-counts', 'per note', () => new NoteBigramCounts()).update(indexNoteVersions(ctx), (docIds) => chunkTextsByNote(ctx.db, docIds)),
-    ),
+  // 0.4 s to count at 10k news, 5–20 ms to read back (12.6 MB): a new process reads the last one's.
+  return ctx.cache.snapshotted('han-bigrams', BIGRAM_STATS_FORMAT, () =>
+    ctx.cache.lasting('han-bigram-counts', 'per note', () => new NoteBigramCounts()).update(indexNoteVersions(ctx), (docIds) => chunkTextsByNote(ctx.db, docIds)),
   );
 }
 

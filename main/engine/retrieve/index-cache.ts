@@ -3,14 +3,21 @@ import type { Embedder } from '../embed/embedder.js';
 import { VectorMatrix } from '../embed/vector-matrix.js';
 import { loadEmbeddings, type OwnerKind } from '../store/embeddings.js';
 import { getSetting, INDEX_GENERATION } from '../store/settings.js';
-import { readDerivedSnapshot, writeDerivedSnapshot } from '../store/derived-snapshots.js';
+import { hasDerivedSnapshot, readDerivedSnapshot, writeDerivedSnapshot } from '../store/derived-snapshots.js';
 import { deserialize, serialize } from 'node:v8';
+
+/**
+ * How a process uses the snapshots of what it derives (`snapshotted`): a one-off process (`loci ask`)
+ * reads them and keeps its own; a process that goes on (the app, serve, watch) reads them only until its
+ * first warm-up, and keeps what it last derived when it closes; 'off' for benchmarks and tools.
+ */
+export type SnapshotUse = 'off' | 'one-off' | 'until-warm';
 
 /**
  * Vectors of the index held in memory for retrieval, loaded lazily per kind and dropped when an
  * indexing run changes the index (it bumps the generation counter). Also memoises query embeddings
- * and anything else a retriever derives from the index (`derived`), and, for a one-off process, keeps
- * the costliest of those for the next one (`snapshotted`).
+ * and anything else a retriever derives from the index (`derived`), and keeps the costliest of those
+ * for the next process (`snapshotted`).
  */
 export class IndexCache {
   private generation = -1;
@@ -19,14 +26,19 @@ export class IndexCache {
   private queries = new Map<string, Float32Array>();
   private analyses = new Map<string, Promise<unknown>>();
   private lastingValues = new Map<string, { fingerprint: string; value: unknown }>();
+  /** Values derived in this generation, to be kept by `saveSnapshots`. */
   private unsaved = new Map<string, { fingerprint: string; value: unknown }>();
+  /** Derived keys whose values were read from a snapshot, not derived. */
+  private readBack = new Set<string>();
+  private readingSnapshots: boolean;
 
   constructor(
     private readonly db: Db,
     private readonly embedder: Embedder,
-    /** Read and keep snapshots (`snapshotted`): for a process that asks once and exits. */
-    private readonly snapshots = false,
-  ) {}
+    private readonly snapshotUse: SnapshotUse = 'off',
+  ) {
+    this.readingSnapshots = snapshotUse !== 'off';
+  }
 
   private refresh(): void {
     const g = getSetting(this.db, INDEX_GENERATION, 0);
@@ -35,6 +47,8 @@ export class IndexCache {
       this.matrices.clear();
       this.derivedValues.clear();
       this.analyses.clear();
+      this.unsaved.clear();
+      this.readBack.clear();
     }
   }
 
@@ -63,39 +77,55 @@ export class IndexCache {
   }
 
   /**
-   * A value derived from the whole index that a one-off process reads back from the snapshot the last
-   * one kept (store/derived-snapshots.ts), if the index is still the generation it was derived from; else
-   * built, and kept by `saveSnapshots`. `format` names the value's shape and what it is derived by: change
-   * it when either changes. Plain data only (what v8 serialises: typed arrays, maps, objects). A process
-   * that goes on after an edit does not use them: its lasting per-note parts (`lasting`) are cheaper
-   * than a whole value read again, and a snapshot read leaves them empty.
+   * A value derived from the whole index (`derived`) that a process reads back from the snapshot an
+   * earlier one kept (store/derived-snapshots.ts) when the index is still the generation it was derived
+   * from; else built, and kept by `saveSnapshots`. `format` names the value's shape and what it is derived
+   * by: change it when either changes. Plain data only (what v8 serialises: typed arrays, maps, objects).
+   * A value read back has no lasting per-note parts (`lasting`), which make an edit's rebuild cheap, so a
+   * process that goes on reads snapshots only until its warm-up (`endSnapshotReads`).
    */
   snapshotted<T>(key: string, format: string, build: () => T): T {
-    if (!this.snapshots) return build();
-    this.refresh();
-    const fingerprint = `${this.generation}:${this.embedder.id}:${format}`;
-    const kept = readDerivedSnapshot(this.db, key, fingerprint);
-    if (kept) {
-      try {
-        return deserialize(kept) as T;
-      } catch {
-        // Unreadable (a damaged row, another Node's serialisation): derived again.
+    return this.derived(key, () => {
+      if (this.snapshotUse === 'off') return build();
+      const fingerprint = `${this.generation}:${this.embedder.id}:${format}`;
+      const kept = this.readingSnapshots ? readDerivedSnapshot(this.db, key, fingerprint) : undefined;
+      if (kept) {
+        try {
+          const value = deserialize(kept) as T;
+          this.readBack.add(key);
+          return value;
+        } catch {
+          // Unreadable (a damaged row, another Node's serialisation): derived again.
+        }
       }
-    }
-    const value = build();
-    this.unsaved.set(key, { fingerprint, value });
-    return value;
+      const value = build();
+      this.unsaved.set(key, { fingerprint, value });
+      return value;
+    });
   }
 
   /**
-   * Keeps the values `snapshotted` derived for the next process: called once the answer is out, so the
-   * write (under 0.1 s at 10k news) is not the asker's wait. Nothing is lost if it cannot write (a
-   * read-only index, a writer holding the lock): the next process derives them again.
+   * No snapshot is read from now on, and the values read back are dropped, to be derived with their
+   * per-note parts: the warm-up of a process that goes on, in idle time, so an edit's rebuild is cheap.
+   */
+  endSnapshotReads(): void {
+    this.readingSnapshots = false;
+    for (const key of this.readBack) this.derivedValues.delete(key);
+    this.readBack.clear();
+  }
+
+  /**
+   * Keeps what this process derived for the index as it is now, for the next process: called as it
+   * closes, so the write (under 0.1 s at 10k news) is not an asker's wait. Nothing is lost if it cannot
+   * write (a read-only index, a writer holding the lock): the next process derives them again.
    */
   saveSnapshots(): void {
+    if (this.snapshotUse === 'off') return;
+    this.refresh();
     for (const [key, { fingerprint, value }] of this.unsaved) {
       try {
-        writeDerivedSnapshot(this.db, key, fingerprint, serialize(value));
+        // The app started on an unchanged index reads the graph back, then derives it again in its warm-up.
+        if (!hasDerivedSnapshot(this.db, key, fingerprint)) writeDerivedSnapshot(this.db, key, fingerprint, serialize(value));
       } catch {
         // See above: a snapshot is a saving, never a requirement.
       }

@@ -44,18 +44,16 @@ export interface PprExplanation {
 }
 
 export function entityGraph(ctx: RetrievalContext): EntityGraph {
-  // 1.8 s to build at 10k news, 20–90 ms to read back (3.9 MB): a one-off ask reads the last one's.
-  return ctx.cache.derived('ppr:graph', () =>
-    ctx.cache.snapshotted('ppr:graph', ENTITY_GRAPH_FORMAT, () => {
-      const entities = ctx.cache.matrix('entity');
-      // The synonym pairs (0.35 s at the 37k names of 10k news) outlast an edit that adds no entity.
-      const pairsOf: SynonymPairs = (m, threshold) =>
-        ctx.cache.lasting('ppr:synonyms', `${ctx.embedder.id}:${threshold}:${m.contentHash()}`, () => synonymPairs(m, threshold));
-      // Each note's title hits outlast an edit of another note.
-      const titleScans = ctx.cache.lasting('graph:title-scans', 'per note', () => new NoteTitleScans());
-      return buildEntityGraph(ctx.db, entities.size ? entities : null, {}, { pairsOf, titleScans, versions: indexNoteVersions(ctx) });
-    }),
-  );
+  // 1.8 s to build at 10k news, 20–90 ms to read back (3.9 MB): a new process reads the last one's.
+  return ctx.cache.snapshotted('ppr:graph', ENTITY_GRAPH_FORMAT, () => {
+    const entities = ctx.cache.matrix('entity');
+    // The synonym pairs (0.35 s at the 37k names of 10k news) outlast an edit that adds no entity.
+    const pairsOf: SynonymPairs = (m, threshold) =>
+      ctx.cache.lasting('ppr:synonyms', `${ctx.embedder.id}:${threshold}:${m.contentHash()}`, () => synonymPairs(m, threshold));
+    // Each note's title hits outlast an edit of another note.
+    const titleScans = ctx.cache.lasting('graph:title-scans', 'per note', () => new NoteTitleScans());
+    return buildEntityGraph(ctx.db, entities.size ? entities : null, {}, { pairsOf, titleScans, versions: indexNoteVersions(ctx) });
+  });
 }
 
 /** The entity graph's shape and how it is built (graph/entity-graph.ts): change it when either does, so no snapshot of an older one is read. */

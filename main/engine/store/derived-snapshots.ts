@@ -8,6 +8,11 @@ export function readDerivedSnapshot(db: Db, key: string, fingerprint: string): B
   return stmt(db, 'SELECT data FROM derived_snapshots WHERE key = ? AND fingerprint = ?').pluck().get(key, fingerprint) as Buffer | undefined;
 }
 
+/** Whether the snapshot kept under `key` was derived from the index state `fingerprint` names. */
+export function hasDerivedSnapshot(db: Db, key: string, fingerprint: string): boolean {
+  return stmt(db, 'SELECT 1 FROM derived_snapshots WHERE key = ? AND fingerprint = ?').get(key, fingerprint) !== undefined;
+}
+
 /** Keeps `data` under `key` in place of whatever was kept there. */
 export function writeDerivedSnapshot(db: Db, key: string, fingerprint: string, data: Buffer): void {
   stmt(db, 'INSERT OR REPLACE INTO derived_snapshots (key, fingerprint, data, written_at) VALUES (?, ?, ?, unixepoch())').run(key, fingerprint, data);
