@@ -119,6 +119,33 @@ describe('matching the question in a fact', () => {
   });
 });
 
+describe('a fact that says no more than one shown', () => {
+  it('is left out, so another fact takes its place', async () => {
+    // A list of links whose item is only the words of a sentence above it (SilverBullet's manual lists
+    // "Full Text Search" under its navigation, below a page that says full-text search is not built in).
+    const notes = await indexNotes('loci-x1-no-more-', {
+      'Records.md':
+        '# Records\n\nFull-text search is not built into the records system.\n\n# Navigation\nThe main ways to move around, beside links:\n\n* [[Records]]\n* [[Water Fine]]\n* [[Full Text Search]]\n\n# Other\nRecords are kept for ten years.\n',
+      'Water Fine.md':
+        '# Water Fine\n\nThe bottling plant was fined 800 yuan for water below the drinking standard.\n\nThe inspectors found the filters had not been changed since spring.\n\nThe plant must retest its water every month for a year.\n',
+    });
+    try {
+      const question = 'Is full text search built into the records system?';
+      const { contexts } = await retrieve(notes.ctx, question, 'loci', 8);
+      const a = await extractiveAnswer(notes.ctx, question, contexts);
+      const shown = a.citations.map((c) => c.text);
+      expect(shown[0]).toMatch(/Full-text search is not built into the records system/);
+      const words = (t: string) => t.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+      for (const [i, t] of shown.entries()) {
+        for (const [j, other] of shown.entries()) if (i !== j) expect(words(other).includes(words(t)), JSON.stringify(shown, null, 1)).toBe(false);
+      }
+      expect(shown.length).toBe(5);
+    } finally {
+      notes.close();
+    }
+  });
+});
+
 describe('the path a fact is shown under', () => {
   it('says the sentence that labels its paragraph once, not as the paragraph node and again as the fact', async () => {
     const notes = await indexNotes('loci-x1-path-', {

@@ -135,6 +135,12 @@ export async function extractiveAnswer(
         passagesOf(docId).find((p) => p.line_from <= line && line <= p.line_to),
         line,
       );
+  const words = new Map<string, string>();
+  const wordsOf = (text: string) => {
+    let w = words.get(text);
+    if (w === undefined) words.set(text, (w = wordsOnly(text)));
+    return w;
+  };
   const underOf = new Map<string, ShownUnder>();
   const underLeadIn = new Set<string>();
   /** Facts shown under a lead-in are not picked again; one picked before it moves under it. */
@@ -152,7 +158,7 @@ export async function extractiveAnswer(
     let bestScore = -Infinity;
     for (const c of pool) {
       if (underLeadIn.has(c.key)) continue;
-      if ((perDoc.get(c.docId ?? c.docPath) ?? 0) >= capOf(c.docId) || chosen.some((x) => x.key === c.key || x.text === c.text)) continue;
+      if ((perDoc.get(c.docId ?? c.docPath) ?? 0) >= capOf(c.docId) || chosen.some((x) => x.key === c.key || x.text === c.text || saysNoMore(wordsOf(c.text), wordsOf(x.text)))) continue;
       const fresh = [...c.terms].reduce((sum, t) => sum + (covered.has(t) ? 0 : (idf.get(t) ?? 0)), 0);
       const score = c.score + (COVERAGE_BONUS * fresh) / totalIdf;
       if (score > bestScore) [best, bestScore] = [c, score];
@@ -224,6 +230,18 @@ const COVERAGE_BONUS = 1;
  * lexical match (≤ 1) and term coverage (≤ COVERAGE_BONUS) together, so the answer leads.
  */
 const BRIDGE_BONUS = 1 + COVERAGE_BONUS + 0.5;
+
+/**
+ * Whether a fact says no more than one already chosen: its words (`wordsOnly`), as written, stand within
+ * the other's ("罚款800元。【" after "罚款800元。"; a list item "Full Text Search" after "Full-text search
+ * is not built in …").
+ */
+function saysNoMore(factWords: string, chosenWords: string): boolean {
+  return factWords.length > 0 && chosenWords.includes(factWords);
+}
+
+/** A text's letters and digits, lowercase, single-spaced. */
+const wordsOnly = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 
 /** IDF of each term over the candidate facts: within the retrieved notes, rare words ("born") outweigh the topic's. */
 function localIdf(terms: string[], factTerms: Set<string>[]): Map<string, number> {
