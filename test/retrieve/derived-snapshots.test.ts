@@ -105,5 +105,12 @@ describe('snapshots of what retrieval derives from the index', () => {
     const ctx = newProcess('one-off');
     expect({ ...entityGraph(ctx), buildMs: 0 }).toEqual({ ...expected, buildMs: 0 });
     expect(ctx.cache.built().lasting['graph:title-scans']).toBeDefined();
+    // A read that fails outright costs the question nothing either.
+    notes!.db.exec('ALTER TABLE derived_snapshots RENAME TO derived_snapshots_away');
+    try {
+      expect({ ...entityGraph(newProcess('one-off')), buildMs: 0 }).toEqual({ ...expected, buildMs: 0 });
+    } finally {
+      notes!.db.exec('ALTER TABLE derived_snapshots_away RENAME TO derived_snapshots');
+    }
   });
 });

@@ -88,12 +88,14 @@ export class IndexCache {
     return this.derived(key, () => {
       if (this.snapshotUse === 'off') return build();
       const fingerprint = `${this.generation}:${this.embedder.id}:${format}`;
-      const kept = this.readingSnapshots ? readDerivedSnapshot(this.db, key, fingerprint) : undefined;
-      if (kept) {
+      if (this.readingSnapshots) {
         try {
-          const value = deserialize(kept) as T;
-          this.readBack.add(key);
-          return value;
+          const kept = readDerivedSnapshot(this.db, key, fingerprint);
+          if (kept) {
+            const value = deserialize(kept) as T;
+            this.readBack.add(key);
+            return value;
+          }
         } catch {
           // Unreadable (a damaged row, another Node's serialisation): derived again.
         }
