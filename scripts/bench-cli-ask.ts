@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LociEngine } from '../main/engine/engine.js';
 import { openDb } from '../main/engine/store/db.js';
+import { forgetDerivedSnapshots } from '../main/engine/store/derived-snapshots.js';
 import { benchNotes } from './bench-notes.js';
 
 const { values, positionals } = parseArgs({
@@ -56,7 +57,7 @@ async function firstQuestionOfEngine(db: string): Promise<number> {
 function forgetSnapshots(db: string): void {
   const d = openDb(db);
   try {
-    d.prepare('DELETE FROM derived_snapshots').run();
+    forgetDerivedSnapshots(d);
   } finally {
     d.close();
   }

@@ -13,6 +13,11 @@ export function hasDerivedSnapshot(db: Db, key: string, fingerprint: string): bo
   return stmt(db, 'SELECT 1 FROM derived_snapshots WHERE key = ? AND fingerprint = ?').get(key, fingerprint) !== undefined;
 }
 
+/** Forgets every snapshot: the next process derives everything again (benchmarks time that). */
+export function forgetDerivedSnapshots(db: Db): void {
+  stmt(db, 'DELETE FROM derived_snapshots').run();
+}
+
 /** Keeps `data` under `key` in place of whatever was kept there. */
 export function writeDerivedSnapshot(db: Db, key: string, fingerprint: string, data: Buffer): void {
   stmt(db, 'INSERT OR REPLACE INTO derived_snapshots (key, fingerprint, data, written_at) VALUES (?, ?, ?, unixepoch())').run(key, fingerprint, data);
