@@ -60,6 +60,10 @@ describe('queryTerms', () => {
     expect(zh.join('')).toContain('京东');
   });
 
+  it('leaves out "so" as in "so that", a function word the stopword package does not list', () => {
+    expect(queryTerms('How can I run it so that nobody can edit pages?')).toEqual(['run', 'nobody', 'edit', 'pages']);
+  });
+
   it('deduplicates and keeps numbers', () => {
     expect(queryTerms('coffee coffee 2014 Coffee')).toEqual(['coffee', '2014']);
   });
