@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { env, mean_pooling, pipeline, Tensor, type FeatureExtractionPipeline } from '@huggingface/transformers';
+import type { FeatureExtractionPipeline, Tensor } from '@huggingface/transformers';
 import type { Embedder } from './embedder.js';
 import { embedInLengthOrder } from './length-batches.js';
 import { readSentenceTransformersConfig, type Pooling } from './sentence-transformers-folder.js';
@@ -35,6 +35,9 @@ export async function createTransformersEmbedder(opts: TransformersEmbedderOptio
   // pooling, the prompts before queries and passages. Read first: a bad file is refused before the model loads.
   const folder = readSentenceTransformersConfig(dir);
 
+  // Loaded here, not with the module: transformers.js and onnxruntime take ~0.1 s and ~50 MB to load, and
+  // a bundle (the CLI, the engine's process) would otherwise load them on every start, model or not.
+  const { env, mean_pooling, pipeline, Tensor } = await import('@huggingface/transformers');
   const load = loadQueue.then(async () => {
     env.allowRemoteModels = false;
     env.allowLocalModels = true;

@@ -5,7 +5,7 @@
 //    prompts, grammars, token limits) — the pipeline's work without the pipeline;
 //  - pipeline: extractWithModel over the notes through the child-process provider, one sequence;
 //  - parallel: the recorded requests fired at once through the provider with N sequences.
-import { getLlama, LlamaCompletion, LlamaLogLevel, type LlamaGrammar } from 'node-llama-cpp';
+import type { LlamaGrammar } from 'node-llama-cpp';
 import type { Embedder } from '../embed/embedder.js';
 import { extractWithModel } from '../extract/llm/extract.js';
 import type { ParsedNote } from '../types.js';
@@ -62,6 +62,9 @@ export async function runLlmBench(opts: LlmBenchOptions): Promise<LlmBenchReport
       return provider.generate(r);
     },
   };
+  // Loaded here, not with the module: node-llama-cpp takes ~0.3 s to load, which a bundle of the CLI
+  // would otherwise pay on every start.
+  const { getLlama, LlamaCompletion, LlamaLogLevel } = await import('node-llama-cpp');
   const llama = await getLlama({ gpu: false, build: 'never', logLevel: LlamaLogLevel.error });
   const model = await llama.loadModel({ modelPath: opts.modelPath });
   const context = await model.createContext({ sequences: 1, threads, contextSize: Math.min(model.trainContextSize, 2048) });
