@@ -62,6 +62,19 @@ describe('loci CLI on the bundled sample notes', () => {
     });
   }
 
+  it('answers the same from its kept bundle of the sources as through tsx (LOCI_DEV_BUNDLE=0)', async () => {
+    const q = 'Where was the founder of Kestrel Coffee Works born?';
+    const viaTsx = await run(process.execPath, [join(repo, 'bin/loci.mjs'), 'ask', q, '--db', db, '--explain', '--json'], { cwd: repo, env: { ...process.env, LOCI_DEV_BUNDLE: '0' } });
+    const viaBundle = JSON.parse(await loci('ask', q, '--db', db, '--explain', '--json'));
+    // Each ask is timed and kept as a chat of its own.
+    const { ms: _a, chatId: _c, ...fromTsx } = JSON.parse(viaTsx.stdout);
+    const { ms: _b, chatId: _d, ...fromBundle } = viaBundle;
+    expect(fromBundle.citations.length).toBeGreaterThan(0);
+    expect(fromBundle).toEqual(fromTsx);
+    // Built beside the CLI's entry on first use (git-ignored), and kept.
+    expect((await readFile(join(repo, 'main/cli/.dev-bundle/index.mjs'), 'utf8')).length).toBeGreaterThan(100_000);
+  });
+
   it('prints a mind map with the note title at the root', async () => {
     const docs = JSON.parse(await loci('stats', '--db', db, '--json'));
     expect(docs.counts.mindMapNodes).toBeGreaterThan(0);

@@ -7,7 +7,7 @@ import type { NeighbourTask } from './neighbour-task.js';
 import type { Scored } from '../embed/vector-matrix.js';
 import { computedCommonComponents } from '../embed/static-embedder.js';
 import type { IndexWorkerData } from './prepare-task.js';
-import { devWorkerBundle } from './dev-bundle.js';
+import { devBundle } from '../dev-bundle.mjs';
 
 /**
  * Threads that prepare notes (parse, extract, segment) while the engine's own thread writes: one per core
@@ -22,13 +22,13 @@ export function workerCount(): number {
 /**
  * The worker's entry file. A packaged build puts the bundled task at `index-worker.js` beside the engine
  * bundle (this module's own file); from the sources (the CLI, tests) the same bundle is built on first use
- * (dev-bundle.ts), and failing that the TypeScript runs through tsx via worker-entry.mjs.
+ * (dev-bundle.mjs), and failing that the TypeScript runs through tsx via worker-entry.mjs.
  */
-function workerFile(): string {
+async function workerFile(): Promise<string> {
   const bundled = fileURLToPath(new URL('./index-worker.js', import.meta.url));
   if (existsSync(bundled)) return bundled;
   const task = fileURLToPath(new URL('./prepare-task.ts', import.meta.url));
-  return (existsSync(task) ? devWorkerBundle(task) : null) ?? fileURLToPath(new URL('./worker-entry.mjs', import.meta.url));
+  return (existsSync(task) ? await devBundle(task) : null) ?? fileURLToPath(new URL('./worker-entry.mjs', import.meta.url));
 }
 
 export interface NotePool {
@@ -38,8 +38,9 @@ export interface NotePool {
 }
 
 export function openNotePool(threads = workerCount()): NotePool {
-  const pool = new Piscina({
-    filename: workerFile(),
+  // Started when the worker's file is known: from the sources its bundle may be built first.
+  const started = workerFile().then((filename) => new Piscina({
+    filename,
     minThreads: threads,
     maxThreads: threads,
     // Workers stay for the whole run; each builds its NLP and tokenizer objects once.
@@ -49,10 +50,10 @@ export function openNotePool(threads = workerCount()): NotePool {
     concurrentTasksPerWorker: 2,
     // What this thread already computed of the built-in embedder's model (see prepare-task.ts).
     workerData: { commonComponents: computedCommonComponents() } satisfies IndexWorkerData,
-  });
+  }));
   return {
-    prepare: (task) => pool.run(task) as Promise<PrepareResult[]>,
-    neighbours: (task) => pool.run(task) as Promise<Map<number, Scored[]>>,
-    close: () => pool.destroy(),
+    prepare: async (task) => (await started).run(task) as Promise<PrepareResult[]>,
+    neighbours: async (task) => (await started).run(task) as Promise<Map<number, Scored[]>>,
+    close: async () => (await started).destroy(),
   };
 }
