@@ -4,7 +4,7 @@
 // kind of bundle is built with esbuild on first use and kept, in a `.dev-bundle` folder beside the entry
 // (git-ignored, so packages resolve from the repo's node_modules), until a source file it was built from
 // changes. Plain JavaScript, so `bin/loci.mjs` can use it before any TypeScript can be loaded.
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -48,15 +48,15 @@ export async function devBundle(entry) {
   const name = path.basename(entry).replace(/\.[^.]+$/, '');
   const bundle = path.join(dir, `${name}.mjs`);
   const inputsFile = path.join(dir, `${name}.inputs.json`);
+  // Written under a name of this thread's and renamed: two processes or threads building at once never
+  // load a half-written file.
+  const me = `${process.pid}-${threadId}`;
+  const temp = `${bundle}.${me}.tmp.mjs`;
   try {
     if (existsSync(bundle) && upToDate(inputsFile)) return bundle;
     /** @type {typeof import('esbuild')} */
     const esbuild = createRequire(import.meta.url)('esbuild');
     mkdirSync(dir, { recursive: true });
-    // Written under a name of this thread's and renamed: two processes or threads building at once never
-    // load a half-written file.
-    const me = `${process.pid}-${threadId}`;
-    const temp = `${bundle}.${me}.tmp.mjs`;
     const result = await esbuild.build({
       absWorkingDir: dir,
       entryPoints: [entry],
@@ -84,6 +84,12 @@ export async function devBundle(entry) {
     renameSync(`${inputsFile}.${me}.tmp`, inputsFile);
     return bundle;
   } catch {
+    // A rename refused (Windows, while another process has the bundle open) leaves no temp file behind.
+    try {
+      rmSync(temp, { force: true });
+    } catch {
+      // Left for the next build to overwrite.
+    }
     return null;
   }
 }
