@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { Option } from 'commander';
 import { defaultDbPath } from '../engine/paths.js';
 import type { LociEngine } from '../engine/engine.js';
@@ -15,8 +16,19 @@ export function print(json: boolean, value: unknown, human: () => string): void 
   process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${termText(human())}\n`);
 }
 
-/** Opens the engine for one command and always closes it, so the database is never left open. */
-export async function withEngine<T>(opts: { db: string; embedder?: string; model?: string; oneOff?: boolean }, fn: (engine: LociEngine) => Promise<T>): Promise<T> {
+/**
+ * Opens the engine for one command and always closes it, so the database is never left open. A command
+ * that only reads (`existing`) refuses a --db file that does not exist: opened, it would be created empty,
+ * and a mistyped path would answer "nothing matches" instead of saying so.
+ */
+export async function withEngine<T>(
+  opts: { db: string; embedder?: string; model?: string; oneOff?: boolean; existing?: boolean },
+  fn: (engine: LociEngine) => Promise<T>,
+): Promise<T> {
+  if (opts.existing && !existsSync(opts.db)) {
+    const db = opts.db === defaultDbPath() ? '' : ` --db ${opts.db}`;
+    throw new Error(`There is no index at ${opts.db}: index a folder first (loci index <folder>${db}).`);
+  }
   // Loaded on use: `loci --help` and other commands should not pay for the NLP models.
   const { LociEngine } = await import('../engine/engine.js');
   // A switch of embedder left unfinished is the app's (or serve's, or watch's) to go on with: a command

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { openDb } from '../../main/engine/store/db.js';
@@ -136,6 +137,21 @@ describe('loci CLI on the bundled sample notes', () => {
 
   it('fails clearly for a note that is not indexed', async () => {
     await expect(loci('mindmap', 'no/such/note.md', '--db', db)).rejects.toMatchObject({ stderr: expect.stringContaining('No mind map') });
+  });
+
+  it('refuses a --db that holds no index for ask, stats and mindmap, and creates no file there', async () => {
+    const missing = join(dir, 'typo', 'indx.db');
+    for (const args of [['ask', 'coffee'], ['stats'], ['mindmap', 'Beans.md']]) {
+      await expect(loci(...args, '--db', missing)).rejects.toMatchObject({ stderr: expect.stringContaining(`There is no index at ${missing}: index a folder first`) });
+    }
+    expect(existsSync(join(dir, 'typo'))).toBe(false);
+  });
+
+  it('refuses a --k that is not a whole number from the contract\'s range, instead of finding nothing', async () => {
+    for (const k of ['abc', '0', '2.5', '51']) {
+      await expect(loci('ask', 'coffee', '--db', db, '--k', k), k).rejects.toMatchObject({ stderr: expect.stringContaining(`option '--k <n>' argument '${k}' is invalid`) });
+    }
+    expect(JSON.parse(await loci('ask', 'coffee', '--db', db, '--k', '2', '--json')).contexts.length).toBeLessThanOrEqual(2);
   });
 });
 

@@ -1,8 +1,16 @@
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { calls } from '../../contract/contract.js';
 import { dbOption, embedderOption, jsonOption, modelOption, print, withEngine } from '../options.js';
 import type { Answer } from '../../engine/api.js';
 import type { RetrievalMethod } from '../../engine/types.js';
 import { termField, termText } from '../terminal.js';
+
+/** --k as the app's contract takes it: a typo ("--k 5o", "--k 0") is refused, not read as "nothing matches". */
+function contextCount(value: string): number {
+  const k = calls.ask.request.shape.k.safeParse(Number(value));
+  if (!k.success) throw new InvalidArgumentError(k.error.issues[0]!.message);
+  return k.data!;
+}
 
 export function registerAsk(program: Command): void {
   program
@@ -13,13 +21,13 @@ export function registerAsk(program: Command): void {
     .addOption(jsonOption())
     .addOption(embedderOption())
     .addOption(new Option('--method <method>', 'retrieval method').choices(['bm25', 'dense', 'hybrid', 'hig', 'pgr', 'ppr', 'loci']))
-    .addOption(new Option('--k <n>', 'how many contexts to retrieve').default(8).argParser((v) => Number.parseInt(v, 10)))
+    .addOption(new Option('--k <n>', 'how many contexts to retrieve').default(8).argParser(contextCount))
     .addOption(new Option('--explain', 'show how the retrieval reached each context'))
     .addOption(new Option('--passages', 'also print the passages the answer was drawn from, with their notes\' lines'))
     .addOption(modelOption())
     .action(async (question: string, opts: { db: string; json?: boolean; embedder?: string; model?: string; method?: RetrievalMethod; k: number; explain?: boolean; passages?: boolean }) => {
       // It asks once and exits: what the last ask derived from the index is read back, not derived again.
-      await withEngine({ ...opts, oneOff: true }, async (engine) => {
+      await withEngine({ ...opts, oneOff: true, existing: true }, async (engine) => {
         // A generated answer streams to the terminal as the model writes it; the sources follow.
         const streaming = !opts.json;
         const answer = await engine.ask(question, {

@@ -9,7 +9,7 @@ export function registerStats(program: Command): void {
     .addOption(dbOption())
     .addOption(jsonOption())
     .action(async (opts: { db: string; json?: boolean }) => {
-      await withEngine(opts, async (engine) => {
+      await withEngine({ ...opts, existing: true }, async (engine) => {
         const s = engine.stats();
         print(!!opts.json, s, () =>
           [
