@@ -42,12 +42,13 @@ describe('built bundles (out/engine)', () => {
     expect(bundleImports(out('engine/worker.mjs'))).toEqual(['node-llama-cpp']);
   });
 
-  it('load llama.cpp and transformers.js only when a model or an embedder needs them, not on every start', () => {
-    // Together ~0.4 s of each start of the CLI and the engine's process (esbuild hoists a package a bundled
-    // module imports statically, even where that module is itself imported on demand).
+  it('load llama.cpp, transformers.js and the note parsers only when they are needed, not on every start', () => {
+    // Together ~0.5 s of each start of the CLI and the engine's process (esbuild hoists a package a bundled
+    // module imports statically, even where that module is itself imported on demand); a question needs none.
     for (const f of ['engine/engine-process.js', 'engine/loci.js']) {
-      expect(staticImports(out(f)), f).not.toEqual(expect.arrayContaining(['node-llama-cpp']));
-      expect(staticImports(out(f)), f).not.toEqual(expect.arrayContaining(['@huggingface/transformers']));
+      for (const lazy of ['node-llama-cpp', '@huggingface/transformers', 'markdown-it', 'yaml', 'wink-nlp', 'wink-eng-lite-web-model']) {
+        expect(staticImports(out(f)), `${f} imports ${lazy} on start`).not.toContain(lazy);
+      }
     }
     expect(bundleImports(out('engine/loci.js'))).toEqual(expect.arrayContaining(['node-llama-cpp', '@huggingface/transformers']));
   });

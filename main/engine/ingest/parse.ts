@@ -1,7 +1,7 @@
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import MarkdownIt from 'markdown-it';
+import type MarkdownIt from 'markdown-it';
 import type Token from 'markdown-it/lib/token.mjs';
-import { parse as parseYaml } from 'yaml';
 import { detectLang } from '../text/lang.js';
 import type { ParsedChunk, ParsedNote } from '../types.js';
 import { buildChunks, type Block } from './chunk.js';
@@ -16,27 +16,38 @@ const MARKDOWN_EXT = /\.(md|markdown)$/i;
  * folder's notes about twenty times faster than micromark, which was the largest single cost of a fast
  * index; its block tokens carry line ranges, which is all a chunk needs.
  */
-const md = new MarkdownIt('commonmark', { html: true });
-md.inline.ruler.before('link', 'wikilink', wikilinkRule);
+let md: MarkdownIt | null = null;
+
+// The parsers are required on the first note parsed, not imported: markdown-it and yaml take ~50 ms to
+// load, which every start of the CLI and the engine paid, index run or not.
+const require = createRequire(import.meta.url);
+
+function markdown(): MarkdownIt {
+  if (md) return md;
+  const Markdown = require('markdown-it') as typeof MarkdownIt;
+  const made = new Markdown('commonmark', { html: true });
+  made.inline.ruler.before('link', 'wikilink', wikilinkRule);
+  /**
+   * Inline tokens carry no positions. The link rule pushes `link_open` with the parser at the link's label,
+   * so a push records where the link is; counting line breaks between tokens instead misses those inside a
+   * code span (whose text has them as spaces).
+   */
+  class PositionedState extends made.inline.State {
+    override push(...args: Parameters<InstanceType<typeof made.inline.State>['push']>): Token {
+      const token = super.push(...args);
+      if (token.type === 'link_open') token.meta = { offset: this.pos } satisfies LinkMeta;
+      return token;
+    }
+  }
+  made.inline.State = PositionedState;
+  md = made;
+  return md;
+}
 
 /** A link's offset in its block's text (`meta` of a `link_open` token), for the line it starts on. */
 interface LinkMeta {
   offset: number;
 }
-
-/**
- * Inline tokens carry no positions. The link rule pushes `link_open` with the parser at the link's label,
- * so a push records where the link is; counting line breaks between tokens instead misses those inside a
- * code span (whose text has them as spaces).
- */
-class PositionedState extends md.inline.State {
-  override push(...args: Parameters<InstanceType<typeof md.inline.State>['push']>): Token {
-    const token = super.push(...args);
-    if (token.type === 'link_open') token.meta = { offset: this.pos } satisfies LinkMeta;
-    return token;
-  }
-}
-md.inline.State = PositionedState;
 
 /** YAML front matter: a `---` line first in the note, up to the next `---` line. */
 const FRONT_MATTER = /^---[ \t]*\n(?:([\s\S]*?)\n)?---[ \t]*(?:\n|$)/;
@@ -58,7 +69,7 @@ function parseMarkdown(relPath: string, content: string): ParsedNote {
   // The front matter is blanked rather than cut, so offsets and line numbers stay the note's own.
   if (fm) src = fm[0].replace(/[^\n]/g, ' ') + src.slice(fm[0].length);
   const frontMatter = fm ? readFrontMatter(fm[1] ?? '') : {};
-  const tokens = md.parse(src, {});
+  const tokens = markdown().parse(src, {});
   const lines = new LineIndex(content);
   const fmTitle = typeof frontMatter.title === 'string' && frontMatter.title.trim() ? frontMatter.title.trim() : null;
 
@@ -181,7 +192,7 @@ function plainText(children: Token[]): string {
 
 function readFrontMatter(yamlText: string): Record<string, unknown> {
   try {
-    const data: unknown = parseYaml(yamlText);
+    const data: unknown = (require('yaml') as typeof import('yaml')).parse(yamlText);
     return data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
   } catch {
     // Malformed front matter is common in hand-written notes; the body is still worth indexing.

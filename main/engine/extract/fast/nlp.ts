@@ -1,11 +1,17 @@
-import winkNLP, { type WinkMethods } from 'wink-nlp';
-import model from 'wink-eng-lite-web-model';
+import { createRequire } from 'node:module';
+import type { WinkMethods } from 'wink-nlp';
 
-// The model takes ~60 ms to load; one instance serves every note. Text arrives one sentence at a
+// Required on first use, not imported: loading the model's module alone takes ~50 ms, which every start
+// of the CLI and the engine paid, question or not; extraction needs it. Text arrives one sentence at a
 // time, so sentence boundary detection and the unused sentiment/negation passes stay off.
+const require = createRequire(import.meta.url);
 let nlp: WinkMethods | null = null;
 
 export function getNlp(): WinkMethods {
-  nlp ??= winkNLP(model, ['pos', 'ner']);
+  if (!nlp) {
+    const winkNLP = require('wink-nlp') as typeof import('wink-nlp').default;
+    const model = require('wink-eng-lite-web-model') as typeof import('wink-eng-lite-web-model').default;
+    nlp = winkNLP(model, ['pos', 'ner']);
+  }
   return nlp;
 }
