@@ -183,6 +183,23 @@ test('reading: an answer cites lines; the rendered note highlights them; raw lin
   await expect(restored.locator('summary')).toHaveText(`${passageCount} passages retrieved`);
   await restored.locator('summary').click();
   expect((await restored.locator('mark').allTextContents()).map((m) => m.toLowerCase()).sort()).toEqual([...marks].sort());
+
+  // Deleted from the history, with a confirmation; from the keyboard (Delete on a focused item) as well.
+  const history = page.getByRole('complementary', { name: 'Conversation history' });
+  const item = history.getByRole('button', { name: 'How do I create a new note in Foam?', exact: true });
+  const before = await item.count();
+  await item.first().focus();
+  await page.keyboard.press('Delete');
+  const confirm = page.getByTestId('confirm-dialog');
+  await expect(confirm).toContainText('Delete this conversation?');
+  await page.keyboard.press('Escape');
+  await expect(confirm).toBeHidden();
+  await expect(item).toHaveCount(before);
+  await history.getByRole('button', { name: 'Delete the conversation “How do I create a new note in Foam?”' }).first().click();
+  await confirm.getByRole('button', { name: 'Delete conversation' }).click();
+  await expect(item).toHaveCount(before - 1);
+  // It was the open one: the thread is cleared rather than showing a conversation that is gone.
+  await expect(page.getByTestId('answer')).toHaveCount(0);
   expect(errors).toEqual([]);
 });
 

@@ -96,6 +96,7 @@ export const calls = {
   stats: call(none, s.stats, 'Index counts, embedder and extractors.'),
   'chats.list': call(none, z.array(s.chatSummary), 'Past conversations.'),
   'chats.get': call(z.object({ id: z.number().int().positive() }).strict(), z.array(s.chatMessage), 'One conversation.'),
+  'chats.delete': call(z.object({ id: z.number().int().positive() }).strict(), z.object({}).strict(), 'Forget one past conversation (its questions and answers; the notes and the index are untouched).'),
   'settings.get': call(none, s.settingsRecord, 'Engine settings.'),
   'settings.update': call(z.object({ patch: s.settingsRecord }).strict(), s.settingsRecord, 'Change settings; returns them all.'),
   'settings.describe': call(none, s.settingsDescription, 'Every setting with its label, description, group, control, bounds and default, for a settings form.'),

@@ -20,7 +20,7 @@ import { buildGraphView, buildLocalGraph } from './graph/graph-view.js';
 import { relatedNotes } from './graph/related.js';
 import { isIndexedDocument } from './store/graph-queries.js';
 import { watchFolder, type FolderWatch } from './jobs/watch.js';
-import { addChatMessage, assertChat, listChats, loadChat, newChat } from './store/chats.js';
+import { addChatMessage, assertChat, deleteChat, listChats, loadChat, newChat } from './store/chats.js';
 import { NotFoundError, UserError } from './errors.js';
 import { modelsInSettings, type ModelsInUse } from './llm/models/remove.js';
 import { getLogger, reportEngineError } from './log.js';
@@ -689,6 +689,12 @@ export class LociEngine {
 
   chats() {
     return listChats(this.db);
+  }
+
+  /** Forgets a past conversation: its questions and answers go; the notes and the index are untouched. */
+  deleteChat(id: number): void {
+    this.assertWritable('delete a conversation');
+    deleteChat(this.db, id);
   }
 
   async chat(id: number): Promise<ChatMessage[]> {

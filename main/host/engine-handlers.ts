@@ -98,6 +98,10 @@ export function engineHandlers(engine: EnginePort, emit: Emit, host: HostInfo, m
     stats: () => engine.stats(),
     'chats.list': () => engine.chats(),
     'chats.get': ({ id }) => engine.chat(id),
+    'chats.delete': ({ id }) => {
+      engine.deleteChat(id);
+      return {};
+    },
     'settings.get': () => engine.settings(),
     'settings.describe': () => engine.describeSettings(),
     // A newly chosen model starts on the library's folders inside the engine (one job per folder).

@@ -38,6 +38,7 @@ export interface EnginePort {
   stats(): Stats;
   chats(): ChatSummary[];
   chat(id: number): Promise<ChatMessage[]>;
+  deleteChat(id: number): void;
   settings(): Record<string, unknown>;
   /** The models the engine uses (settings, and mid-switch the ones still in force): never deleted. */
   modelsInUse(): ModelsInUse;

@@ -121,6 +121,13 @@ describe('browser mode over the real engine', () => {
       const first = await client.call('ask', { question: 'first question' });
       expect(first.chatId).toBeTypeOf('number');
       expect((await client.call('chats.get', { id: first.chatId! })).length).toBe(2);
+      // Deleted: gone from the list and from the database (its messages with it), and a second delete is 404.
+      expect(await client.call('chats.delete', { id: first.chatId! })).toEqual({});
+      expect((await client.call('chats.list', {})).map((c) => c.id)).not.toContain(first.chatId);
+      expect((await client.call('chats.get', { id: first.chatId! }).catch((e) => e)).code).toBe('not_found');
+      const again = await call('chats.delete', { id: first.chatId });
+      expect(again.status).toBe(404);
+      expect(again.body.error.message).toBe(`loci call "chats.delete" failed: No chat ${first.chatId}.`);
     } finally {
       client.close();
       await mode.close();

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openDb } from '../../main/engine/store/db.js';
 import { migrations } from '../../main/engine/store/migrations/index.js';
-import { addChatMessage, loadChat, newChat } from '../../main/engine/store/chats.js';
+import { addChatMessage, deleteChat, listChats, loadChat, newChat } from '../../main/engine/store/chats.js';
 import type { RetrievedContext } from '../../main/engine/types.js';
 
 let dir: string;
@@ -26,6 +26,24 @@ describe('conversations keep the passages an answer was drawn from (migration 00
       addChatMessage(db, chat, { role: 'user', text: 'How hot?', citations: [], contexts: [], method: 'loci', model: null });
       addChatMessage(db, chat, { role: 'assistant', text: 'At 94 °C [1]', citations: [], contexts: [passage], method: 'loci', model: null });
       expect(loadChat(db, chat).map((m) => m.contexts)).toEqual([[], [passage]]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('deletes a conversation with its messages, leaving the others; a chat that is not there is not found', () => {
+    const db = openDb(join(dir, 'index.db'));
+    try {
+      const [a, b] = ['First?', 'Second?'].map((q) => {
+        const chat = newChat(db, q);
+        addChatMessage(db, chat, { role: 'user', text: q, citations: [], contexts: [], method: 'loci', model: null });
+        addChatMessage(db, chat, { role: 'assistant', text: 'An answer', citations: [], contexts: [passage], method: 'loci', model: null });
+        return chat;
+      });
+      deleteChat(db, a!);
+      expect(listChats(db).map((c) => c.id)).toEqual([b]);
+      expect(db.prepare('SELECT chat_id FROM chat_messages').pluck().all()).toEqual([b, b]);
+      expect(() => deleteChat(db, a!)).toThrow(`No chat ${a}.`);
     } finally {
       db.close();
     }

@@ -27,6 +27,11 @@ export function addChatMessage(
   ).run(chatId, m.role, m.text, JSON.stringify(m.citations), JSON.stringify(m.contexts), m.method, m.model);
 }
 
+/** Removes a chat and its messages (they cascade); a chat that is not there is NotFoundError. */
+export function deleteChat(db: Db, chatId: number): void {
+  if (db.prepare('DELETE FROM chats WHERE id = ?').run(chatId).changes === 0) throw new NotFoundError(`No chat ${chatId}.`);
+}
+
 export function listChats(db: Db): ChatSummary[] {
   return db.prepare('SELECT id, title, created_at AS createdAt FROM chats ORDER BY id DESC').all() as ChatSummary[];
 }

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { Req, Res } from '../../../main/contract/contract.js';
 import { AnswerText } from '../components/AnswerText.js';
+import { ConfirmDialog } from '../components/ConfirmDialog.js';
 import { Badge, Button, EmptyState, ErrorBox, Notice, ui } from '../components/ui.js';
 import { useApp } from '../lib/app-context.js';
 import { lineRange } from '../lib/format.js';
@@ -12,6 +13,7 @@ import views from './views.module.css';
 import css from './Ask.module.css';
 
 type Citation = Res<'ask'>['citations'][number];
+type ChatSummary = Res<'chats.list'>[number];
 type Method = NonNullable<Req<'ask'>['method']>;
 
 interface Turn {
@@ -43,6 +45,7 @@ export function AskView() {
   const [historyVersion, setHistoryVersion] = useState(0);
   const chats = useCall('chats.list', {}, [historyVersion, indexVersion]);
   const [historyError, setHistoryError] = useState<unknown>(null);
+  const [deleting, setDeleting] = useState<ChatSummary | null>(null);
   const end = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -93,6 +96,22 @@ export function AskView() {
       }
       setTurns(restored);
       setChatId(id);
+    } catch (err) {
+      setHistoryError(err);
+    }
+  }
+
+  async function deleteChat(c: ChatSummary) {
+    setDeleting(null);
+    setHistoryError(null);
+    try {
+      await client.call('chats.delete', { id: c.id });
+      // The open conversation was this one: what is on screen no longer exists.
+      if (c.id === chatId) {
+        setTurns([]);
+        setChatId(undefined);
+      }
+      setHistoryVersion((v) => v + 1);
     } catch (err) {
       setHistoryError(err);
     }
@@ -153,11 +172,27 @@ export function AskView() {
         <ErrorBox error={chats.error ?? historyError} />
         {chats.data?.length === 0 && <span className={ui.muted}>No past conversations.</span>}
         {chats.data?.map((c) => (
-          <button key={c.id} type="button" className={`${css.historyItem} ${c.id === chatId ? css.historyActive : ''}`} title={`${c.title} — ${c.createdAt}`} onClick={() => openChat(c.id)}>
-            {c.title}
-          </button>
+          <div key={c.id} className={css.historyRow}>
+            <button
+              type="button"
+              className={`${css.historyItem} ${c.id === chatId ? css.historyActive : ''}`}
+              title={`${c.title} — ${c.createdAt} (Delete key: delete it)`}
+              onClick={() => openChat(c.id)}
+              onKeyDown={(e) => e.key === 'Delete' && (e.preventDefault(), setDeleting(c))}
+            >
+              {c.title}
+            </button>
+            <button type="button" className={css.historyDelete} aria-label={`Delete the conversation “${c.title}”`} title="Delete this conversation" onClick={() => setDeleting(c)}>
+              ×
+            </button>
+          </div>
         ))}
       </aside>
+      {deleting && (
+        <ConfirmDialog title="Delete this conversation?" confirmLabel="Delete conversation" onConfirm={() => void deleteChat(deleting)} onCancel={() => setDeleting(null)}>
+          <span>“{deleting.title}” and its answers leave the history. Your notes and the index are not touched.</span>
+        </ConfirmDialog>
+      )}
     </section>
   );
 }
