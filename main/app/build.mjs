@@ -12,18 +12,13 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { NODE_BUNDLE_OPTIONS } from '../engine/dev-bundle.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const at = (p) => path.join(repo, p);
 
 const node = {
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  packages: 'external',
-  // Node's ESM resolver needs the file name where a package has no exports map (tsx guesses it).
-  alias: { '@node-rs/jieba/dict': '@node-rs/jieba/dict.js' },
+  ...NODE_BUNDLE_OPTIONS,
   sourcemap: true,
   logLevel: 'warning',
 };

@@ -14,6 +14,21 @@ import { threadId } from 'node:worker_threads';
 const SELF = fileURLToPath(import.meta.url);
 
 /**
+ * How every Node bundle of Loci is built, here and for the packaged app (main/app/build.mjs): ESM for
+ * Node 20, packages left to node_modules (the native ones cannot be bundled).
+ * @type {import('esbuild').BuildOptions}
+ */
+export const NODE_BUNDLE_OPTIONS = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  // Node's ESM resolver needs the file name where a package has no exports map (tsx guesses it).
+  alias: { '@node-rs/jieba/dict': '@node-rs/jieba/dict.js' },
+};
+
+/**
  * A module of the bundle still sees its own source file as `import.meta.url` (and `dirname`,
  * `filename`), so code that finds files beside itself — the dev sets, the indexing worker's task, the
  * built UI — finds them as it does when run from the sources, not beside the bundle.
@@ -61,13 +76,7 @@ export async function devBundle(entry) {
       absWorkingDir: dir,
       entryPoints: [entry],
       outfile: temp,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      packages: 'external',
-      // As in main/app/build.mjs: Node's ESM resolver needs the file name where a package has no exports map.
-      alias: { '@node-rs/jieba/dict': '@node-rs/jieba/dict.js' },
+      ...NODE_BUNDLE_OPTIONS,
       plugins: [sourcePlaces],
       metafile: true,
       logLevel: 'silent',
