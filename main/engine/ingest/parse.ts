@@ -11,17 +11,17 @@ import { wikilinkRule, type WikilinkMeta } from './wikilink-rule.js';
 
 const MARKDOWN_EXT = /\.(md|markdown)$/i;
 
+// markdown-it and yaml are required on the first note parsed, not imported: they take ~50 ms to load,
+// which every start of the CLI and the engine paid, index run or not.
+const require = createRequire(import.meta.url);
+
+let md: MarkdownIt | null = null;
+
 /**
  * CommonMark (no tables or other extensions, HTML blocks recognised) plus wikilinks. markdown-it parses a
  * folder's notes about twenty times faster than micromark, which was the largest single cost of a fast
  * index; its block tokens carry line ranges, which is all a chunk needs.
  */
-let md: MarkdownIt | null = null;
-
-// The parsers are required on the first note parsed, not imported: markdown-it and yaml take ~50 ms to
-// load, which every start of the CLI and the engine paid, index run or not.
-const require = createRequire(import.meta.url);
-
 function markdown(): MarkdownIt {
   if (md) return md;
   const Markdown = require('markdown-it') as typeof MarkdownIt;
