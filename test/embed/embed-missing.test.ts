@@ -72,4 +72,42 @@ describe('embedMissing', () => {
       await engine.close();
     }
   });
+
+  it('a run resumed after the notes were embedded takes their vectors for the passages of one-passage notes instead of embedding them again', async () => {
+    const engine = await LociEngine.open({ dbPath: join(dir, 'resume.db'), embedder: 'glove' });
+    try {
+      await engine.index(join(dir, 'notes'));
+      const inner = engine.embedder;
+      const sent: string[] = [];
+      const recording: Embedder = {
+        id: 'resumed@1',
+        dim: inner.dim,
+        embed: async (texts) => {
+          sent.push(...texts);
+          return inner.embed(texts);
+        },
+      };
+      // A first run stopped once the notes had their vectors, before their passages.
+      await embedMissing(engine.db, recording, { kinds: ['doc'] });
+      const docTexts = new Set(sent);
+      sent.length = 0;
+      const chunks = rowsMissingEmbeddings(engine.db, 'chunk', recording.id);
+      const shared = chunks.filter(([, text]) => docTexts.has(text));
+      expect(shared.length).toBe(2); // Alder Creek's and Birch Hill's single passages
+
+      await embedMissing(engine.db, recording, { kinds: ['chunk'] });
+
+      expect(sent.length).toBe(chunks.length - shared.length);
+      for (const [, text] of shared) expect(sent).not.toContain(text);
+      const docVectors = new Map(loadEmbeddings(engine.db, 'doc', recording.id).map((e) => [e.id, e.vector]));
+      const chunkVectors = new Map(loadEmbeddings(engine.db, 'chunk', recording.id).map((e) => [e.id, e.vector]));
+      expect(chunkVectors.size).toBe(chunks.length);
+      for (const [chunkId] of shared) {
+        const { docId } = engine.db.prepare('SELECT document_id docId FROM chunks WHERE id = ?').get(chunkId) as { docId: number };
+        expect([...chunkVectors.get(chunkId)!]).toEqual([...docVectors.get(docId)!]);
+      }
+    } finally {
+      await engine.close();
+    }
+  });
 });

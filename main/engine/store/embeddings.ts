@@ -81,6 +81,29 @@ export function rowsMissingEmbeddings(db: Db, kind: OwnerKind, model: string, do
     .all({ kind, model, ...(scoped ? { docs: JSON.stringify(docIds) } : {}) }) as [number, string][];
 }
 
+/**
+ * This model's vectors of rows of `kind` (of the given documents, or all), by the text each embeds (cut
+ * to EMBEDDED_TEXT_MAX_CHARS), for texts among `wanted`.
+ */
+export function vectorsOfTexts(db: Db, kind: OwnerKind, model: string, wanted: ReadonlySet<string>, docIds: number[] | null = null): Map<string, Float32Array> {
+  const out = new Map<string, Float32Array>();
+  if (wanted.size === 0) return out;
+  const scoped = docIds !== null;
+  // Driven by the model's vectors of the kind: a run that has embedded none of them reads no text.
+  const rows = db
+    .prepare(
+      `WITH src(id, text) AS (${EMBEDDED_TEXT[kind](scoped)})
+       SELECT src.text, e.vector FROM embeddings e CROSS JOIN src ON src.id = e.owner_id WHERE e.owner_kind = @kind AND e.model = @model`,
+    )
+    .raw()
+    .iterate({ kind, model, ...(scoped ? { docs: JSON.stringify(docIds) } : {}) }) as IterableIterator<[string | null, Buffer]>;
+  for (const [text, vector] of rows) {
+    const cut = (text ?? '').slice(0, EMBEDDED_TEXT_MAX_CHARS);
+    if (wanted.has(cut) && !out.has(cut)) out.set(cut, toFloat32(vector));
+  }
+  return out;
+}
+
 /** A note's vectors by what they embed (model → kind → embedded text → vector), kept while its rows are rewritten. */
 export type VectorsByText = Map<string, Map<OwnerKind, Map<string, Buffer>>>;
 
