@@ -31,7 +31,7 @@ import {
 } from './store/documents.js';
 import { indexCounts } from './store/counts.js';
 import { getSetting, INDEX_GENERATION, setSetting } from './store/settings.js';
-import { embedMissing, type EmbedMissingOptions, type EmbedProgress } from './embed/embed-missing.js';
+import { embedMissing, KINDS_SEARCH_READS, type EmbedMissingOptions, type EmbedProgress } from './embed/embed-missing.js';
 import { judgeNoteLanguages } from './ingest/note-language.js';
 import { noteVectorsByText, restoreNoteVectors, writeEmbeddings } from './store/embeddings.js';
 import { VectorMatrix } from './embed/vector-matrix.js';
@@ -62,6 +62,12 @@ export interface IndexerOptions extends IndexOptions {
    * work itself; before the swap it runs as usual, for the embedder still answering.
    */
   graphRebuiltLater?: boolean;
+  /**
+   * Embeds only what questions read, leaving PG-RAG's fact paths (most of a real embedder's work) and so
+   * its pseudo-graph without them: for a bench of the other methods. The graph is not recorded as built
+   * with this embedder, so the next run without this option embeds the fact paths and rebuilds it whole.
+   */
+  factPathsLater?: boolean;
 }
 
 /** Settings key: the embedder the graph was last built with; another one means rebuilding it whole. */
@@ -670,7 +676,8 @@ export async function updateGraph(
   // vectors took minutes of disk reads.
   const scoped = sameModel || opts.graphRebuiltLater || (graphModel === null && everyDocumentPending(db));
   const scope = scoped ? { rows: pending.filter((id) => !embeddedHere.has(id)), entities: pending } : null;
-  const embedded = await embedWithProgress(db, embedder, { onProgress: opts.onProgress, signal: opts.signal, scope });
+  const kinds = opts.factPathsLater ? { kinds: KINDS_SEARCH_READS } : {};
+  const embedded = await embedWithProgress(db, embedder, { onProgress: opts.onProgress, signal: opts.signal, scope, ...kinds });
   addTime(times, 'embed', t0);
   if (opts.graphRebuiltLater && !sameModel) {
     // Searchable now (a new generation reloads what questions read); related notes and pgr catch up then.
@@ -706,7 +713,7 @@ export async function updateGraph(
   const fusion = updateFusion(db, embedder.id, changed, opts.fusion ?? DEFAULT_FUSION, stamp).then(() => addTime(times, 'graph: fusion', tf));
   await Promise.all([edges, fusion]);
   clearGraphPending(db);
-  setSetting(db, GRAPH_MODEL, embedder.id);
+  setSetting(db, GRAPH_MODEL, opts.factPathsLater ? null : embedder.id);
   if (opts.embedderSpec) rememberGraphEmbedder(db, embedder, opts.embedderSpec);
   setSetting(db, FUSION_STAMP, stamp.next);
   setSetting(db, INDEX_GENERATION, getSetting(db, INDEX_GENERATION, 0) + 1);

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDb, type Db } from '../store/db.js';
 import type { Embedder } from '../embed/embedder.js';
-import { createStaticEmbedder } from '../embed/static-embedder.js';
-import { indexTexts } from '../indexer.js';
+import { createStaticEmbedder, keptVectorsModel } from '../embed/static-embedder.js';
+import { indexTexts, type IndexerOptions } from '../indexer.js';
 import { IndexCache } from '../retrieve/index-cache.js';
 import { retrieve } from '../retrieve/index.js';
 import type { RetrievalContext } from '../retrieve/retriever.js';
@@ -101,13 +101,14 @@ export const relPathOf = (i: number) => `p${i}.txt`;
 const pathOf = (p: BenchParagraph, i: number) => p.relPath ?? relPathOf(i);
 
 /** Indexes the paragraphs as documents titled by their title (notes: as the app titles them); returns the seconds it took. */
-export async function indexCorpus(db: Db, embedder: Embedder, corpus: BenchParagraph[]): Promise<number> {
+export async function indexCorpus(db: Db, embedder: Embedder, corpus: BenchParagraph[], opts: Pick<IndexerOptions, 'factPathsLater'> = {}): Promise<number> {
   const started = performance.now();
   await indexTexts(
     db,
     embedder,
     'bench:',
     corpus.map((p, i) => ({ relPath: pathOf(p, i), title: p.relPath ? undefined : p.title, content: p.text })),
+    opts,
   );
   return (performance.now() - started) / 1000;
 }
@@ -223,13 +224,19 @@ export interface PreparedIndex {
 export async function prepareIndex(
   corpus: BenchParagraph[],
   embedder: Embedder,
-  opts: Pick<BenchOptions, 'dbFile' | 'onProgress' | 'afterIndex'> = {},
+  opts: Pick<BenchOptions, 'dbFile' | 'onProgress' | 'afterIndex'> & {
+    /** The methods to be run: without pgr, PG-RAG's fact paths are left unembedded (hours with a CPU model). */
+    methods?: string[];
+  } = {},
 ): Promise<PreparedIndex> {
   const tempDir = opts.dbFile ? null : mkdtempSync(join(tmpdir(), 'loci-bench-'));
   const db = openDb(opts.dbFile ?? join(tempDir!, 'bench.db'));
   try {
     opts.onProgress?.(`indexing ${corpus.length} documents with ${embedder.id}…`);
-    const indexSeconds = await indexCorpus(db, embedder, corpus);
+    // The built-in embedder's fact-path vectors are made with the notes, at no extra cost: left for later
+    // only with a model's.
+    const factPathsLater = opts.methods !== undefined && !opts.methods.includes('pgr') && keptVectorsModel(embedder) !== null;
+    const indexSeconds = await indexCorpus(db, embedder, corpus, { factPathsLater });
     await opts.afterIndex?.(db, embedder);
     return {
       corpus,
@@ -347,7 +354,7 @@ export function needsLociIndex(methods: string[]): boolean {
 export async function runBench(ds: BenchDataset, file: string, opts: BenchOptions): Promise<BenchReport> {
   checkMethods(opts.methods);
   const embedder = opts.embedder ?? (await createStaticEmbedder());
-  const prepared = needsLociIndex(opts.methods) ? await prepareIndex(ds.corpus, embedder, { dbFile: opts.dbFile, onProgress: opts.onProgress, afterIndex: opts.afterIndex }) : null;
+  const prepared = needsLociIndex(opts.methods) ? await prepareIndex(ds.corpus, embedder, { dbFile: opts.dbFile, onProgress: opts.onProgress, afterIndex: opts.afterIndex, methods: opts.methods }) : null;
   try {
     return await evaluateDataset(prepared, ds, file, { ...opts, embedderId: embedder.id });
   } finally {

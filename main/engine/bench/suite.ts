@@ -129,7 +129,7 @@ export async function runSuite(embedder: Embedder, o: SuiteOptions): Promise<Sui
     const corpus = g.sets[0]!.ds.corpus;
     log(`[${g.sets.map((s) => s.name).join(', ')}] ${corpus.length} documents`);
     const dbFile = o.indexDir ? keptIndexFile(o.indexDir, g.key, embedder.id) : undefined;
-    const prepared = needsIndex ? await prepareIndex(corpus, embedder, { dbFile, onProgress: log }) : null;
+    const prepared = needsIndex ? await prepareIndex(corpus, embedder, { dbFile, onProgress: log, methods: o.methods }) : null;
     try {
       for (const s of g.sets) {
         const report = { name: s.name, ...(await evaluateDataset(prepared, s.ds, s.file, { methods: o.methods, ks: o.ks, onProgress: log, embedderId: embedder.id })) };
