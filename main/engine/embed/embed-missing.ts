@@ -59,7 +59,8 @@ export async function embedMissing(db: Db, embedder: Embedder, opts: EmbedMissin
   });
   const total = todo.reduce((s, t) => s + t.rows.length, 0);
   // A text several rows share (a one-passage note and its passage; a line every report of a news site
-  // ends with) is embedded once in the run; only those vectors are kept between batches.
+  // ends with) is embedded once in the run; only those vectors are kept between batches, with the ones
+  // an earlier run made for a note or its passage.
   const { distinct, repeated } = textCounts(todo.flatMap((t) => t.rows.map(([, text]) => embeddedText(text))));
   const shared = new Map<string, Float32Array>();
   for (const { kind, rows } of todo) {
