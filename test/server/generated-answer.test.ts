@@ -35,8 +35,12 @@ describe('a generated answer in browser mode', () => {
       expect(answer.mode).toBe('generated');
       expect(answer.model).toBe('stories260K');
       const mine = tokens.filter((t) => t.streamId === 'gen-1');
-      expect(mine.length).toBeGreaterThan(1);
-      expect(mine.map((t) => t.token).join('').trim().length).toBeGreaterThan(0);
+      // How many pieces the reply comes in depends on what the model writes (test/llm/loop-guard.test.ts
+      // pins the granularity); what streams is the answer's text.
+      expect(mine.length).toBeGreaterThan(0);
+      const bare = (t: string) => t.replace(/\s+/g, '');
+      expect(bare(mine.map((t) => t.token).join(''))).toBe(bare(answer.text));
+      expect(answer.text.trim().length).toBeGreaterThan(0);
       for (const c of answer.citations) expect(answer.contexts[c.n - 1]?.docPath).toBe(c.docPath);
       // Choosing the model started the model pass over the notes already indexed.
       const started = Date.now();

@@ -24,16 +24,26 @@ export function loopStart(text) {
   return repeat < 0 ? run.index : Math.min(run.index, repeat);
 }
 
+/**
+ * How much of `text` is settled: nothing written after it can make `loopStart` cut before this offset, so
+ * a stream may send it. That is the text up to the end of its last complete line or sentence (the one still
+ * being written may yet repeat an earlier one), less the tail where a run of one character may be starting
+ * (a run not yet long enough to count is under MIN_RUN two-character units).
+ * @param {string} text
+ * @returns {number}
+ */
+export function settledEnd(text) {
+  let last = 0;
+  for (const end of unitEnds(text)) last = end;
+  return Math.max(0, Math.min(last, text.length - 2 * MIN_RUN));
+}
+
 /** Offset of the first complete line or sentence seen before; the unit still being written is not compared. */
 function repeatedUnit(text) {
   const seen = new Set();
   let from = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    const next = text[i + 1];
-    const ends = c === '\n' || ('.!?'.includes(c) && next !== undefined && /\s/.test(next)) || ('。！？'.includes(c) && next !== undefined);
-    if (!ends) continue;
-    const unit = text.slice(from, i + 1);
+  for (const end of unitEnds(text)) {
+    const unit = text.slice(from, end);
     // Numbers do not make a unit new: "[9] Recipe" after "[8] Recipe" or "- 3:00 pour to 350 g" after
     // "- 2:00 pour to 300 g" is the model counting on, not saying something else.
     const key = unit.trim().toLowerCase().replace(/\d+/g, '#');
@@ -41,7 +51,20 @@ function repeatedUnit(text) {
       if (seen.has(key)) return from + (unit.length - unit.trimStart().length);
       seen.add(key);
     }
-    from = i + 1;
+    from = end;
   }
   return -1;
+}
+
+/**
+ * The offsets just past each complete line or sentence of `text`: a newline, a full stop (or ! ?) with
+ * white space after it, or a Chinese one with anything after it.
+ * @param {string} text
+ */
+function* unitEnds(text) {
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    const next = text[i + 1];
+    if (c === '\n' || ('.!?'.includes(c) && next !== undefined && /\s/.test(next)) || ('。！？'.includes(c) && next !== undefined)) yield i + 1;
+  }
 }

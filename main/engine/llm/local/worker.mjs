@@ -2,7 +2,7 @@
 // running up to `sequences` of them in parallel on one context. Plain ESM JavaScript so it starts
 // without a TypeScript loader; if llama.cpp crashes or runs out of memory only this process dies.
 import { getLlama, LlamaCompletion, LlamaChatSession, resolveChatWrapper } from 'node-llama-cpp';
-import { loopStart } from '../loop-guard.mjs';
+import { loopStart, settledEnd } from '../loop-guard.mjs';
 
 /** @type {import('node-llama-cpp').Llama} */ let llama;
 /** @type {import('node-llama-cpp').LlamaModel} */ let model;
@@ -95,7 +95,8 @@ async function generate(id, req) {
     const looped = new AbortController();
     let written = '';
     let cut = -1;
-    // Streamed with stopOnLoop: text goes out a complete line at a time, so a repeat is never sent.
+    // Streamed with stopOnLoop: text goes out a sentence or a line at a time, once no repeat can start in it,
+    // so a repeat the guard cuts is never sent (a line at a time held a one-paragraph answer until its end).
     let sent = 0;
     const sendUpTo = (end) => {
       if (req.stream && end > sent) send({ type: 'token', id, text: written.slice(sent, end) });
@@ -121,7 +122,7 @@ async function generate(id, req) {
               if (cut >= 0) {
                 sendUpTo(cut);
                 looped.abort();
-              } else sendUpTo(written.lastIndexOf('\n') + 1);
+              } else sendUpTo(settledEnd(written));
             }
           : undefined,
       customStopTriggers: req.stop?.length ? req.stop : undefined,
