@@ -58,6 +58,8 @@ describe('settledEnd', () => {
       // A run of one character and a stop: every "x。" ends a sentence, so sentences alone would have sent the run's start.
       'The roastery opened its doors in the spring of 1986. ' + 'x。'.repeat(20),
       'It opened in 1962. ' + 'ab'.repeat(30),
+      // A letter outside the Basic Multilingual Plane is two UTF-16 units, one unit of a run.
+      'The roastery opened its doors in the spring of 1986. ' + '\u{20000}。'.repeat(20),
     ];
     for (const text of loops) {
       const r = streamed(text);

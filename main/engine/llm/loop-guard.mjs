@@ -35,8 +35,14 @@ export function loopStart(text) {
 export function settledEnd(text) {
   let last = 0;
   for (const end of unitEnds(text)) last = end;
-  return Math.max(0, Math.min(last, text.length - 2 * MIN_RUN));
+  // Counted in code points, as the run's pattern reads them: a letter past the BMP is two UTF-16 units.
+  let tail = text.length;
+  for (let n = 0; n < 2 * MIN_RUN && tail > 0; n++) tail -= tail >= 2 && isLowSurrogate(text, tail - 1) && isHighSurrogate(text, tail - 2) ? 2 : 1;
+  return Math.min(last, tail);
 }
+
+const isHighSurrogate = (text, i) => text.charCodeAt(i) >= 0xd800 && text.charCodeAt(i) <= 0xdbff;
+const isLowSurrogate = (text, i) => text.charCodeAt(i) >= 0xdc00 && text.charCodeAt(i) <= 0xdfff;
 
 /** Offset of the first complete line or sentence seen before; the unit still being written is not compared. */
 function repeatedUnit(text) {
