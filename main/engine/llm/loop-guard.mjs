@@ -36,13 +36,9 @@ export function settledEnd(text) {
   let last = 0;
   for (const end of unitEnds(text)) last = end;
   // Counted in code points, as the run's pattern reads them: a letter past the BMP is two UTF-16 units.
-  let tail = text.length;
-  for (let n = 0; n < 2 * MIN_RUN && tail > 0; n++) tail -= tail >= 2 && isLowSurrogate(text, tail - 1) && isHighSurrogate(text, tail - 2) ? 2 : 1;
-  return Math.min(last, tail);
+  const tail = [...text.slice(-4 * MIN_RUN)].slice(-2 * MIN_RUN).join('').length;
+  return Math.min(last, text.length - tail);
 }
-
-const isHighSurrogate = (text, i) => text.charCodeAt(i) >= 0xd800 && text.charCodeAt(i) <= 0xdbff;
-const isLowSurrogate = (text, i) => text.charCodeAt(i) >= 0xdc00 && text.charCodeAt(i) <= 0xdfff;
 
 /** Offset of the first complete line or sentence seen before; the unit still being written is not compared. */
 function repeatedUnit(text) {
