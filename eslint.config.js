@@ -1,7 +1,11 @@
 // Lint for the whole repository (ESLint 9 flat config). Besides the recommended rule sets, this file
 // holds the layering as import rules, so a layer reaching into another fails CI instead of review:
-//   engine   (main/engine)   plain Node: no electron, and nothing from the hosts or the UI;
-//   contract (main/contract) schemas, client and transports: engine *types* only, never engine runtime;
+//   contract/shapes ← engine ← host ← app, server, cli
+//   contract (main/contract) calls, events, shapes, client and transports: imports no other layer;
+//   engine   (main/engine)   plain Node: the contract's shapes only, no electron, no hosts, no UI;
+//   host     (main/host)     the contract's calls over the engine's services, shared by every process;
+//   app, server, cli         the processes: each composes the host, none imports another's modules
+//                            (the CLI's `serve` starts browser mode);
 //   renderer and preload     talk to the engine only through the contract;
 //   electron                 only in the Electron shell (main/app) and its preload bridge.
 import js from '@eslint/js';
@@ -62,7 +66,8 @@ export default tseslint.config(
         {
           paths: [noElectron],
           patterns: [
-            { regex: layer('app', 'host', 'server', 'cli', 'contract'), message: 'The engine is plain Node: it must not import the hosts (app, host, server, cli) or the contract.' },
+            { regex: layer('app', 'host', 'server', 'cli'), message: 'The engine is plain Node: it must not import the hosts (app, host, server, cli).' },
+            { regex: '^(\\.\\./)+(main/)?contract/(?!shapes/)', message: 'The engine imports only the contract\'s shapes (main/contract/shapes), never its calls or transports.' },
             { regex: '^(\\.\\./)+renderer(/|$)', message: 'The engine must not import the UI.' },
           ],
         },
@@ -77,12 +82,7 @@ export default tseslint.config(
         {
           paths: [noElectron],
           patterns: [
-            {
-              // engine/shapes is the one runtime exception: pure zod declarations, checked below.
-              regex: '^(\\.\\./)+(main/)?engine/(?!shapes(/|\\.js$))',
-              allowTypeImports: true,
-              message: 'The contract reaches the renderer: engine types only (import type), never engine runtime (shapes live in main/engine/shapes).',
-            },
+            { regex: layer('engine'), message: 'The contract reaches the renderer and the engine depends on it: it imports no engine module (shapes live in main/contract/shapes).' },
             { regex: layer('app', 'host', 'server', 'cli'), message: 'The contract must not import the hosts.' },
           ],
         },
@@ -91,7 +91,7 @@ export default tseslint.config(
   },
   {
     // The zod shapes both the engine and the contract (hence the renderer) import: pure declarations.
-    files: ['main/engine/shapes/**/*.ts'],
+    files: ['main/contract/shapes/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -133,7 +133,43 @@ export default tseslint.config(
     },
   },
   {
-    files: ['main/host/**/*.ts', 'main/server/**/*.ts', 'main/cli/**/*.ts', 'bin/**', 'scripts/**', 'test/**', 'e2e/**'],
+    files: ['main/host/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [noElectron], patterns: [{ regex: layer('app', 'server', 'cli'), message: 'The host is shared by every process: it imports the engine and the contract, not a process (app, server, cli).' }] },
+      ],
+    },
+  },
+  {
+    files: ['main/app/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: layer('server', 'cli'), message: 'The Electron shell composes the host (main/host/compose.ts); it does not import browser mode or the CLI.' }] },
+      ],
+    },
+  },
+  {
+    files: ['main/server/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [noElectron], patterns: [{ regex: layer('app', 'cli'), message: 'Browser mode composes the host (main/host/compose.ts); it does not import the Electron shell or the CLI.' }] },
+      ],
+    },
+  },
+  {
+    files: ['main/cli/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [noElectron], patterns: [{ regex: layer('app'), message: 'The CLI does not import the Electron shell.' }] },
+      ],
+    },
+  },
+  {
+    files: ['bin/**', 'scripts/**', 'test/**', 'e2e/**'],
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [noElectron] }] },
   },
 );

@@ -10,7 +10,7 @@ import { engineHandlers } from '../host/engine-handlers.js';
 import { servePort, type PortLike, type PortMessage } from '../contract/transports/message-port.js';
 import { LociEngine } from '../engine/engine.js';
 import { getLogger, onEngineError } from '../engine/log.js';
-import { modelHandlers } from '../server/models.js';
+import { modelHandlers } from '../host/models.js';
 
 interface ParentPort {
   on(event: 'message', listener: (e: { data: unknown }) => void): void;

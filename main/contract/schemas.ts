@@ -1,8 +1,8 @@
-// Runtime schemas for the transports. The engine's shapes are declared once in main/engine/shapes
+// Runtime schemas for the transports. The engine's shapes are declared once in ./shapes
 // (pure zod, no Node code) and re-exported here: the engine's types are z.infer of the same objects,
 // so a field missing on the wire fails to compile. Shapes only the contract knows are declared below.
 import { z } from 'zod';
-import { settingDescriptor } from '../engine/shapes/settings.js';
+import { settingDescriptor } from './shapes/settings.js';
 
 export {
   retrievalMethod,
@@ -24,8 +24,8 @@ export {
   chatSummary,
   chatMessage,
   PATH_SEPARATOR,
-} from '../engine/shapes/domain.js';
-export { graphView, relatedNote } from '../engine/shapes/graph.js';
+} from './shapes/domain.js';
+export { graphView, relatedNote } from './shapes/graph.js';
 export { settingDescriptor };
 
 export const catalogueModel = z.object({

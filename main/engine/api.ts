@@ -1,9 +1,9 @@
 // The engine's public surface, as the CLI, the browser-mode server and the Electron engine host use it.
-// What crosses the wire is inferred from the zod shapes (shapes/*.ts) the contract validates with;
+// What crosses the wire is inferred from the zod shapes (main/contract/shapes/*.ts) the contract validates with;
 // only the in-process options (callbacks, abort signals) are plain interfaces.
 import type { z } from 'zod';
-import type * as shape from './shapes/domain.js';
-import type * as graphShape from './shapes/graph.js';
+import type * as shape from '../contract/shapes/domain.js';
+import type * as graphShape from '../contract/shapes/graph.js';
 import type { IndexProgress, RetrievalMethod } from './types.js';
 
 export interface IndexOptions {

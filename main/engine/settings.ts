@@ -6,12 +6,12 @@ import { DEFAULT_FUSION } from './graph/fusion.js';
 import { DEFAULT_DOC_NEIGHBOURS } from './graph/doc-edges.js';
 import { DEFAULT_MAX_BYTES } from './ingest/scan.js';
 import { defaultModelTuning } from './llm/local/tuning.js';
-import { settingsShape, SETTING_KEYS, type SettingDescriptor, type SettingKey, type SettingMeta, type Settings } from './shapes/settings.js';
+import { settingsShape, SETTING_KEYS, type SettingDescriptor, type SettingKey, type SettingMeta, type Settings } from '../contract/shapes/settings.js';
 
 export type { Settings };
 
 /**
- * The value in force while none is stored, for every setting in shapes/settings.ts (which declares
+ * The value in force while none is stored, for every setting in main/contract/shapes/settings.ts (which declares
  * each setting's shape, label and control). The engine reads settings through `readSettings` only.
  */
 export const DEFAULT_SETTINGS: Settings = settingsShape.parse({
@@ -70,7 +70,7 @@ export function describeSettings(): SettingDescriptor[] {
   return SETTING_KEYS.map((key) => {
     const field = settingsShape.shape[key];
     const meta = field.meta() as SettingMeta | undefined;
-    if (!meta) throw new Error(`setting '${key}' has no metadata in shapes/settings.ts`);
+    if (!meta) throw new Error(`setting '${key}' has no metadata in main/contract/shapes/settings.ts`);
     const json = z.toJSONSchema(field) as { type?: string; minimum?: number; maximum?: number; exclusiveMinimum?: number };
     return {
       key,

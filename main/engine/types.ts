@@ -1,8 +1,8 @@
 // Domain types shared across the engine. No Node imports, so the contract (and through it the
 // renderer) can import them too. Types that cross the wire are inferred from the zod shapes in
-// shapes/domain.ts, so a field cannot exist on one side only.
+// main/contract/shapes/domain.ts, so a field cannot exist on one side only.
 import type { z } from 'zod';
-import type * as shape from './shapes/domain.js';
+import type * as shape from '../contract/shapes/domain.js';
 
 /** Who produced a derived row: the fast path, or a model id + prompt version (e.g. `llm:stories260K@p1`). */
 export type Extractor = string;

@@ -14,7 +14,7 @@ export interface HostInfo {
 }
 
 type ModelCall = Extract<CallName, `models.${string}`>;
-/** Model management lives beside the engine (main/server/models.ts); each host passes it in. */
+/** Model management lives beside the engine (main/host/models.ts); each host passes it in. */
 export type ModelHandlers = Pick<Handlers, ModelCall>;
 
 export interface EngineHandlers {

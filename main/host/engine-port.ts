@@ -1,7 +1,7 @@
 // The part of LociEngine (main/engine/engine.ts) that a host's contract handlers drive. Structural, so
 // hosts and tests can hand in the engine without this module importing it.
 import type { Answer, AskOptions, ChatMessage, ChatSummary, DocumentSummary, FolderSummary, GraphView, IndexReport, MindMapView, NoteText, RelatedNote, Stats } from '../engine/api.js';
-import type { SettingDescriptor } from '../engine/shapes/settings.js';
+import type { SettingDescriptor } from '../contract/shapes/settings.js';
 import type { IndexProgress } from '../engine/types.js';
 import type { EngineEvent, JobOptions } from '../engine/engine.js';
 import type { FolderJob } from '../engine/jobs/folder-jobs.js';

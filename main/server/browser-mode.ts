@@ -6,7 +6,7 @@ import { createDispatcher, validatedEmit } from '../contract/dispatcher.js';
 import { engineHandlers } from '../host/engine-handlers.js';
 import type { EnginePort } from '../host/engine-port.js';
 import { getLogger, onEngineError } from '../engine/log.js';
-import { modelHandlers } from './models.js';
+import { modelHandlers } from '../host/models.js';
 import { startServer, type RunningServer } from './server.js';
 
 export const DEFAULT_STATIC_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../out/renderer');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validatedEmit } from '../../main/contract/dispatcher.js';
-import { modelHandlers } from '../../main/server/models.js';
+import { modelHandlers } from '../../main/host/models.js';
 import { embedderOffer, type CatalogueModel } from '../../renderer/src/lib/model-use.js';
 import { languagesLine } from '../../renderer/src/lib/languages.js';
 

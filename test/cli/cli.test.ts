@@ -157,7 +157,7 @@ describe('loci CLI on the bundled sample notes', () => {
 
 /**
  * A pulled embedding model's layout under `models` (what listing and removal read; loading the model is
- * tested in test/server/models.test.ts). Returns the folder.
+ * tested in test/host/models.test.ts). Returns the folder.
  */
 async function embeddingFolder(models: string, id: string): Promise<string> {
   const folder = join(models, id);

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { createDispatcher, type Dispatcher } from '../../main/contract/dispatcher.js';
 import type { CallName, EventName, Req, Res } from '../../main/contract/contract.js';
 import { engineHandlers, type EngineHandlers } from '../../main/host/engine-handlers.js';
-import { modelHandlers } from '../../main/server/models.js';
+import { modelHandlers } from '../../main/host/models.js';
 import { LociEngine } from '../../main/engine/engine.js';
 import { tinyModelPath } from '../llm/helpers/tiny-model.js';
 

@@ -4,7 +4,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
 import { calls } from '../../main/contract/contract.js';
 import * as s from '../../main/contract/schemas.js';
-import * as shapes from '../../main/engine/shapes/domain.js';
+import * as shapes from '../../main/contract/shapes/domain.js';
 import type { Answer, GraphView, MindMapView } from '../../main/engine/api.js';
 import type { RetrievedContext } from '../../main/engine/types.js';
 

@@ -1,5 +1,5 @@
 // Settings are validated by value, not only by key, from the one zod declaration in
-// main/engine/shapes/settings.ts; the UI's form is described from the same declaration.
+// main/contract/shapes/settings.ts; the UI's form is described from the same declaration.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

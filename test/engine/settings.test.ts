@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { LociEngine, type EngineEvent } from '../../main/engine/engine.js';
 import { DEFAULT_SETTINGS } from '../../main/engine/settings.js';
-import { PATH_SEPARATOR } from '../../main/engine/shapes/domain.js';
+import { PATH_SEPARATOR } from '../../main/contract/shapes/domain.js';
 import { buildTinyBertOnnx } from '../embed/build-tiny-onnx.js';
 
 const samples = resolve(import.meta.dirname, '../../resources/sample-notes');

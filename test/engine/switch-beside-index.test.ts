@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { LociEngine, type EngineEvent } from '../../main/engine/engine.js';
 import { DEFAULT_SETTINGS } from '../../main/engine/settings.js';
 import { rowsMissingEmbeddings } from '../../main/engine/store/embeddings.js';
-import { PATH_SEPARATOR } from '../../main/engine/shapes/domain.js';
+import { PATH_SEPARATOR } from '../../main/contract/shapes/domain.js';
 import { embeddingsServer, expectVectorsOfCurrentText } from '../support/embeddings-server.js';
 
 const samples = resolve(import.meta.dirname, '../../resources/sample-notes');

@@ -10,7 +10,7 @@ import { createDispatcher, type Dispatcher } from '../../main/contract/dispatche
 import type { EventName } from '../../main/contract/contract.js';
 import { engineHandlers, type EngineHandlers } from '../../main/host/engine-handlers.js';
 import { editorCommand } from '../../main/host/open-in-editor.js';
-import { modelHandlers } from '../../main/server/models.js';
+import { modelHandlers } from '../../main/host/models.js';
 import { LociEngine } from '../../main/engine/engine.js';
 
 let dir: string;

@@ -5,7 +5,7 @@ import { dot } from '../embed/embedder.js';
 import { analyseQuery, type QueryAnalysis } from '../retrieve/query.js';
 import { loadEmbeddingsOf } from '../store/embeddings.js';
 import { factsOf, hasIndexedDocuments, passagesOfNotes, type NotePassageRow } from '../store/retrieval.js';
-import { PATH_SEPARATOR } from '../shapes/domain.js';
+import { PATH_SEPARATOR } from '../../contract/shapes/domain.js';
 import { termMatcher } from './term-match.js';
 import { findBridge, type Bridge } from './bridge.js';
 import { markdownText, pathThenFact } from './markdown.js';

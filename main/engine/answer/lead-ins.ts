@@ -6,7 +6,7 @@
 // items right under it, or the table ("Create links to recent daily notes using snippets:" over the
 // snippets and the dates they stand for).
 import type { FactRow, NotePassageRow } from '../store/retrieval.js';
-import { PATH_SEPARATOR } from '../shapes/domain.js';
+import { PATH_SEPARATOR } from '../../contract/shapes/domain.js';
 import { markdownText } from './markdown.js';
 
 /** Lines of a code block an answer shows; the rest is left to the cited note. */

@@ -5,7 +5,7 @@
 import type { PhrasingContent } from 'mdast';
 import { gfmToMarkdown } from 'mdast-util-gfm';
 import { toMarkdown } from 'mdast-util-to-markdown';
-import { PATH_SEPARATOR } from '../shapes/domain.js';
+import { PATH_SEPARATOR } from '../../contract/shapes/domain.js';
 
 const extensions = [gfmToMarkdown()];
 

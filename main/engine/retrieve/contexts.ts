@@ -1,7 +1,7 @@
 import type { Db } from '../store/db.js';
 import type { RetrievedContext } from '../types.js';
 import type { Scored } from '../embed/vector-matrix.js';
-import { PATH_SEPARATOR } from '../shapes/domain.js';
+import { PATH_SEPARATOR } from '../../contract/shapes/domain.js';
 import { chunkRows } from '../store/retrieval.js';
 
 /** Turns scored chunk ids into contexts with provenance; the route path stands in for the fact path. */

@@ -6,7 +6,7 @@ import { UNDETERMINED_LANGUAGE, type DocumentStatus, type Extraction, type MindM
 import { segmentForIndex } from '../text/segment.js';
 import { detectLang } from '../text/lang.js';
 import { normalizeLinkTarget, normalizeName } from './names.js';
-import { PATH_SEPARATOR } from '../shapes/domain.js';
+import { PATH_SEPARATOR } from '../../contract/shapes/domain.js';
 
 /** A mind-map node's path text (what it is embedded by): its ancestors' texts and its own, joined. */
 export function mindMapPathText(parentPath: string, text: string): string {

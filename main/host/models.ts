@@ -8,7 +8,7 @@ import { pullModel } from '../engine/llm/models/pull.js';
 import { modelUses, removeInstalledModel, type ModelsInUse } from '../engine/llm/models/remove.js';
 import type { Emit } from '../contract/dispatcher.js';
 import { UserError } from '../engine/errors.js';
-import type { ModelHandlers } from '../host/engine-handlers.js';
+import type { ModelHandlers } from './engine-handlers.js';
 
 /** `inUse`: the models the engine uses (LociEngine.modelsInUse), so none of them is deleted. */
 export function modelHandlers(emit: Emit, inUse: () => ModelsInUse, dir: () => string = modelsDir): ModelHandlers & { stop(): void } {

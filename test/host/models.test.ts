@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createDispatcher, validatedEmit, type Handlers } from '../../main/contract/dispatcher.js';
 import { openLlm } from '../../main/engine/llm/open.js';
-import { modelHandlers } from '../../main/server/models.js';
+import { modelHandlers } from '../../main/host/models.js';
 import { modelsInSettings } from '../../main/engine/llm/models/remove.js';
 import { tinyModelFile } from '../llm/helpers/tiny-model.js';
 import { createEmbedder } from '../../main/engine/embed/registry.js';
