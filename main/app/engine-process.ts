@@ -51,7 +51,7 @@ let send: (event: string, payload: unknown) => void = () => {};
 const emit = validatedEmit((event, payload) => send(event, payload));
 const models = modelHandlers(emit, () => engine.modelsInUse());
 const host = engineHandlers(engine, emit, { host: 'electron', canPickFolder: true, version: process.env.LOCI_VERSION ?? '0.0.0' }, models);
-send = servePort(port, createDispatcher(host.handlers));
+send = servePort(port, createDispatcher(host.handlers, undefined, (call, err) => log.error({ call, err }, 'call failed inside the engine')));
 onEngineError((problem) => emit('engine.error', problem));
 process.on('uncaughtException', (err) => {
   log.fatal({ err }, 'uncaught exception');

@@ -1,7 +1,7 @@
 // Server side of the contract: validates a named call's request, runs its handler, validates the
 // response, and turns every failure into a WireResult. Events are validated before they leave.
 import { calls, events, isCallName, isEventName, type CallName, type EventName, type EventPayload, type ParsedReq, type Res } from './contract.js';
-import { contractError, engineError, unknownName, type WireResult } from './errors.js';
+import { contractError, engineError, isInternal, unknownName, type WireResult } from './errors.js';
 
 export type Handlers = { [K in CallName]: (request: ParsedReq<K>) => Promise<Res<K>> | Res<K> };
 export type Emit = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
@@ -14,11 +14,13 @@ export interface Dispatcher {
 /**
  * `handlers` may cover only some calls when a host forwards the rest elsewhere (the Electron main
  * process answers host.* itself and forwards engine calls to the utility process): `forward` then
- * receives the already validated request.
+ * receives the already validated request. An internal error reaches the caller in words for people;
+ * `logInternal` receives the original (by default the console), so its details are not lost.
  */
 export function createDispatcher(
   handlers: Partial<Handlers>,
   forward?: (name: CallName, request: unknown) => Promise<WireResult>,
+  logInternal: (call: string, err: unknown) => void = (call, err) => console.error(`loci call "${call}" failed:`, err),
 ): Dispatcher {
   return {
     async dispatch(name, request) {
@@ -35,7 +37,9 @@ export function createDispatcher(
       try {
         result = await handler(parsed.data);
       } catch (err) {
-        return { ok: false, error: engineError(name, err) };
+        const error = engineError(name, err);
+        if (isInternal(error)) logInternal(name, err);
+        return { ok: false, error };
       }
       const checked = spec.response.safeParse(result);
       if (!checked.success) return { ok: false, error: contractError(name, 'response', checked.error) };

@@ -733,7 +733,7 @@ export class LociEngine {
     let next: Embedder | null = null;
     if (wanted !== undefined && wanted !== this.embedderSpec && wanted !== this.switching?.spec) {
       next = await createEmbedder(wanted).catch((err: unknown) => {
-        throw new Error(`Embedder '${wanted}' could not be loaded, so the setting was not changed: ${errorText(err)}`);
+        throw new UserError(`Embedder '${wanted}' could not be loaded, so the setting was not changed: ${errorText(err)}`);
       });
     }
     try {

@@ -7,6 +7,7 @@ import { DEFAULT_DOC_NEIGHBOURS } from './graph/doc-edges.js';
 import { DEFAULT_MAX_BYTES } from './ingest/scan.js';
 import { defaultModelTuning } from './llm/local/tuning.js';
 import { settingsShape, SETTING_KEYS, type SettingDescriptor, type SettingKey, type SettingMeta, type Settings } from '../contract/shapes/settings.js';
+import { UserError } from './errors.js';
 
 export type { Settings };
 
@@ -45,13 +46,13 @@ export function readSettings(db: Db): Settings {
 export function validateSettingsPatch(patch: Record<string, unknown>): Partial<Settings> {
   const out: Record<string, unknown> = {};
   for (const [key, raw] of Object.entries(patch)) {
-    if (!isSettingKey(key)) throw new Error(`Unknown setting '${key}'. Settings: ${SETTING_KEYS.join(', ')}.`);
+    if (!isSettingKey(key)) throw new UserError(`Unknown setting '${key}'. Settings: ${SETTING_KEYS.join(', ')}.`);
     if (raw === null) {
       out[key] = DEFAULT_SETTINGS[key];
       continue;
     }
     const parsed = settingsShape.shape[key].safeParse(raw);
-    if (!parsed.success) throw new Error(`Setting '${key}' ${parsed.error.issues[0]?.message ?? 'is invalid'}, got ${JSON.stringify(raw)}.`);
+    if (!parsed.success) throw new UserError(`Setting '${key}' ${parsed.error.issues[0]?.message ?? 'is invalid'}, got ${JSON.stringify(raw)}.`);
     out[key] = parsed.data;
   }
   return out as Partial<Settings>;

@@ -7,7 +7,7 @@ import { modelsDir } from '../engine/llm/models/paths.js';
 import { pullModel } from '../engine/llm/models/pull.js';
 import { modelUses, removeInstalledModel, type ModelsInUse } from '../engine/llm/models/remove.js';
 import type { Emit } from '../contract/dispatcher.js';
-import { UserError } from '../engine/errors.js';
+import { ConflictError, NotFoundError, UserError } from '../engine/errors.js';
 import type { ModelHandlers } from './engine-handlers.js';
 
 /** `inUse`: the models the engine uses (LociEngine.modelsInUse), so none of them is deleted. */
@@ -40,8 +40,8 @@ export function modelHandlers(emit: Emit, inUse: () => ModelsInUse, dir: () => s
     },
     'models.pull': async ({ id }) => {
       const entry = findCatalogueEntry(id);
-      if (!entry) throw new Error(`${id} is not in the model catalogue`);
-      if (downloads.has(id)) throw new Error(`${id} is already downloading`);
+      if (!entry) throw new NotFoundError(`${id} is not in the model catalogue; pick one from the list.`);
+      if (downloads.has(id)) throw new ConflictError(`${id} is already downloading.`);
       const controller = new AbortController();
       downloads.set(id, controller);
       try {

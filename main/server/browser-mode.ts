@@ -37,7 +37,7 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
   const emit = validatedEmit((event, payload) => server?.broadcast(event, payload));
   const models = modelHandlers(emit, () => opts.engine.modelsInUse());
   const host = engineHandlers(opts.engine, emit, { host: 'browser', canPickFolder: false, version: opts.version ?? '0.0.0' }, models);
-  const dispatcher = createDispatcher(host.handlers);
+  const dispatcher = createDispatcher(host.handlers, undefined, (call, err) => getLogger('server').error({ call, err }, 'call failed inside the engine'));
   const offEngineErrors = onEngineError((problem) => emit('engine.error', problem));
   server = await startServer({ dispatcher, staticDir: opts.staticDir ?? DEFAULT_STATIC_DIR, port: opts.port, token: opts.token, openUrlUses: opts.openUrlUses });
 

@@ -85,7 +85,7 @@ describe('dispatcher validation', () => {
   it('reports engine failures with the call name', async () => {
     const failing = createDispatcher(handlers({ 'library.roots': () => { throw new Error('db is closed'); } }));
     const r = await failing.dispatch('library.roots', {});
-    expect(r).toEqual({ ok: false, error: { kind: 'engine', call: 'library.roots', message: 'loci call "library.roots" failed: db is closed' } });
+    expect(r).toEqual({ ok: false, error: { kind: 'engine', call: 'library.roots', code: 'internal', message: 'loci call "library.roots" failed: db is closed' } });
   });
 
   it('passes valid requests through, trimmed and typed', async () => {

@@ -4,6 +4,7 @@
 // may be a link to /etc/passwd.
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { UserError } from '../errors.js';
 
 /** True when `real` (already a real path) is `realRoot` or lies below it. */
 export function isInsideReal(realRoot: string, real: string): boolean {
@@ -21,9 +22,10 @@ export async function realPathInside(root: string, target: string): Promise<stri
   return isInsideReal(realRoot, real) ? real : null;
 }
 
-export class OutsideLibraryError extends Error {
+/** A caller asking for it made a mistake a person can read (answered as invalid, not as a 500). */
+export class OutsideLibraryError extends UserError {
   constructor(what: string) {
-    super(`${what} leads outside its library folder; Loci follows links only within the folder.`);
+    super(`${what} leads outside its library folder; Loci follows links only within the folder.`, 'invalid');
     this.name = 'OutsideLibraryError';
   }
 }

@@ -1,7 +1,7 @@
 // One job per library folder: fast index → model pass → graph, under one AbortController, ending in
 // one final report. The registry only tracks and cancels jobs; what a job does is the engine's.
 import type { IndexReport } from '../api.js';
-import { UserError } from '../errors.js';
+import { ConflictError } from '../errors.js';
 
 export type JobPhase = 'fast' | 'model' | 'graph';
 
@@ -22,9 +22,9 @@ export interface FolderJob {
   cancel(reason?: string): void;
 }
 
-export class AlreadyRunningError extends UserError {
+export class AlreadyRunningError extends ConflictError {
   constructor(root: string) {
-    super(`${root} is already being indexed`, 'invalid');
+    super(`${root} is already being indexed`);
   }
 }
 

@@ -1,7 +1,7 @@
 // Deleting an installed model from the models folder: a GGUF file, or an embedding model's folder.
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { UserError } from '../../errors.js';
+import { ConflictError, NotFoundError } from '../../errors.js';
 import { TRANSFORMERS_PREFIX } from '../../embed/registry.js';
 import { listInstalled, resolveModelFile, type InstalledEntry } from './installed.js';
 import { modelsDir } from './paths.js';
@@ -55,9 +55,9 @@ export function modelUses(inUse: ModelsInUse, dir = modelsDir()): (m: InstalledE
  */
 export function removeInstalledModel(id: string, inUse: ModelsInUse, dir = modelsDir()): { id: string; file: string; freedBytes: number } {
   const m = listInstalled(dir).find((i) => i.id === id);
-  if (!m) throw new UserError(`No installed model ${id} in ${dir}.`);
+  if (!m) throw new NotFoundError(`No installed model ${id} in ${dir}.`);
   const use = modelUses(inUse, dir)(m);
-  if (use) throw new UserError(`${id} is in use for ${use}: choose another ${use === 'search' ? 'embedder' : 'model'} first.`);
+  if (use) throw new ConflictError(`${id} is in use for ${use}: choose another ${use === 'search' ? 'embedder' : 'model'} first.`);
   rmSync(m.file, { recursive: m.kind === 'transformers.js' });
   return { id, file: m.file, freedBytes: m.sizeBytes };
 }
