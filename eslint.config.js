@@ -2,7 +2,8 @@
 // holds the layering as import rules, so a layer reaching into another fails CI instead of review:
 //   contract/shapes ← engine ← host ← app, server, cli
 //   contract (main/contract) calls, events, shapes, client and transports: imports no other layer;
-//   engine   (main/engine)   plain Node: the contract's shapes only, no electron, no hosts, no UI;
+//   engine   (main/engine)   plain Node: the contract's shapes only, no electron, no hosts, no benchmarks, no UI;
+//   bench    (main/bench)     benchmarks over the engine: never imported by it; the CLI loads them on use;
 //   host     (main/host)     the contract's calls over the engine's services, shared by every process;
 //   app, server, cli         the processes: each composes the host, none imports another's modules
 //                            (the CLI's `serve` starts browser mode);
@@ -68,6 +69,7 @@ export default tseslint.config(
           patterns: [
             { regex: layer('app', 'host', 'server', 'cli'), message: 'The engine is plain Node: it must not import the hosts (app, host, server, cli).' },
             { regex: '^(\\.\\./)+(main/)?contract/(?!shapes/)', message: 'The engine imports only the contract\'s shapes (main/contract/shapes), never its calls or transports.' },
+            { regex: layer('bench'), message: 'The product engine must not import the benchmarks (main/bench); they import the engine.' },
             { regex: '^(\\.\\./)+renderer(/|$)', message: 'The engine must not import the UI.' },
           ],
         },
@@ -160,11 +162,39 @@ export default tseslint.config(
     },
   },
   {
+    files: ['main/bench/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [noElectron],
+          patterns: [
+            { regex: layer('app', 'host', 'server', 'cli'), message: 'The benchmarks measure the engine: they must not import the hosts.' },
+            { regex: '^(\\.\\./)+(main/)?contract/(?!shapes/)', message: 'The benchmarks import only the contract\'s shapes, as the engine does.' },
+            { regex: '^(\\.\\./)+renderer(/|$)', message: 'The benchmarks must not import the UI.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Every `loci` command loads the CLI's static imports: the bench code (and its devDependencies) comes
+    // in through `await import()` in the bench commands' actions; only the option lists are static.
     files: ['main/cli/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { paths: [noElectron], patterns: [{ regex: layer('app'), message: 'The CLI does not import the Electron shell.' }] },
+        {
+          paths: [noElectron],
+          patterns: [
+            { regex: layer('app'), message: 'The CLI does not import the Electron shell.' },
+            {
+              regex: '^(\\.\\./)+bench/(?!names\\.js$)',
+              allowTypeImports: true,
+              message: 'Load bench code with await import() in the bench command\'s action, so `loci ask` never loads it.',
+            },
+          ],
+        },
       ],
     },
   },

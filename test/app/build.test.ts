@@ -42,15 +42,16 @@ describe('built bundles (out/engine)', () => {
     expect(bundleImports(out('engine/worker.mjs'))).toEqual(['node-llama-cpp']);
   });
 
-  it('load llama.cpp, transformers.js and the note parsers only when they are needed, not on every start', () => {
+  it('load llama.cpp, transformers.js, the note parsers and the bench peers only when they are needed, not on every start', () => {
     // Together ~0.5 s of each start of the CLI and the engine's process (esbuild hoists a package a bundled
     // module imports statically, even where that module is itself imported on demand); a question needs none.
     for (const f of ['engine/engine-process.js', 'engine/loci.js']) {
-      for (const lazy of ['node-llama-cpp', '@huggingface/transformers', 'markdown-it', 'yaml', 'wink-nlp', 'wink-eng-lite-web-model']) {
+      // minisearch and Orama are devDependencies only `loci bench` uses: a packaged app has neither.
+      for (const lazy of ['node-llama-cpp', '@huggingface/transformers', 'markdown-it', 'yaml', 'wink-nlp', 'wink-eng-lite-web-model', 'minisearch', '@orama/orama']) {
         expect(staticImports(out(f)), `${f} imports ${lazy} on start`).not.toContain(lazy);
       }
     }
-    expect(bundleImports(out('engine/loci.js'))).toEqual(expect.arrayContaining(['node-llama-cpp', '@huggingface/transformers']));
+    expect(bundleImports(out('engine/loci.js'))).toEqual(expect.arrayContaining(['node-llama-cpp', '@huggingface/transformers', 'minisearch', '@orama/orama']));
   });
 
   it('the bundled CLI indexes a folder large enough for the worker threads, which load the bundled task', () => {

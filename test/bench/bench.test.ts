@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadDataset } from '../../main/engine/bench/datasets.js';
-import { formatReport, runBench, type BenchReport } from '../../main/engine/bench/runner.js';
+import { loadDataset } from '../../main/bench/datasets.js';
+import { formatReport, runBench, type BenchReport } from '../../main/bench/runner.js';
 
 const REPO = join(import.meta.dirname, '../..');
 const DATA = join(REPO, '../shared/data');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { detectFormat, loadDataset, readRecords } from '../../main/engine/bench/datasets.js';
+import { detectFormat, loadDataset, readRecords } from '../../main/bench/datasets.js';
 
 const DATA = join(import.meta.dirname, '../../../shared/data');
 const have = existsSync(DATA);

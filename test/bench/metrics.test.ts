@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerFound, normalizeAnswer, percentile, rankedDocuments, recallAtK } from '../../main/engine/bench/metrics.js';
+import { answerFound, normalizeAnswer, percentile, rankedDocuments, recallAtK } from '../../main/bench/metrics.js';
 
 describe('bench metrics', () => {
   it('recall@k counts gold documents among the first k distinct documents', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatScale, readCrudQuestions, readNews, runScale } from '../../main/engine/bench/scale.js';
+import { formatScale, readCrudQuestions, readNews, runScale } from '../../main/bench/scale.js';
 
 const CRUD = join(import.meta.dirname, '../../../shared/data/crud');
 const have = existsSync(join(CRUD, 'news.jsonl.gz'));

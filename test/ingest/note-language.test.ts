@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseNote } from '../../main/engine/ingest/parse.js';
 import { noteLanguage, proseOf } from '../../main/engine/ingest/note-language.js';
-import { loadCrud } from '../../main/engine/bench/crud.js';
-import { loadDataset } from '../../main/engine/bench/datasets.js';
+import { loadCrud } from '../../main/bench/crud.js';
+import { loadDataset } from '../../main/bench/datasets.js';
 import { available, CRUD_NEWS, FOAM, SHARED_DATA, SILVERBULLET } from '../fixtures/paths.js';
 
 // A note's language as parsing records it, on real notes and real third-party text: English docs

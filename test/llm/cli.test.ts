@@ -8,7 +8,7 @@ import { registerBenchLlm } from '../../main/cli/commands/bench-llm.js';
 import { registerModels } from '../../main/cli/commands/models.js';
 import { createStaticEmbedder } from '../../main/engine/embed/static-embedder.js';
 import { parseNote } from '../../main/engine/ingest/parse.js';
-import { runLlmBench } from '../../main/engine/llm/bench.js';
+import { runLlmBench } from '../../main/bench/llm-speed.js';
 import { tinyModelPath } from './helpers/tiny-model.js';
 
 async function run(args: string[]): Promise<string> {

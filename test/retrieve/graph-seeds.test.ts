@@ -11,7 +11,7 @@ import { FULL_GRAPH_AGREEMENT, graphAgreementWeight, graphSeededDocuments, SEED_
 import { RRF_K } from '../../main/engine/retrieve/hybrid.js';
 import { higRetriever } from '../../main/engine/retrieve/hig/retriever.js';
 import { pgrRetriever } from '../../main/engine/retrieve/pgr/retriever.js';
-import { rankedDocuments } from '../../main/engine/bench/metrics.js';
+import { rankedDocuments } from '../../main/bench/metrics.js';
 
 // Notes written for this test: a container-setup cluster (Docker, configuration, users), a query-language
 // cluster and two unrelated notes, so the document graph has neighbourhoods that exclude some notes.

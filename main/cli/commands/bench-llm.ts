@@ -2,9 +2,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import type { LlmBenchReport } from '../../engine/llm/bench.js';
+import type { LlmBenchReport } from '../../bench/llm-speed.js';
 import type { ExtractStrategy } from '../../engine/llm/prompts/index.js';
-import type { QualityReport } from '../../engine/llm/quality.js';
+import type { QualityReport } from '../../bench/llm-quality.js';
 import { print } from '../options.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
@@ -40,7 +40,7 @@ export function registerBenchLlm(program: Command): void {
           });
         });
       if (opts.tuning) {
-        const { runTuningBench, formatTuning } = await import('../../engine/llm/tuning-bench.js');
+        const { runTuningBench, formatTuning } = await import('../../bench/llm-tuning.js');
         const { resolveModelFile } = await import('../../engine/llm/models/installed.js');
         const report = await runTuningBench({
           modelPath: resolveModelFile(opts.model),
@@ -55,7 +55,7 @@ export function registerBenchLlm(program: Command): void {
         return;
       }
       if (opts.quality) {
-        const { runQualityBench } = await import('../../engine/llm/quality.js');
+        const { runQualityBench } = await import('../../bench/llm-quality.js');
         const { resolveModelFile } = await import('../../engine/llm/models/installed.js');
         const notes = namedNotes();
         const report = await runQualityBench({
@@ -71,7 +71,7 @@ export function registerBenchLlm(program: Command): void {
         print(!!opts.json, report, () => formatQuality(report));
         return;
       }
-      const { runLlmBench } = await import('../../engine/llm/bench.js');
+      const { runLlmBench } = await import('../../bench/llm-speed.js');
       const { resolveModelFile } = await import('../../engine/llm/models/installed.js');
       const modelPath = resolveModelFile(opts.model);
       const notes = listNotes(opts.notes).map((f) => parseNote(relative(opts.notes, f), readFileSync(f, 'utf8')));

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { fileURLToPath } from 'node:url';
-import { formatScale, runScale } from '../../engine/bench/scale.js';
-import { ALL_BENCH_METHODS } from '../../engine/bench/runner.js';
+import { ALL_BENCH_METHODS } from '../../bench/names.js';
 
 const DATA = fileURLToPath(new URL('../../../../shared/data/crud/', import.meta.url));
 const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
@@ -19,6 +18,7 @@ export function registerBenchScale(program: Command): void {
     .option('--k <n>', 'contexts per question', '5')
     .option('--json', 'print the rows as JSON')
     .action(async (o: { news: string; questions: string; sizes: string; methods: string; queries: string; k: string; json?: boolean }) => {
+      const { formatScale, runScale } = await import('../../bench/scale.js');
       const rows = await runScale({
         newsFile: o.news,
         questionFiles: list(o.questions),

@@ -1,8 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { DATASET_FORMATS, loadDataset, type DatasetFormat } from '../../engine/bench/datasets.js';
-import { ALL_BENCH_METHODS, checkMethods, evaluateDataset, formatReport, needsLociIndex, prepareIndex } from '../../engine/bench/runner.js';
-import { SUITES, formatSuite, runSuite, suiteSetNames } from '../../engine/bench/suite.js';
+import { ALL_BENCH_METHODS, DATASET_FORMATS, SUITES, checkMethods, type DatasetFormat } from '../../bench/names.js';
 import type { Embedder } from '../../engine/embed/embedder.js';
 import { createEmbedder } from '../../engine/embed/registry.js';
 import type { Db } from '../../engine/store/db.js';
@@ -75,6 +73,10 @@ export function registerBench(program: Command): void {
       if (o.model && o.suite) throw new Error('--model works with one --dataset (the model pass over a suite would take hours)');
       if (o.db && (specs.length > 1 || o.suite)) throw new Error('--db keeps one index: use it with one --dataset and one embedder');
       const pool = positiveInt('--pool', o.pool);
+      // The bench code (and its devDependencies) is loaded here, not with the CLI: `loci ask` never needs it.
+      const { loadDataset } = await import('../../bench/datasets.js');
+      const { evaluateDataset, formatReport, needsLociIndex, prepareIndex } = await import('../../bench/runner.js');
+      const { formatSuite, runSuite, suiteSetNames } = await import('../../bench/suite.js');
       const sets = o.sets ? list(o.sets) : undefined;
       const unknownSets = (sets ?? []).filter((n) => !suiteSetNames().includes(n));
       if (unknownSets.length) throw new Error(`unknown set(s) ${unknownSets.join(', ')}: the dev suite has ${suiteSetNames().join(', ')}`);
@@ -109,8 +111,7 @@ export function registerBench(program: Command): void {
               if (o.json) outputs.push(report);
               else process.stdout.write(`${formatReport(report)}\n\n`);
               if (o.answer && prepared) {
-                // Answer evaluation lives with the model code (main/engine/llm/answer-bench.ts); loaded only when asked.
-                const { runAnswerBench, formatAnswerReport } = await import('../../engine/llm/answer-bench.js');
+                const { runAnswerBench, formatAnswerReport } = await import('../../bench/answers.js');
                 const answers = await runAnswerBench(ds, { model: o.answer, k: Math.min(...ks), prepared, onProgress: progress });
                 if (o.json) outputs.push(answers);
                 else process.stdout.write(`${formatAnswerReport(answers)}\n\n`);

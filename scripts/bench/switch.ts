@@ -7,16 +7,16 @@
 // folder indexed again: reported are the seconds that run took beside the switch, the seconds the switch
 // still had to go (what the run waited before index runs went on beside a switch), and the same run
 // after the switch, as a baseline.
-//   npx tsx scripts/bench-switch.ts --embedder <spec> [--edit <note path in the folder>] <notes folder>
+//   npx tsx scripts/bench/switch.ts --embedder <spec> [--edit <note path in the folder>] <notes folder>
 import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { LociEngine } from '../main/engine/engine.js';
+import { LociEngine } from '../../main/engine/engine.js';
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { embedder: { type: 'string' }, edit: { type: 'string' } } });
 if (!values.embedder || positionals.length !== 1) {
-  console.error('usage: npx tsx scripts/bench-switch.ts --embedder <spec> [--edit <note path in the folder>] <notes folder>');
+  console.error('usage: npx tsx scripts/bench/switch.ts --embedder <spec> [--edit <note path in the folder>] <notes folder>');
   process.exit(2);
 }
 const spec = values.embedder;

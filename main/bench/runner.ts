@@ -3,20 +3,21 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDb, type Db } from '../store/db.js';
-import type { Embedder } from '../embed/embedder.js';
-import { createStaticEmbedder, keptVectorsModel } from '../embed/static-embedder.js';
-import { indexTexts, type IndexerOptions } from '../indexer.js';
-import { IndexCache } from '../retrieve/index-cache.js';
-import { retrieve } from '../retrieve/index.js';
-import type { RetrievalContext } from '../retrieve/retriever.js';
-import type { RetrievalMethod } from '../types.js';
-import { EXTRACTIVE_NOTICE, extractiveAnswer } from '../answer/extractive.js';
-import { formatSources } from '../answer/generate.js';
-import { termMatcher } from '../answer/term-match.js';
-import type { AnswerMetric, BenchDataset, BenchParagraph } from './datasets.js';
+import { openDb, type Db } from '../engine/store/db.js';
+import type { Embedder } from '../engine/embed/embedder.js';
+import { createStaticEmbedder, keptVectorsModel } from '../engine/embed/static-embedder.js';
+import { indexTexts, type IndexerOptions } from '../engine/indexer.js';
+import { IndexCache } from '../engine/retrieve/index-cache.js';
+import { retrieve } from '../engine/retrieve/index.js';
+import type { RetrievalContext } from '../engine/retrieve/retriever.js';
+import type { RetrievalMethod } from '../engine/types.js';
+import { EXTRACTIVE_NOTICE, extractiveAnswer } from '../engine/answer/extractive.js';
+import { formatSources } from '../engine/answer/generate.js';
+import { termMatcher } from '../engine/answer/term-match.js';
+import type { AnswerMetric, BenchDataset, BenchParagraph } from './dataset.js';
 import { wordShare } from './docs-qa.js';
-import { PEER_NAMES, buildPeer, type PeerIndex, type PeerName } from './peers.js';
+import { buildPeer, type PeerIndex } from './peers.js';
+import { checkMethods, LOCI_METHODS, PEER_NAMES, type PeerName } from './names.js';
 import { answerFound, mean, percentile, rankedDocuments, recallAtK } from './metrics.js';
 
 /** One question's scores, so two methods (or two versions of one) can be compared question by question. */
@@ -88,8 +89,6 @@ export interface BenchOptions {
   afterIndex?: (db: Db, embedder: Embedder) => Promise<void>;
 }
 
-export const LOCI_METHODS: RetrievalMethod[] = ['bm25', 'dense', 'hybrid', 'hig', 'pgr', 'ppr', 'loci'];
-export const ALL_BENCH_METHODS: string[] = [...LOCI_METHODS, ...PEER_NAMES];
 /** Contexts `loci ask` retrieves by default (the CLI's and the app's k): the ask timing and answer use it. */
 export const ASK_K = 8;
 /** Contexts asked of a method per cut-off, so chunk-level rankings can fill k distinct documents. */
@@ -269,11 +268,6 @@ async function peerFor(name: PeerName, corpus: BenchParagraph[]): Promise<{ peer
     byName.set(name, built);
   }
   return built;
-}
-
-export function checkMethods(methods: string[]): void {
-  const unknown = methods.filter((m) => !ALL_BENCH_METHODS.includes(m));
-  if (unknown.length) throw new Error(`Unknown method(s): ${unknown.join(', ')}. Available: ${ALL_BENCH_METHODS.join(', ')}`);
 }
 
 /** Runs every method on one question set over an index prepared from the set's corpus (or, for peers only, none). */

@@ -3,40 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { loadCrud } from './crud.js';
 import { loadDocsQa } from './docs-qa.js';
-
-export type DatasetFormat = 'hotpotqa' | 'musique' | '2wiki' | 'hipporag' | 'crud' | 'docsqa';
-export const DATASET_FORMATS: DatasetFormat[] = ['hotpotqa', 'musique', '2wiki', 'hipporag', 'crud', 'docsqa'];
-
-export interface BenchParagraph {
-  /** Empty when the document has no title of its own: the indexer then derives one as it does for a note. */
-  title: string;
-  text: string;
-  /** The note's path when the corpus is a notes folder (docs-QA); paragraphs are given synthetic paths otherwise. */
-  relPath?: string;
-}
-
-/**
- * How an answer is scored: `contains` — any of the answer strings occurs in the text (multi-hop QA, CRUD);
- * `word-share` — the share of the reference answer's content words that occur in the text (docs-QA).
- */
-export type AnswerMetric = 'contains' | 'word-share';
-
-export interface BenchQuestion {
-  id: string;
-  question: string;
-  /** The answer and its aliases; answer-string recall looks for any of them. */
-  answers: string[];
-  /** Indices into the corpus of the supporting paragraphs. */
-  gold: number[];
-}
-
-export interface BenchDataset {
-  format: DatasetFormat;
-  corpus: BenchParagraph[];
-  questions: BenchQuestion[];
-  /** `contains` when absent. */
-  answerMetric?: AnswerMetric;
-}
+import type { BenchDataset, BenchParagraph, BenchQuestion, LoadOptions } from './dataset.js';
+import type { DatasetFormat } from './names.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- raw dataset JSON in several formats; each reader checks the fields it uses
 type Json = Record<string, any>;
@@ -149,15 +117,6 @@ function loadHippoRag(records: Json[], corpusFile: string, pool: CorpusPool): Be
     for (const t of titles) for (const i of pool.withTitle(t)) gold.add(i);
     return { id: String(r.id ?? r._id ?? n), question: String(r.question), answers: answersOf(r), gold: [...gold] };
   });
-}
-
-export interface LoadOptions {
-  format?: DatasetFormat;
-  /** HippoRAG passages; for `crud` the news corpus (news.jsonl.gz); for `docsqa` the notes folder. */
-  corpus?: string;
-  limit?: number;
-  /** `crud`: documents in the pool, gold articles included (default 10,000). */
-  pool?: number;
 }
 
 export function loadDataset(file: string, options: LoadOptions = {}): BenchDataset {

@@ -2,9 +2,9 @@
 // written as one note each (named by id), in a temporary folder of the script's own.
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readNews } from '../main/engine/bench/scale.js';
+import { readNews } from '../../main/bench/scale.js';
 
-const NEWS = join(import.meta.dirname, '../../shared/data/crud/news.jsonl.gz');
+const NEWS = join(import.meta.dirname, '../../../shared/data/crud/news.jsonl.gz');
 
 /** Fills `notes` (created here) from `--news <n>` when given, else from the folder. */
 export async function benchNotes(notes: string, from: { news?: string; folder?: string }): Promise<void> {

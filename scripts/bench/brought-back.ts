@@ -3,16 +3,16 @@
 // again (the branch checked out again). Reported: the seconds of the first index and of the one that
 // brings the notes back, and the vectors waiting released in between. Before migration 11 notes brought
 // back embedded every text again; their vectors are now released with them and taken back.
-//   npx tsx scripts/bench-brought-back.ts --embedder <spec> <notes folder>
+//   npx tsx scripts/bench/brought-back.ts --embedder <spec> <notes folder>
 import { cpSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { LociEngine } from '../main/engine/engine.js';
+import { LociEngine } from '../../main/engine/engine.js';
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { embedder: { type: 'string' } } });
 if (!values.embedder || positionals.length !== 1) {
-  console.error('usage: npx tsx scripts/bench-brought-back.ts --embedder <spec> <notes folder>');
+  console.error('usage: npx tsx scripts/bench/brought-back.ts --embedder <spec> <notes folder>');
   process.exit(2);
 }
 const work = mkdtempSync(join(tmpdir(), 'loci-bench-back-'));

@@ -4,8 +4,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
-import { isNotePath } from '../ingest/scan.js';
-import type { BenchDataset, BenchParagraph, LoadOptions } from './datasets.js';
+import { isNotePath } from '../engine/ingest/scan.js';
+import type { BenchDataset, BenchParagraph, LoadOptions } from './dataset.js';
 import { normalizeAnswer } from './metrics.js';
 
 export const DocsQaFile = z.object({

@@ -1,19 +1,19 @@
 // Deleting notes with and without migration 0002's indexes, on one index copied twice (same run, same
 // data), so the figure is a ratio that contention affects on both sides.
-//   npx tsx scripts/bench-delete-cascade.ts [copies of the sample notes, default 60]
+//   npx tsx scripts/bench/delete-cascade.ts [copies of the sample notes, default 60]
 import { copyFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { openDb } from '../main/engine/store/db.js';
-import { createStaticEmbedder } from '../main/engine/embed/static-embedder.js';
-import { indexFolder } from '../main/engine/indexer.js';
-import { deleteDocument } from '../main/engine/store/documents.js';
+import { openDb } from '../../main/engine/store/db.js';
+import { createStaticEmbedder } from '../../main/engine/embed/static-embedder.js';
+import { indexFolder } from '../../main/engine/indexer.js';
+import { deleteDocument } from '../../main/engine/store/documents.js';
 
 const copies = Number(process.argv[2] ?? 60);
 const dir = mkdtempSync(join(tmpdir(), 'loci-delete-bench-'));
-for (let i = 0; i < copies; i++) cpSync(fileURLToPath(new URL('../resources/sample-notes', import.meta.url)), join(dir, 'notes', `c${i}`), { recursive: true });
+for (let i = 0; i < copies; i++) cpSync(fileURLToPath(new URL('../../resources/sample-notes', import.meta.url)), join(dir, 'notes', `c${i}`), { recursive: true });
 const file = join(dir, 'a.db');
 const db = openDb(file);
 let t = performance.now();

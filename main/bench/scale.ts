@@ -7,16 +7,16 @@ import { createGunzip } from 'node:zlib';
 import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDb } from '../store/db.js';
-import type { Embedder } from '../embed/embedder.js';
-import { createStaticEmbedder } from '../embed/static-embedder.js';
-import { indexTexts, type TextDocument } from '../indexer.js';
-import { IndexCache } from '../retrieve/index-cache.js';
-import { retrieve } from '../retrieve/index.js';
-import type { RetrievalMethod } from '../types.js';
-import { buildPeer, PEER_NAMES, type PeerName } from './peers.js';
+import { openDb } from '../engine/store/db.js';
+import type { Embedder } from '../engine/embed/embedder.js';
+import { createStaticEmbedder } from '../engine/embed/static-embedder.js';
+import { indexTexts, type TextDocument } from '../engine/indexer.js';
+import { IndexCache } from '../engine/retrieve/index-cache.js';
+import { retrieve } from '../engine/retrieve/index.js';
+import type { RetrievalMethod } from '../engine/types.js';
+import { buildPeer } from './peers.js';
 import { percentile } from './metrics.js';
-import { ALL_BENCH_METHODS, LOCI_METHODS } from './runner.js';
+import { ALL_BENCH_METHODS, LOCI_METHODS, PEER_NAMES, type PeerName } from './names.js';
 
 export interface ScaleOptions {
   newsFile: string;

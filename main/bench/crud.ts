@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import type { BenchDataset, BenchParagraph, BenchQuestion, LoadOptions } from './datasets.js';
+import type { BenchDataset, BenchParagraph, BenchQuestion, LoadOptions } from './dataset.js';
 
 export const DEFAULT_CRUD_POOL = 10_000;
 /** CRUD-RAG's answer for a sub-question the article cannot answer: not a span to look for. */

@@ -2,20 +2,20 @@
 // (indexer.ts, refreshOutdatedExtraction), and what a folder whose every note changed costs. Each note is
 // rewritten over its old rows, so any per-note statement that reads a table whole makes the run grow with
 // the square of the library. Reported as a ratio to a fresh index of the same notes, in the same run.
-//   npx tsx scripts/bench-reextract.ts [--rounds 2] (<notes folder> | --news <n>)
+//   npx tsx scripts/bench/reextract.ts [--rounds 2] (<notes folder> | --news <n>)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { openDb } from '../main/engine/store/db.js';
-import { forgetFastExtractions } from '../main/engine/store/library.js';
-import { indexFolder } from '../main/engine/indexer.js';
-import { createEmbedder } from '../main/engine/embed/registry.js';
-import { benchNotes } from './bench-notes.js';
+import { openDb } from '../../main/engine/store/db.js';
+import { forgetFastExtractions } from '../../main/engine/store/library.js';
+import { indexFolder } from '../../main/engine/indexer.js';
+import { createEmbedder } from '../../main/engine/embed/registry.js';
+import { benchNotes } from './notes.js';
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { news: { type: 'string' }, rounds: { type: 'string', default: '2' } } });
 if (!values.news && positionals.length !== 1) {
-  console.error('usage: npx tsx scripts/bench-reextract.ts [--rounds 2] (<notes folder> | --news <n>)');
+  console.error('usage: npx tsx scripts/bench/reextract.ts [--rounds 2] (<notes folder> | --news <n>)');
   process.exit(2);
 }
 

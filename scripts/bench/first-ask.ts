@@ -3,21 +3,21 @@
 // The folder is indexed, then for each round one note is edited and the folder indexed again, and the
 // question timed twice: asked at once (it builds all that itself), and asked after the engine's idle-time
 // warm-up (retrieve/warm-up.ts). A third timing, the same question asked again, is the warm floor.
-//   npx tsx scripts/bench-first-ask.ts [--rounds 3] [--question "…"] (<notes folder> | --news <n>)
+//   npx tsx scripts/bench/first-ask.ts [--rounds 3] [--question "…"] (<notes folder> | --news <n>)
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { LociEngine } from '../main/engine/engine.js';
-import { listNotes } from '../main/engine/bench/docs-qa.js';
-import { benchNotes } from './bench-notes.js';
+import { LociEngine } from '../../main/engine/engine.js';
+import { listNotes } from '../../main/bench/docs-qa.js';
+import { benchNotes } from './notes.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: { news: { type: 'string' }, rounds: { type: 'string', default: '3' }, question: { type: 'string' } },
 });
 if (!values.news && positionals.length !== 1) {
-  console.error('usage: npx tsx scripts/bench-first-ask.ts [--rounds 3] [--question "…"] (<notes folder> | --news <n>)');
+  console.error('usage: npx tsx scripts/bench/first-ask.ts [--rounds 3] [--question "…"] (<notes folder> | --news <n>)');
   process.exit(2);
 }
 

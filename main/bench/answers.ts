@@ -3,15 +3,15 @@
 // the product's own answer path (generateAnswer: numbered sources, citations cleaned). Scored with
 // SQuAD-style exact match and token F1 against the gold answers and aliases, and containment (a gold
 // answer appears in the reply). Yes/no questions are scored like any other.
-import { generateAnswer } from '../answer/generate.js';
-import type { BenchDataset } from '../bench/datasets.js';
-import { normalizeAnswer } from '../bench/metrics.js';
-import { prepareIndex, type BenchOptions, type PreparedIndex } from '../bench/runner.js';
-import type { Embedder } from '../embed/embedder.js';
-import { createStaticEmbedder } from '../embed/static-embedder.js';
-import { retrieve } from '../retrieve/index.js';
-import type { RetrievedContext } from '../types.js';
-import { openLlm, type OpenLlmOptions } from './open.js';
+import { generateAnswer } from '../engine/answer/generate.js';
+import type { BenchDataset } from './dataset.js';
+import { normalizeAnswer } from './metrics.js';
+import { prepareIndex, type BenchOptions, type PreparedIndex } from './runner.js';
+import type { Embedder } from '../engine/embed/embedder.js';
+import { createStaticEmbedder } from '../engine/embed/static-embedder.js';
+import { retrieve } from '../engine/retrieve/index.js';
+import type { RetrievedContext } from '../engine/types.js';
+import { openLlm, type OpenLlmOptions } from '../engine/llm/open.js';
 
 export type AnswerCondition = 'loci' | 'bm25' | 'none';
 

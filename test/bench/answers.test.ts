@@ -1,9 +1,9 @@
 // The answer evaluation behind `loci bench --answer`: scoring rules on fixed strings, and one run with the
 // real tiny model over a small made-up corpus (not from any data set) to check the table's structure.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { BenchDataset } from '../../main/engine/bench/datasets.js';
-import { runAnswerBench, scoreReply, tokenF1 } from '../../main/engine/llm/answer-bench.js';
-import { tinyModelPath } from './helpers/tiny-model.js';
+import type { BenchDataset } from '../../main/bench/dataset.js';
+import { runAnswerBench, scoreReply, tokenF1 } from '../../main/bench/answers.js';
+import { tinyModelPath } from '../llm/helpers/tiny-model.js';
 
 describe('answer scoring', () => {
   it('exact match, token F1 and containment, best alias, citations ignored', () => {

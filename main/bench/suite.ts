@@ -4,20 +4,19 @@
 // kinds of data at once, never tuned to one. `--quick` is the same shape, smaller, for iteration.
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Embedder } from '../embed/embedder.js';
+import type { Embedder } from '../engine/embed/embedder.js';
 import { DEFAULT_CRUD_POOL, loadCrud } from './crud.js';
-import { loadDataset, type BenchDataset, type DatasetFormat } from './datasets.js';
+import { loadDataset } from './datasets.js';
+import type { BenchDataset } from './dataset.js';
 import { loadDocsQa } from './docs-qa.js';
-import { ASK_K, evaluateDataset, LOCI_METHODS, pct, prepareIndex, table, type BenchReport } from './runner.js';
-import { SOURCE_CHARS } from '../answer/generate.js';
-
-export const SUITES = ['dev'] as const;
+import { ASK_K, evaluateDataset, pct, prepareIndex, table, type BenchReport } from './runner.js';
+import { LOCI_METHODS, type DatasetFormat, type SuiteName } from './names.js';
+import { SOURCE_CHARS } from '../engine/answer/generate.js';
 
 /** Every set of the dev suite, by name (for --sets). */
 export function suiteSetNames(): string[] {
   return [...SINGLE_SETS.map((s) => s.name), ...CRUD_FILES.map((c) => c.name), ...DOCS_QA.map((d) => d.name)];
 }
-export type SuiteName = (typeof SUITES)[number];
 
 /** Our own question sets over the shared notes folders (in the repo: they are ours, not third-party text). */
 export const DEV_SETS_DIR = join(import.meta.dirname, 'dev-sets');

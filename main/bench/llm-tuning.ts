@@ -3,11 +3,11 @@
 // as many notes in flight as sequences). Cells alternate over rounds and the best of each is kept, so a
 // burst of load elsewhere on a shared machine does not decide the choice; the load average is reported.
 import { availableParallelism, loadavg } from 'node:os';
-import type { Embedder } from '../embed/embedder.js';
-import { extractWithModel } from '../extract/llm/extract.js';
-import type { ParsedNote } from '../types.js';
-import { LocalLlamaProvider } from './local/local-provider.js';
-import { mapPool } from '../jobs/map-pool.js';
+import type { Embedder } from '../engine/embed/embedder.js';
+import { extractWithModel } from '../engine/extract/llm/extract.js';
+import type { ParsedNote } from '../engine/types.js';
+import { LocalLlamaProvider } from '../engine/llm/local/local-provider.js';
+import { mapPool } from '../engine/jobs/map-pool.js';
 
 export interface TuningOptions {
   modelPath: string;

@@ -5,13 +5,13 @@
 // triples per piece and the share whose two ends occur in the note, tokens per note, the share spent on
 // tries that were thrown away, notes per minute and peak memory.
 import { readFileSync } from 'node:fs';
-import type { Embedder } from '../embed/embedder.js';
-import { rougeL } from '../extract/llm/consistency.js';
-import { extractWithModel, type LlmExtraction } from '../extract/llm/extract.js';
-import { extractFast } from '../extract/fast/index.js';
-import type { Extraction, MindMapNode, ParsedNote } from '../types.js';
-import { LocalLlamaProvider } from './local/local-provider.js';
-import type { ExtractStrategy } from './prompts/index.js';
+import type { Embedder } from '../engine/embed/embedder.js';
+import { rougeL } from '../engine/extract/llm/consistency.js';
+import { extractWithModel, type LlmExtraction } from '../engine/extract/llm/extract.js';
+import { extractFast } from '../engine/extract/fast/index.js';
+import type { Extraction, MindMapNode, ParsedNote } from '../engine/types.js';
+import { LocalLlamaProvider } from '../engine/llm/local/local-provider.js';
+import type { ExtractStrategy } from '../engine/llm/prompts/index.js';
 
 export interface QualityNote {
   note: ParsedNote;

@@ -6,11 +6,11 @@
 //  - pipeline: extractWithModel over the notes through the child-process provider, one sequence;
 //  - parallel: the recorded requests fired at once through the provider with N sequences.
 import type { LlamaGrammar } from 'node-llama-cpp';
-import type { Embedder } from '../embed/embedder.js';
-import { extractWithModel } from '../extract/llm/extract.js';
-import type { ParsedNote } from '../types.js';
-import { LocalLlamaProvider } from './local/local-provider.js';
-import type { GenerateRequest, LlmProvider } from './provider.js';
+import type { Embedder } from '../engine/embed/embedder.js';
+import { extractWithModel } from '../engine/extract/llm/extract.js';
+import type { ParsedNote } from '../engine/types.js';
+import { LocalLlamaProvider } from '../engine/llm/local/local-provider.js';
+import type { GenerateRequest, LlmProvider } from '../engine/llm/provider.js';
 
 export interface LlmBenchOptions {
   modelPath: string;

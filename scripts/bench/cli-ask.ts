@@ -4,27 +4,27 @@
 // real processes: with nothing kept (the snapshots removed first), then reading what that one kept. Then
 // the same for the app started again: the first question of an engine opened on the index, before its
 // warm-up, with nothing kept and then reading what the previous engine kept as it closed.
-//   npx tsx scripts/bench-cli-ask.ts [--rounds 3] [--question "…"] (--db <index> | <notes folder> | --news <n>)
+//   npx tsx scripts/bench/cli-ask.ts [--rounds 3] [--question "…"] (--db <index> | <notes folder> | --news <n>)
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { LociEngine } from '../main/engine/engine.js';
-import { openDb } from '../main/engine/store/db.js';
-import { forgetDerivedSnapshots } from '../main/engine/store/derived-snapshots.js';
-import { benchNotes } from './bench-notes.js';
+import { LociEngine } from '../../main/engine/engine.js';
+import { openDb } from '../../main/engine/store/db.js';
+import { forgetDerivedSnapshots } from '../../main/engine/store/derived-snapshots.js';
+import { benchNotes } from './notes.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: { db: { type: 'string' }, news: { type: 'string' }, rounds: { type: 'string', default: '3' }, question: { type: 'string' } },
 });
 if ([values.db, values.news, positionals[0]].filter(Boolean).length !== 1) {
-  console.error('usage: npx tsx scripts/bench-cli-ask.ts [--rounds 3] [--question "…"] (--db <index> | <notes folder> | --news <n>)');
+  console.error('usage: npx tsx scripts/bench/cli-ask.ts [--rounds 3] [--question "…"] (--db <index> | <notes folder> | --news <n>)');
   process.exit(2);
 }
 
-const repo = resolve(import.meta.dirname, '..');
+const repo = resolve(import.meta.dirname, '../..');
 const work = mkdtempSync(join(tmpdir(), 'loci-bench-cli-ask-'));
 const chinese = values.news !== undefined;
 const question = values.question ?? (chinese ? '这篇新闻报道了哪家公司的什么消息？' : 'How do I get started?');

@@ -1,20 +1,17 @@
 // The JavaScript search libraries a user would otherwise reach for, run over the same paragraphs so the
 // bench compares side by side. Both are used with their documented defaults (title + text fields); for
 // Chinese text, whose words no default tokenizer can split, both get the custom tokenizer their docs
-// prescribe for CJK — here the same jieba segmentation Loci's index uses.
-import MiniSearch from 'minisearch';
-import { create, insertMultiple, search } from '@orama/orama';
-import type { BenchParagraph } from './datasets.js';
-import { segmentWords } from '../text/segment.js';
+// prescribe for CJK — here the same jieba segmentation Loci's index uses. Both are devDependencies,
+// imported when a peer is built: a static import would put them on every start of the bundled CLI.
+import type { BenchParagraph } from './dataset.js';
+import type { PeerName } from './names.js';
+import { segmentWords } from '../engine/text/segment.js';
 
 export interface PeerIndex {
   readonly name: string;
   /** Corpus indices, best first. */
   search(question: string, k: number): Promise<number[]>;
 }
-
-export type PeerName = 'minisearch' | 'orama';
-export const PEER_NAMES: PeerName[] = ['minisearch', 'orama'];
 
 export async function buildPeer(name: PeerName, corpus: BenchParagraph[]): Promise<PeerIndex> {
   const cjk = mostlyHan(corpus.slice(0, 50).map((p) => p.text).join(''));
@@ -28,7 +25,8 @@ function mostlyHan(sample: string): boolean {
   return letters > 0 && han / letters > 0.3;
 }
 
-function buildMiniSearch(corpus: BenchParagraph[], cjk: boolean): PeerIndex {
+async function buildMiniSearch(corpus: BenchParagraph[], cjk: boolean): Promise<PeerIndex> {
+  const { default: MiniSearch } = await import('minisearch');
   const ms = new MiniSearch<{ id: number; title: string; text: string }>({
     fields: ['title', 'text'],
     ...(cjk ? { tokenize: (text: string) => segmentWords(text) } : {}),
@@ -43,6 +41,7 @@ function buildMiniSearch(corpus: BenchParagraph[], cjk: boolean): PeerIndex {
 }
 
 async function buildOrama(corpus: BenchParagraph[], cjk: boolean): Promise<PeerIndex> {
+  const { create, insertMultiple, search } = await import('@orama/orama');
   const schema = { n: 'number', title: 'string', text: 'string' } as const;
   const tokenizer = { language: 'english', normalizationCache: new Map<string, string>(), tokenize: (raw: string) => segmentWords(raw) };
   const db = cjk ? create({ schema, components: { tokenizer } }) : create({ schema });

@@ -6,9 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { createStaticEmbedder } from '../../main/engine/embed/static-embedder.js';
 import { parseNote } from '../../main/engine/ingest/parse.js';
 import { defaultModelTuning } from '../../main/engine/llm/local/tuning.js';
-import { runTuningBench } from '../../main/engine/llm/tuning-bench.js';
+import { runTuningBench } from '../../main/bench/llm-tuning.js';
 import { DEFAULT_SETTINGS } from '../../main/engine/settings.js';
-import { tinyModelPath } from './helpers/tiny-model.js';
+import { tinyModelPath } from '../llm/helpers/tiny-model.js';
 
 const NOTES = join(import.meta.dirname, '../fixtures/llm/notes');
 

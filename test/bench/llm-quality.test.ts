@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createStaticEmbedder } from '../../main/engine/embed/static-embedder.js';
 import { parseNote } from '../../main/engine/ingest/parse.js';
-import { runQualityBench } from '../../main/engine/llm/quality.js';
-import { tinyModelPath } from './helpers/tiny-model.js';
+import { runQualityBench } from '../../main/bench/llm-quality.js';
+import { tinyModelPath } from '../llm/helpers/tiny-model.js';
 
 const NOTES = join(import.meta.dirname, '../fixtures/llm/notes');
 
