@@ -1,14 +1,14 @@
 import Database from 'better-sqlite3';
 import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { migrations } from './migrations/index.js';
+import { assertCurrentSchema, LATEST_SCHEMA, migrate, schemaVersion } from './migrate.js';
+
+export { LATEST_SCHEMA, schemaVersion };
 
 export type Db = Database.Database;
 
 /** Tables every Loci index has had since migration 1: how another application's database is told apart. */
 const LOCI_TABLES = ['documents', 'chunks', 'settings'];
-
-export const LATEST_SCHEMA = migrations[migrations.length - 1]?.version ?? 0;
 
 /** The database file exists and this process may not write it (permissions, immutable flag, read-only mount). */
 export function isReadOnlyFile(file: string): boolean {
@@ -48,16 +48,12 @@ export function openDb(file: string, options: { readonly?: boolean } = {}): Db {
     if (!readonly) db.pragma('temp_store = MEMORY');
     db.pragma('busy_timeout = 5000');
     if (readonly) assertCurrentSchema(db, file);
-    else migrate(db);
+    else migrate(db, file);
     return db;
   } catch (err) {
     db.close();
     throw err;
   }
-}
-
-export function schemaVersion(db: Db): number {
-  return db.pragma('user_version', { simple: true }) as number;
 }
 
 /** Reads only: a new (empty) file passes, a Loci index passes, anything else throws naming what it is. */
@@ -77,32 +73,6 @@ function assertLociIndex(db: Db, file: string): void {
       `${file} is another application's SQLite database (tables: ${shown || 'none'}), not a Loci index; Loci left it untouched. Pick another --db file.`,
     );
   }
-}
-
-function assertCurrentSchema(db: Db, file: string): void {
-  const current = schemaVersion(db);
-  if (current > LATEST_SCHEMA) throw newerSchema(current);
-  if (current < LATEST_SCHEMA) {
-    throw new Error(
-      `The index ${file} is read-only and was written by an older Loci (schema ${current}, this build needs ${LATEST_SCHEMA}); open it once with write access so it can be upgraded.`,
-    );
-  }
-}
-
-function migrate(db: Db): void {
-  const current = schemaVersion(db);
-  if (current > LATEST_SCHEMA) throw newerSchema(current);
-  for (const m of migrations) {
-    if (m.version <= current) continue;
-    db.transaction(() => {
-      db.exec(m.sql);
-      db.pragma(`user_version = ${m.version}`);
-    })();
-  }
-}
-
-function newerSchema(current: number): Error {
-  return new Error(`This index was written by a newer Loci (schema ${current}, this build knows ${LATEST_SCHEMA}). Update Loci or pick another index file.`);
 }
 
 function message(err: unknown): string {

@@ -10,8 +10,9 @@ import m0009 from './0009_kept_replies.js';
 import m0010 from './0010_released_replies.js';
 import m0011 from './0011_released_vectors.js';
 import m0012 from './0012_derived_snapshots.js';
+import m0013 from './0013_migration_names.js';
 
-/** Append-only: never edit a shipped migration, add the next number. */
+/** Append-only: never edit a shipped migration, add the next number under a new name (indexes record names). */
 export const migrations: { version: number; name: string; sql: string }[] = [
   { version: 1, name: 'initial', sql: m0001 },
   { version: 2, name: 'indexes', sql: m0002 },
@@ -25,4 +26,5 @@ export const migrations: { version: number; name: string; sql: string }[] = [
   { version: 10, name: 'released replies', sql: m0010 },
   { version: 11, name: 'released vectors', sql: m0011 },
   { version: 12, name: 'derived snapshots', sql: m0012 },
+  { version: 13, name: 'migration names', sql: m0013 },
 ];
