@@ -9,6 +9,9 @@ export const jsonOption = () => new Option('--json', 'print machine-readable JSO
 export const embedderOption = () =>
   new Option('--embedder <spec>', "embedding model: 'glove' (built in), 'transformers:<model folder>' (see loci models list) or 'openai:http://host:port/v1#model'");
 
+/** Commander turns `--no-wait` into `wait: false`. */
+export const noWaitOption = () => new Option('--no-wait', 'when another Loci process is writing this index, stop with an error naming it instead of waiting');
+
 export const modelOption = () =>
   new Option('--model <model>', 'language model: a .gguf file, an installed model id, or http(s)://server/v1#model (OpenAI-compatible)');
 
@@ -22,7 +25,7 @@ export function print(json: boolean, value: unknown, human: () => string): void 
  * and a mistyped path would answer "nothing matches" instead of saying so.
  */
 export async function withEngine<T>(
-  opts: { db: string; embedder?: string; model?: string; oneOff?: boolean; existing?: boolean },
+  opts: { db: string; embedder?: string; model?: string; oneOff?: boolean; existing?: boolean; wait?: boolean },
   fn: (engine: LociEngine) => Promise<T>,
 ): Promise<T> {
   if (opts.existing && !existsSync(opts.db)) {
@@ -33,7 +36,7 @@ export async function withEngine<T>(
   const { LociEngine } = await import('../engine/engine.js');
   // A switch of embedder left unfinished is the app's (or serve's, or watch's) to go on with: a command
   // that runs for a second would only start it, and then wait for its current batch to stop.
-  const engine = await LociEngine.open({ dbPath: opts.db, embedder: opts.embedder, model: opts.model, resumeSwitch: false, oneOff: opts.oneOff });
+  const engine = await LociEngine.open({ dbPath: opts.db, embedder: opts.embedder, model: opts.model, resumeSwitch: false, oneOff: opts.oneOff, waitForWriter: opts.wait });
   // On stderr, so --json output stays parseable: a fallback embedder, a refused folder or a re-extraction
   // after an upgrade must not pass silently.
   const tell = (message: string) => process.stderr.write(`${termText(`loci: ${message}`)}\n`);

@@ -22,6 +22,7 @@ import { isIndexedDocument } from './store/graph-queries.js';
 import { watchFolder, type FolderWatch } from './jobs/watch.js';
 import { addChatMessage, assertChat, deleteChat, listChats, loadChat, newChat } from './store/chats.js';
 import { NotFoundError, UserError } from './errors.js';
+import { IndexWriter } from './jobs/index-writer.js';
 import { modelsInSettings, type ModelsInUse } from './llm/models/remove.js';
 import { getLogger, reportEngineError } from './log.js';
 import type { Answer, AskOptions, ChatMessage, DocumentSummary, EmbedderSwitch, FolderSummary, GraphView, IndexReport, MindMapView, ModelPassSummary, NoteText, RelatedNote, Stats } from './api.js';
@@ -76,6 +77,8 @@ export interface EngineOptions {
    * other process reads them only until its first warm-up, and keeps them as it closes (index-cache.ts).
    */
   oneOff?: boolean;
+  /** When another Loci process writes the index: wait for it (default), or fail with IndexLockedError (`--no-wait`). */
+  waitForWriter?: boolean;
 }
 
 /** What the engine tells its host as jobs run: hosts forward these as contract events. */
@@ -97,6 +100,8 @@ export interface JobOptions {
    * with this, the notes written so far stay (not in the library yet) so the next run resumes (the CLI's Ctrl-C).
    */
   keepPartial?: boolean;
+  /** Start even while another Loci process writes the index, waiting for it (watch, the CLI); else refused with IndexLockedError. */
+  waitForWriter?: boolean;
 }
 
 export class ReadOnlyIndexError extends Error {
@@ -125,6 +130,8 @@ export class LociEngine {
   /** Retrieval warmed up once the index has been quiet this long (retrieve/warm-up.ts). */
   private warmTimer: NodeJS.Timeout | null = null;
   private warming: Promise<void> = Promise.resolve();
+  /** The index's one-writer lock across processes, held while the queue writes (jobs/index-writer.ts). */
+  private readonly writer: IndexWriter;
 
   private constructor(
     readonly db: Db,
@@ -137,6 +144,7 @@ export class LociEngine {
     private readonly oneOff = false,
   ) {
     this.cache = new IndexCache(db, currentEmbedder, this.snapshotUse);
+    this.writer = new IndexWriter(dbPath, (message) => this.warn(message), (message) => this.publish({ type: 'warning', message }));
   }
 
   /** What retrieval derives from the whole index, read back from the last process's snapshots (index-cache.ts). */
@@ -179,24 +187,32 @@ export class LociEngine {
         ? new LociEngine(db, opts.dbPath, previous.embedder, previous.spec, opts.model, readOnly, opts.oneOff)
         : new LociEngine(db, opts.dbPath, embedder, spec, opts.model, readOnly, opts.oneOff);
       for (const w of warnings) engine.warn(w);
-      engine.checkSavedFolders();
-      if (!readOnly) await judgeNoteLanguages(db);
-      if (previous) {
-        if (opts.resumeSwitch ?? true) engine.switchInBackground(spec, embedder);
-        else {
-          await embedder.dispose?.();
-          engine.warn(`Search uses ${previous.embedder.id}: the switch to '${spec}' is not finished; it goes on when the app, loci serve or loci watch opens this index.`);
+      engine.writer.wait = opts.waitForWriter ?? true;
+      // What an open writes, only while no other Loci process writes: an `ask` never waits for an index run.
+      const writes = !readOnly && engine.writer.tryTake('opening the index');
+      try {
+        engine.checkSavedFolders();
+        if (writes) await judgeNoteLanguages(db);
+        if (previous) {
+          if (opts.resumeSwitch ?? true) engine.switchInBackground(spec, embedder);
+          else {
+            await embedder.dispose?.();
+            engine.warn(`Search uses ${previous.embedder.id}: the switch to '${spec}' is not finished; it goes on when the app, loci serve or loci watch opens this index.`);
+          }
+          return engine;
         }
-        return engine;
+        // An index made with another embedder (an upgrade of the built-in one, or a switch whose previous
+        // embedder no longer loads) has no vectors this one can compare with: re-embed and rebuild the
+        // graph before anything is asked.
+        if (needsReembedding(db, engine.embedder)) {
+          if (readOnly) engine.warn(`The index was built with another embedder than ${engine.embedder.id}; open it writable to re-embed it.`);
+          // Else another Loci process is writing it (its first run, usually), and its graph step does this.
+          else if (writes) await updateGraph(db, engine.embedder, engine.indexDefaults());
+        }
+        if (writes) rememberGraphEmbedder(db, engine.embedder, spec);
+      } finally {
+        if (writes) engine.writer.release();
       }
-      // An index made with another embedder (an upgrade of the built-in one, or a switch whose previous
-      // embedder no longer loads) has no vectors this one can compare with: re-embed and rebuild the
-      // graph before anything is asked.
-      if (needsReembedding(db, engine.embedder)) {
-        if (readOnly) engine.warn(`The index was built with another embedder than ${engine.embedder.id}; open it writable to re-embed it.`);
-        else await updateGraph(db, engine.embedder, engine.indexDefaults());
-      }
-      if (!readOnly) rememberGraphEmbedder(db, engine.embedder, spec);
       engine.scheduleWarmUp();
       return engine;
     } catch (err) {
@@ -283,12 +299,13 @@ export class LociEngine {
   async index(root: string, opts: JobOptions & IndexerOptions = {}): Promise<IndexReport> {
     const abs = resolve(root);
     await this.jobs.get(abs)?.done.catch(() => undefined);
-    return this.startJob(abs, opts).done;
+    return this.startJob(abs, { waitForWriter: this.writer.wait, ...opts }).done;
   }
 
   /** Starts the folder's job; throws when the folder is invalid or a job for it is running. */
   startJob(root: string, opts: JobOptions & IndexerOptions = {}): FolderJob {
     this.assertWritable('index a folder');
+    if (!opts.waitForWriter) this.writer.assertFree();
     const abs = checkLibraryRoot(root);
     return this.jobs.start(abs, (control) => this.runJob(abs, control, opts), this.untilClosed(opts.signal));
   }
@@ -314,11 +331,12 @@ export class LociEngine {
     const wasSaved = getFolder(this.db, root) !== undefined;
     const scope = this.scopeOf(root);
     try {
-      if (opts.redo) forgetContentHashes(this.db, root, opts.redo === 'all' ? undefined : opts.redo.docId);
-      const fast = await this.serialised(() =>
-        indexFolder(this.db, this.embedder, root, { ...this.indexDefaults(), ...opts, excluded: scopeFilter(scope), onProgress, onNotice, signal }),
-      );
-      saveFolder(this.db, root);
+      const fast = await this.serialised(async () => {
+        if (opts.redo) forgetContentHashes(this.db, root, opts.redo === 'all' ? undefined : opts.redo.docId);
+        const report = await indexFolder(this.db, this.embedder, root, { ...this.indexDefaults(), ...opts, excluded: scopeFilter(scope), onProgress, onNotice, signal });
+        saveFolder(this.db, root);
+        return report;
+      }, `indexing ${root}`, signal);
       this.refused.delete(root);
       control.searchable(fast);
       this.scheduleWarmUp();
@@ -454,6 +472,7 @@ export class LociEngine {
   /** Removes a library folder and everything it contributed; stops its job and watchers first. */
   async removeFolder(root: string): Promise<{ removed: number }> {
     this.assertWritable('remove a folder');
+    this.writer.assertFree();
     const abs = resolve(root);
     if (!getFolder(this.db, abs) && !documentRoots(this.db).includes(abs)) throw new NotFoundError(`${abs} is not a library folder.`);
     await this.unwatch(abs);
@@ -464,17 +483,18 @@ export class LociEngine {
       this.refused.delete(abs);
       await updateGraph(this.db, this.embedder, this.indexDefaults());
       return { removed };
-    });
+    }, `removing ${abs} from the library`);
   }
 
   /** Sets a folder's include/exclude globs and starts its job (notes now left out are removed by its scan). */
   async setScope(root: string, scope: FolderScope): Promise<FolderJob> {
     this.assertWritable('change a folder scope');
+    this.writer.assertFree();
     const abs = resolve(root);
     if (!getFolder(this.db, abs)) throw new NotFoundError(`${abs} is not a library folder; index it first.`);
     const checked = checkScope(scope);
     await this.jobs.stop(abs);
-    setFolderScope(this.db, abs, checked);
+    await this.serialised(async () => setFolderScope(this.db, abs, checked), `changing the scope of ${abs}`);
     // A watcher may have started a run in between (with the new scope or not): restart it with this one.
     if (await this.jobs.stop(abs)) await this.jobs.get(abs)?.done.catch(() => undefined);
     return this.startJob(abs);
@@ -502,8 +522,9 @@ export class LociEngine {
     return signal ? AbortSignal.any([signal, this.closing.signal]) : this.closing.signal;
   }
 
-  private serialised<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.running.then(work);
+  /** The one queue every write of this engine goes through, each under the index's writer lock. */
+  private serialised<T>(work: () => Promise<T>, activity = 'writing to this index', signal?: AbortSignal): Promise<T> {
+    const run = this.running.then(() => this.writer.run(activity, work, this.untilClosed(signal)));
     this.running = run.catch(() => undefined);
     return run;
   }
@@ -534,7 +555,7 @@ export class LociEngine {
     const runIndex = async () => {
       await this.jobs.get(abs)?.done.catch(() => undefined);
       if (closed) throw new Error(`${abs} is no longer watched`);
-      return this.startJob(abs, { onProgress }).done;
+      return this.startJob(abs, { onProgress, waitForWriter: true }).done;
     };
     const w = watchFolder(abs, runIndex, onReport ?? (() => undefined), onError, { excluded });
     const set = this.watches.get(abs) ?? new Set<FolderWatch>();
@@ -591,12 +612,21 @@ export class LociEngine {
     }
     // A read-only index answers without saving the conversation.
     let chatId: number | undefined;
+    let unsaved: string | null = null;
     if (!this.readOnly) {
-      chatId = opts.chatId ?? newChat(this.db, question);
-      addChatMessage(this.db, chatId, { role: 'user', text: question, citations: [], contexts: [], method, model: null });
-      addChatMessage(this.db, chatId, { role: 'assistant', text: answer.text, citations: answer.citations, contexts: result.contexts, method, model: answer.model });
+      // Another process's long write can outlast SQLite's busy timeout: the answer still goes out.
+      try {
+        chatId = this.db.transaction(() => {
+          const id = opts.chatId ?? newChat(this.db, question);
+          addChatMessage(this.db, id, { role: 'user', text: question, citations: [], contexts: [], method, model: null });
+          addChatMessage(this.db, id, { role: 'assistant', text: answer.text, citations: answer.citations, contexts: result.contexts, method, model: answer.model });
+          return id;
+        })();
+      } catch (err) {
+        unsaved = `This answer was not saved to the conversation history: ${errorText(err)}.`;
+      }
     }
-    const notice = method === 'pgr' ? this.factPathsNotice() : null;
+    const notice = [method === 'pgr' ? this.factPathsNotice() : null, unsaved].filter(Boolean).join(' ') || null;
     return {
       question,
       ...answer,

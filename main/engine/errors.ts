@@ -33,3 +33,43 @@ export class ConflictError extends UserError {
 export function isUserError(err: unknown): err is UserError {
   return err instanceof UserError;
 }
+
+/** Who holds an index's writer lock (store/writer-lock.ts): as written in `<db>.lock`. */
+export interface LockHolder {
+  pid: number;
+  host: string;
+  /** When it took the lock (ISO time). */
+  started: string;
+  /** What it is doing, e.g. "indexing /home/me/notes". */
+  activity: string;
+  token: string;
+  /** Its process's start time (Linux clock ticks since boot), so a reused PID is not taken for it. */
+  procStart: number | null;
+}
+
+/** Another Loci process is writing this index (`locked`: HTTP 409), with who it is. */
+export class IndexLockedError extends UserError {
+  /** Who writes it: what the contract carries to the UI (not the lock's token). */
+  readonly holder: { pid: number; host: string; started: string; activity: string };
+  constructor(holder: LockHolder) {
+    const who = describeHolder(holder);
+    super(`${who[0]!.toUpperCase()}${who.slice(1)} is ${holder.activity || 'writing to this index'}: an index takes one writer at a time. Try again when it has finished.`, 'locked');
+    this.name = 'IndexLockedError';
+    this.holder = { pid: holder.pid, host: holder.host, started: holder.started, activity: holder.activity };
+  }
+}
+
+/** "another Loci process (pid 4242 on box, started 10:02:11)": how a holder is named to people. */
+export function describeHolder(h: LockHolder): string {
+  return `another Loci process (pid ${h.pid}${h.host ? ` on ${h.host}` : ''}, started ${lockTime(h.started)})`;
+}
+
+/** A lock's time as people read it: the time of day when it is today's, else the date too. */
+export function lockTime(iso: string): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return iso;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const time = `${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}`;
+  const today = new Date().toDateString() === at.toDateString();
+  return today ? time : `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ${time}`;
+}

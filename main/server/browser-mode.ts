@@ -43,7 +43,16 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
 
   for (const root of opts.engine.roots()) host.watch(root);
   const initialIndex = opts.folder
-    ? dispatcher.dispatch('library.index', { root: path.resolve(opts.folder), watch: true }).then((r) => {
+    ? dispatcher.dispatch('library.index', { root: path.resolve(opts.folder), watch: true }).then(async (r) => {
+        // Another Loci process is writing the index (a click is refused; a command line's folder waits for it).
+        if (!r.ok && r.error.code === 'locked' && opts.folder) {
+          log(`loci: ${r.error.message.replace(/^loci call "[^"]+" failed: /, '')} Waiting for it…`);
+          const root = path.resolve(opts.folder);
+          r = await opts.engine.index(root, { waitForWriter: true }).then(
+            () => (host.watch(root), { ok: true as const, result: null }),
+            (err: unknown) => ({ ok: false as const, error: { kind: 'engine' as const, message: err instanceof Error ? err.message : String(err) } }),
+          );
+        }
         if (!r.ok) {
           log(`loci: indexing ${opts.folder} failed: ${r.error.message}`);
           getLogger('server').warn({ folder: opts.folder, error: r.error }, 'initial index failed');

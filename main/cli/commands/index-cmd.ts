@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { dbOption, embedderOption, jsonOption, modelOption, print, withEngine } from '../options.js';
+import { dbOption, embedderOption, jsonOption, modelOption, noWaitOption, print, withEngine } from '../options.js';
 import { progressReporter } from '../progress.js';
 import type { IndexReport } from '../../engine/api.js';
 import { termField } from '../terminal.js';
@@ -14,7 +14,8 @@ export function registerIndex(program: Command): void {
     .addOption(jsonOption())
     .addOption(embedderOption())
     .addOption(modelOption())
-    .action(async (folder: string, opts: { db: string; json?: boolean; embedder?: string; model?: string }) => {
+    .addOption(noWaitOption())
+    .action(async (folder: string, opts: { db: string; json?: boolean; embedder?: string; model?: string; wait: boolean }) => {
       await withEngine(opts, async (engine) => {
         if (opts.embedder) await engine.updateSettings({ embedder: opts.embedder });
         const progress = progressReporter(!opts.json);

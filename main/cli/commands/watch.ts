@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { dbOption, embedderOption, jsonOption } from '../options.js';
+import { dbOption, embedderOption, jsonOption, noWaitOption } from '../options.js';
 import { formatReport } from './index-cmd.js';
 import { termField, termText } from '../terminal.js';
 
@@ -12,9 +12,14 @@ export function registerWatch(program: Command): void {
     .addOption(dbOption())
     .addOption(jsonOption())
     .addOption(embedderOption())
-    .action(async (folder: string, opts: { db: string; json?: boolean; embedder?: string }) => {
+    .addOption(noWaitOption())
+    .action(async (folder: string, opts: { db: string; json?: boolean; embedder?: string; wait: boolean }) => {
       const { LociEngine } = await import('../../engine/engine.js');
-      const engine = await LociEngine.open({ dbPath: opts.db, embedder: opts.embedder });
+      const engine = await LociEngine.open({ dbPath: opts.db, embedder: opts.embedder, waitForWriter: opts.wait });
+      // Waiting for another Loci process, a stale lock taken over: on stderr, so --json stays parseable.
+      engine.subscribe((e) => {
+        if (e.type === 'warning') console.error(termText(`loci: ${e.message}`));
+      });
       const report = (r: Parameters<typeof formatReport>[0]) =>
         console.log(opts.json ? JSON.stringify({ event: 'indexed', ...r }) : termText(formatReport(r)));
       // A folder on the command line is relative to where the command runs; the engine takes absolute paths.

@@ -68,8 +68,10 @@ export class FolderJobs {
         this.jobs.delete(root);
       }
     })();
-    // Callers may only await `done`; an unawaited `searchable` rejection is not an error of its own.
+    // Callers may await either or neither (the UI awaits `searchable`): a failure reaches hosts as the
+    // engine's error event, and an unawaited rejection would otherwise end the process (a server's).
     searchable.catch(() => undefined);
+    done.catch(() => undefined);
     const job: FolderJob = {
       root,
       get phase() {

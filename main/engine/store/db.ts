@@ -47,6 +47,7 @@ export function openDb(file: string, options: { readonly?: boolean } = {}): Db {
     // the committed state), so nothing durable moves to memory.
     if (!readonly) db.pragma('temp_store = MEMORY');
     db.pragma('busy_timeout = 5000');
+    if (!readonly) beginWritesImmediately(db);
     if (readonly) assertCurrentSchema(db, file);
     else migrate(db, file);
     return db;
@@ -54,6 +55,17 @@ export function openDb(file: string, options: { readonly?: boolean } = {}): Db {
     db.close();
     throw err;
   }
+}
+
+/**
+ * Every transaction here writes, so each takes SQLite's write lock as it begins (BEGIN IMMEDIATE), where
+ * the busy timeout applies. A deferred one that read first and then met another connection's commit
+ * failed at once with "database is locked", whatever the timeout (SQLITE_BUSY_SNAPSHOT). Nested calls
+ * are savepoints either way.
+ */
+function beginWritesImmediately(db: Db): void {
+  const transaction = db.transaction.bind(db);
+  db.transaction = ((fn: Parameters<Db['transaction']>[0]) => transaction(fn).immediate) as Db['transaction'];
 }
 
 /** Reads only: a new (empty) file passes, a Loci index passes, anything else throws naming what it is. */
