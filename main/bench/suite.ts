@@ -1,6 +1,6 @@
 // `loci bench --suite dev`: every dev set side by side in one run — Wikipedia multi-hop (HotpotQA train-100
-// and dev, MuSiQue dev, 2Wiki dev), untitled Chinese news (CRUD-RAG 1/2/3-doc over one pooled corpus) and
-// documentation notes (our SilverBullet and Foam question sets) — so a retrieval change is judged on all
+// and dev, MuSiQue dev, 2Wiki dev, HippoRAG 2's 700 2Wiki questions over 6,119 passages), untitled Chinese
+// news (CRUD-RAG 1/2/3-doc over one pooled corpus) and documentation notes (our SilverBullet and Foam question sets) — so a retrieval change is judged on all
 // kinds of data at once, never tuned to one. `--quick` is the same shape, smaller, for iteration.
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,6 +28,8 @@ interface SingleSet {
   format: DatasetFormat;
   /** Questions kept by --quick (all when absent). */
   quickLimit?: number;
+  /** A passages file beside the questions (HippoRAG format), under the shared data folder. */
+  corpus?: string;
 }
 
 const SINGLE_SETS: SingleSet[] = [
@@ -35,6 +37,9 @@ const SINGLE_SETS: SingleSet[] = [
   { name: 'hotpotqa-dev', file: 'hotpotqa/dev_distractor_10.jsonl', format: 'hotpotqa' },
   { name: 'musique-dev', file: 'musique/dev_answerable_10.jsonl', format: 'musique' },
   { name: '2wiki-dev', file: '2wiki/dev_10.jsonl', format: '2wiki' },
+  // HippoRAG 2's 2Wiki evaluation questions over the benchmark's whole 6,119-passage pool: large enough that
+  // a second-hop loss shows (the 10-question set above hides it).
+  { name: '2wiki-hipporag-700', file: '2wiki/hipporag_dev/questions.json', format: 'hipporag', corpus: '2wiki/hipporag_dev/corpus.json', quickLimit: 150 },
 ];
 const CRUD_FILES = ['1doc', '2doc', '3doc'].map((n) => ({ name: `crud-${n}`, file: `crud/questions_${n}_dev.json` }));
 const DOCS_QA = [
@@ -91,7 +96,7 @@ function* groups(o: SuiteOptions, skipped: SuiteReport['skipped']): Generator<Gr
   for (const s of SINGLE_SETS) {
     const file = join(o.dataDir, s.file);
     if (!have(s.name, file)) continue;
-    yield { key: s.name, sets: [{ name: s.name, file, ds: loadDataset(file, { format: s.format, limit: o.quick ? s.quickLimit : undefined }) }] };
+    yield { key: s.name, sets: [{ name: s.name, file, ds: loadDataset(file, { format: s.format, corpus: s.corpus && join(o.dataDir, s.corpus), limit: o.quick ? s.quickLimit : undefined }) }] };
   }
   const crud = CRUD_FILES.filter((c) => have(c.name, join(o.dataDir, c.file)));
   const news = join(o.dataDir, 'crud/news.jsonl.gz');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadDataset } from '../../main/bench/datasets.js';
 import { formatReport, runBench, type BenchReport } from '../../main/bench/runner.js';
@@ -61,6 +62,27 @@ describe.skipIf(!have)('loci bench', () => {
     expect(report.results[0]!.perQuestion.every((q) => q.shown !== null)).toBe(true);
     expect(report.results[1]!.perQuestion.every((q) => q.shown === null)).toBe(true);
   }, 120_000);
+
+  it('--baseline pairs each method with a previous --json run question by question; a file that is no run is refused before any work', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loci-baseline-'));
+    try {
+      const args = ['bin/loci.mjs', 'bench', '--dataset', join(DATA, 'musique/dev_answerable_10.jsonl'), '--methods', 'bm25,hybrid', '--k', '5', '--limit', '4'];
+      const before = join(dir, 'before.json');
+      writeFileSync(before, execFileSync('node', [...args, '--json'], { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
+      const out = execFileSync('node', [...args, '--baseline', before], { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      expect(out).toMatch(/paired difference in recall@5 \(points\), mean \[95% bootstrap interval over questions, 2000 resamples, seed 1\]/);
+      const rows = out.split('\n').filter((l) => /^\| .*musique.*\|\s+(bm25|hybrid) \|/.test(l)).map((l) => l.split('|').map((c) => c.trim()));
+      expect(rows.map((r) => r[2])).toEqual(['bm25', 'hybrid']);
+      // The same code on the same index: every question the same, so no difference and no interval.
+      expect(rows.map((r) => r[5])).toEqual(['+0.0 [+0.0, +0.0]', '+0.0 [+0.0, +0.0]']);
+      expect(rows[0]![4]).toBe('–');
+      const notARun = join(dir, 'other.json');
+      writeFileSync(notARun, '{"hello": 1}');
+      expect(() => execFileSync('node', [...args, '--baseline', notARun], { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })).toThrow(/--baseline .*other\.json: not a `loci bench --json` output/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 
   // The issue's target, measured: on the pooled HotpotQA train 100, loci beats bm25 and both peers on recall@5.
   it('loci beats bm25, MiniSearch and Orama on recall@5 on HotpotQA train 100 (no model)', async () => {

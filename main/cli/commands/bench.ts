@@ -23,6 +23,7 @@ interface BenchCliOptions {
   db?: string;
   keepIndex?: string;
   json?: boolean;
+  baseline?: string;
   /** Issue 13: a model whose generated answers are scored too. */
   answer?: string;
   /** Issue 13: the model pass over the built index, so every method reads model rows. */
@@ -59,6 +60,7 @@ export function registerBench(program: Command): void {
     .option('--keep-index <dir>', 'with --suite: keep each corpus\'s index in this folder and reuse it on the next run (only the questions run again)')
     .option('--answer <model>', "with --dataset: also score the model's generated answers (EM/F1/containment) from loci, bm25 and no context")
     .option('--model <id|path>', 'with --dataset: run the model pass over the index before benching (model rows instead of fast rows; with --db, rows already made are kept)')
+    .option('--baseline <file>', "a previous run's --json output: each method and set is paired with it question by question (difference and 95% bootstrap interval)")
     .option('--json', 'print the report(s) as JSON')
     .action(async (o: BenchCliOptions) => {
       if (!o.dataset === !o.suite) throw new Error('give either --dataset <file> or --suite dev');
@@ -81,6 +83,14 @@ export function registerBench(program: Command): void {
       const unknownSets = (sets ?? []).filter((n) => !suiteSetNames().includes(n));
       if (unknownSets.length) throw new Error(`unknown set(s) ${unknownSets.join(', ')}: the dev suite has ${suiteSetNames().join(', ')}`);
       const limit = positiveInt('--limit', o.limit);
+      const { compareRuns, formatComparisons, readBaseline, scoredSets } = await import('../../bench/paired.js');
+      // Read before any run, so a wrong file fails in a second, not after an hour of benching.
+      const baseline = o.baseline ? readBaseline(o.baseline) : null;
+      const cutoff = ks.includes(5) ? 5 : ks[0]!;
+      const paired = <T extends object>(report: T) => {
+        const rows = compareRuns(scoredSets(report), baseline, cutoff);
+        return { report: { ...report, paired: { k: cutoff, baseline: o.baseline ?? null, rows } }, text: formatComparisons(rows, cutoff, baseline !== null) };
+      };
       const progress = o.json ? undefined : (m: string) => process.stderr.write(`${m}\n`);
 
       const outputs: unknown[] = [];
@@ -99,8 +109,9 @@ export function registerBench(program: Command): void {
               onProgress: progress,
               onReport: o.json ? undefined : (r) => process.stderr.write(`${formatReport(r)}\n\n`),
             });
-            if (o.json) outputs.push(report);
-            else process.stdout.write(`${formatSuite(report)}\n\n`);
+            const p = paired(report);
+            if (o.json) outputs.push(p.report);
+            else process.stdout.write(`${formatSuite(report)}\n\n${p.text}\n\n`);
           } else {
             const ds = loadDataset(o.dataset!, { format: o.format as DatasetFormat | undefined, corpus: o.corpus, limit, pool });
             const afterIndex = o.model ? modelPass(o.model, progress) : undefined;
@@ -108,8 +119,9 @@ export function registerBench(program: Command): void {
             const prepared = o.answer || needsLociIndex(methods) ? await prepareIndex(ds.corpus, embedder, { dbFile: o.db, onProgress: progress, afterIndex }) : null;
             try {
               const report = await evaluateDataset(prepared, ds, o.dataset!, { methods, ks, onProgress: progress, embedderId: embedder.id });
-              if (o.json) outputs.push(report);
-              else process.stdout.write(`${formatReport(report)}\n\n`);
+              const p = paired(report);
+              if (o.json) outputs.push(p.report);
+              else process.stdout.write(`${formatReport(report)}\n\n${p.text}\n\n`);
               if (o.answer && prepared) {
                 const { runAnswerBench, formatAnswerReport } = await import('../../bench/answers.js');
                 const answers = await runAnswerBench(ds, { model: o.answer, k: Math.min(...ks), prepared, onProgress: progress });
