@@ -9,6 +9,8 @@ import type { RetrievalContext } from './retrieve/retriever.js';
 import { retrieve } from './retrieve/index.js';
 import { warmRetrieval } from './retrieve/warm-up.js';
 import { extractiveAnswer } from './answer/extractive.js';
+import { answerability } from './answer/answerable.js';
+import { notAnswered } from './answer/not-answered.js';
 import { matchKeys } from './answer/term-match.js';
 import { questionSearchedWords, searchedWords } from './retrieve/query.js';
 import { describeSettings, DEFAULT_SETTINGS, readSettings, writeSettings, type Settings } from './settings.js';
@@ -594,7 +596,11 @@ export class LociEngine {
     const result = await retrieve(ctx, question, method, k);
     const terms = result.query.terms;
     let answer: Pick<Answer, 'text' | 'citations' | 'droppedCitations' | 'mode' | 'model'>;
-    if (llm) {
+    // Contexts that do not answer are named as the nearest notes, not quoted or handed to a model as if they did.
+    const judged = answerability(ctx, result.query, result.contexts);
+    if (!judged.answerable && terms.length && result.contexts.length) {
+      answer = { ...notAnswered(result.contexts), mode: llm ? 'generated' : 'extractive', model: null, droppedCitations: 0 };
+    } else if (llm) {
       const { generateAnswer } = await import('./answer/generate.js');
       const g = await generateAnswer(llm, question, result.contexts, { onToken: opts.onToken, signal: opts.signal, terms });
       answer = {
@@ -630,6 +636,8 @@ export class LociEngine {
     return {
       question,
       ...answer,
+      answerable: judged.answerable,
+      answerScore: judged.score,
       ...(notice ? { notice } : {}),
       method,
       contexts: result.contexts,

@@ -19,6 +19,8 @@ const answer = {
   contexts: [],
   matchKeys: ['fact'],
   citations: [{ n: 1, docPath: 'a.md', docTitle: 'A', lineFrom: 3, lineTo: 4, factPath: 'A › B', text: 'A fact' }],
+  answerable: true,
+  answerScore: 0.9,
   droppedCitations: 0,
   ms: 5,
 };

@@ -20,7 +20,7 @@ describe('one schema per shape', () => {
 
   it("a context's chunkId survives the answer's trip through the contract (it was stripped before)", () => {
     const context: RetrievedContext = { text: 't', docId: 1, docPath: 'a.md', docTitle: 'A', lineFrom: 1, lineTo: 2, factPath: null, score: 0.5, kind: 'chunk', chunkId: 7 };
-    const answer: Answer = { question: 'q', text: 'x', mode: 'extractive', model: null, method: 'loci', contexts: [context], matchKeys: [], citations: [], droppedCitations: 0, ms: 1 };
+    const answer: Answer = { question: 'q', text: 'x', mode: 'extractive', model: null, method: 'loci', contexts: [context], matchKeys: [], citations: [], answerable: true, answerScore: 0.9, droppedCitations: 0, ms: 1 };
     const wire = calls.ask.response.parse(JSON.parse(JSON.stringify(answer)));
     expect(wire.contexts[0]?.chunkId).toBe(7);
   });

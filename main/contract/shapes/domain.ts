@@ -137,6 +137,10 @@ export const answer = z.object({
    */
   matchKeys: z.array(z.string()),
   citations: z.array(citation),
+  /** Whether the contexts seem to answer the question (answer/answerable.ts); false: the text says so and cites the nearest notes. */
+  answerable: z.boolean(),
+  /** The calibrated score (0–1) the decision is taken from. */
+  answerScore: z.number(),
   /** Citations the model wrote to sources it was not given; removed from the text. */
   droppedCitations: z.number(),
   /** What limits this answer for now, e.g. PG-RAG's fact paths half embedded during a switch of embedder. */
