@@ -79,13 +79,13 @@ export interface SuiteReport {
 }
 
 /** A group of question sets over one corpus: indexed once, each set evaluated on it. */
-interface Group {
+export interface Group {
   /** Names the kept index file (--keep-index). */
   key: string;
   sets: { name: string; file: string; ds: BenchDataset }[];
 }
 
-function* groups(o: SuiteOptions, skipped: SuiteReport['skipped']): Generator<Group> {
+export function* suiteGroups(o: SuiteOptions, skipped: SuiteReport['skipped']): Generator<Group> {
   const wanted = (name: string) => !o.sets || o.sets.includes(name);
   const have = (name: string, file: string) => {
     if (!wanted(name)) return false;
@@ -129,7 +129,7 @@ export async function runSuite(embedder: Embedder, o: SuiteOptions): Promise<Sui
   const skipped: SuiteReport['skipped'] = [];
   const reports: SuiteReport['reports'] = [];
   const needsIndex = o.methods.some((m) => (LOCI_METHODS as string[]).includes(m));
-  for (const g of groups(o, skipped)) {
+  for (const g of suiteGroups(o, skipped)) {
     const corpus = g.sets[0]!.ds.corpus;
     log(`[${g.sets.map((s) => s.name).join(', ')}] ${corpus.length} documents`);
     const dbFile = o.indexDir ? keptIndexFile(o.indexDir, g.key, embedder.id) : undefined;

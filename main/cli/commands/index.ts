@@ -6,6 +6,7 @@ import { registerStats } from './stats.js';
 import { registerWatch } from './watch.js';
 import { registerBenchIndex } from './bench-index.js';
 import { registerBench } from './bench.js';
+import { registerBenchAnswerable } from './bench-answerable.js';
 import { registerBenchScale } from './bench-scale.js';
 import { registerModels } from './models.js';
 import { registerBenchLlm } from './bench-llm.js';
@@ -20,6 +21,7 @@ export function registerCommands(program: Command): void {
   registerWatch(program);
   registerBenchIndex(program);
   registerBench(program);
+  registerBenchAnswerable(program);
   registerBenchScale(program);
   registerModels(program);
   registerBenchLlm(program);

@@ -219,7 +219,7 @@ function TurnView({ turn }: { turn: Turn }) {
             {a.droppedCitations > 0 && <span>{a.droppedCitations} invalid citation(s) removed</span>}
           </div>
         )}
-        {a && 'mode' in a && a.mode === 'extractive' && !/extractive/i.test(a.text) && (
+        {a && 'mode' in a && a.mode === 'extractive' && a.answerable && !/extractive/i.test(a.text) && (
           <Notice>No language model answered: these are the best-matching fact paths from your notes, cited. Install a model in Settings &amp; models for written answers.</Notice>
         )}
         {a && 'notice' in a && a.notice && <Notice>{a.notice}</Notice>}
