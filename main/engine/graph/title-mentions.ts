@@ -213,7 +213,7 @@ export function mentionsFrom(trie: TitleTrie, notes: number, hitsByNote: Iterabl
     }
   }
   // A link to a short or common name ("TLS", "Tag") is no bridge here either: letting it be one moved a
-  // single SilverBullet question, down (2026-11-24). Nor does a link narrow a title several notes share
+  // single SilverBullet question, down. Nor does a link narrow a title several notes share
   // in the same note's prose to the linked one (one question down too).
   for (const l of links) mention(l.docId, l.key, [l.targetDocId], -1);
   return { byTitle: trie.byTitle, byDoc, noteFrequency, notes };

@@ -40,37 +40,8 @@ export interface PassageChoiceParams {
   codeWeight: number;
 }
 
-// On the documentation dev sets (52 and 51 questions; an offline replay over the kept indexes, every
-// combination tried on both sets at once, before two reference answers were reworded), the share of the
-// reference answer's words in loci's first 5 contexts, SilverBullet/Foam (BM25 77.6/83.2, loci before
-// 75.9/83.4; with the reworded answers and lead-ins, bench: BM25 76.8/82.9, before 75.2/83.1, now 80.1/86.5):
-// - choosing each note's passage and its further passages this way, notes in BM25's order: 78.8/84.6;
-// - the notes also ranked by it: 80.7/86.0 (recall@5 94.2 → 96.2 / 100), but the extractive answer
-//   `ask` shows fell on SilverBullet (54.3 → 51.7); with a quarter of BM25's weight left to its own
-//   note order 80.8/85.6 and the answer 54.2/62.3 (before 54.3/61.3); 0.1 / 0.4 / 0.5 / 0.75 of it:
-//   80.3/86.0, 79.5/84.9, 79.5/84.9, 78.8/84.9;
-// - with the notes ranked by it alone: b 0.2 / 0.3: 78.6/83.3, 77.8/83.2 (BM25's own 0.75: 76.8/82.0); k1 0.6 / 2 / 3: 80.3/85.2,
-//   80.6/85.0, 80.0/83.8; heading weight 0 / 0.5 / 1: 80.4/86.0, 79.9/86.0, 79.9/84.4.
-// Tried on top of this (session 7, both docs sets, loci's ans@5 / shown answer, SilverBullet | Foam, from
-// 80.1 / 54.7 | 86.5 / 65.7) and dropped:
-// - Tao & Zhai's MinDist over word positions (α 0.3) added to the score: weight 1 → 79.4 | 85.7, 2 → 78.4 | 85.7;
-//   the idf-weighted share of the question in the best 8–20-word window (0.1–0.3 × the question's idf):
-//   78.5–80.2 | 85.5–86.1;
-// - question words found in a code block counted like heading words for which passage is shown too (any
-//   weight 0–0.5; or only in blocks of 4+ / 6+ / 10+ lines): up to 80.7 / 55.3 | 87.7, but Foam's shown
-//   answer fell to 64.8–65.1 (the top note's extra passage gives it an extra fact, which pushes out the
-//   one that answers). For which notes rank only it is kept (codeWeight, noteRankingPassages);
-// - the title's words at full weight for the note ranking only (0.6–1): no change; 1.5: Foam shown 65.6;
-// - further passages from BM25's own top 8 as well: 78.3 / 57.7 | 84.2 / 64.4;
-// - a note's further passage shown after the next note's best unless it outranks it: 80.3 | 85.8.
-// What is left (session 7): on SilverBullet, 4.2 of the 4.5 points between loci and the best single
-// passage of the answering note are four questions whose note is not among the first 5 contexts — two
-// asked in other words than the note's (needs a real embedder), two where long code listings of
-// another note match the question's words as identifiers; on Foam, 2.0 points are passages within the
-// answering note that are asked in other words than they are written.
-// codeWeight: the heading's weight, read as a field of its own as the heading path is; in the note ranking
-// (after camelCase identifiers) SilverBullet 80.3 / 54.9 → 80.7 / 55.3 and Foam 86.5 / 66.0 → 86.7 / 66.0,
-// the same at 0, 0.3 and 0.5.
+// Chosen on both documentation dev sets at once (docs/tuning.md lists what else was tried): the notes stay
+// mostly in BM25's order, since ranking them by this alone cost the extractive answer on SilverBullet.
 export const DEFAULT_PASSAGE_CHOICE: PassageChoiceParams = { k1: 1.2, b: 0, headingWeight: 0.3, minPassagesPerNote: 2, bm25OrderShare: 0.25, codeWeight: 0.3 };
 
 const NOT_WORD = /[^\p{L}\p{N}]+/u;

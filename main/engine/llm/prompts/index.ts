@@ -7,14 +7,14 @@ import { fciSchema, keyPointsSchema, mindMapSchema, pieceSchema, tripleSchema } 
 /**
  * p1: three calls per note (FCIs per piece with up to 3 regenerations, a mind map, triples per piece).
  * p2: one bounded call per piece writes FCIs grouped under routes; triples are parsed from the FCIs.
- * p3f (was p2f): p2 written as free text and parsed late (JSON grammar only as a fallback), generation
+ * p3f: p2 written as free text and parsed late (JSON grammar only as a fallback), generation
  *   stopped as soon as the reply loops (a repeated line), so the token bound is a safety net.
  */
 export const PROMPT_VERSIONS = { separate: 'p1', combined: 'p2', free: 'p3f' } as const;
 export type ExtractStrategy = keyof typeof PROMPT_VERSIONS;
 /**
  * Free text, parsed late, stopped at the first loop: on Gemma 3 270M it wrote a third of p1's tokens with
- * more FCIs grounded than p1 or strict p2 (bench-llm --quality, closing note of issue 13).
+ * more FCIs grounded than p1 or strict p2 (`bench-llm --quality`; docs/benchmarks.md, the model pass).
  */
 export const DEFAULT_STRATEGY: ExtractStrategy = 'free';
 /** The version rows are written under by default; changing the default strategy re-extracts every note. */
