@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { isReadOnlyFile, openDb, schemaVersion, type Db } from './store/db.js';
+import { openIndex, schemaVersion, type Db } from './store/db.js';
+import { readOnlyNotice, ReadOnlyIndexError } from './read-only-index.js';
 import { createEmbedder } from './embed/registry.js';
 import type { Embedder } from './embed/embedder.js';
 import { indexFolder, type IndexerOptions } from './indexer.js';
@@ -106,12 +107,7 @@ export interface JobOptions {
   waitForWriter?: boolean;
 }
 
-export class ReadOnlyIndexError extends Error {
-  constructor(dbPath: string, action: string) {
-    super(`Cannot ${action}: the index ${dbPath} is read-only (opened for reading because the file cannot be written).`);
-    this.name = 'ReadOnlyIndexError';
-  }
-}
+export { ReadOnlyIndexError };
 
 /** The engine as one object: what the CLI, the browser-mode server and the Electron engine host drive. */
 export class LociEngine {
@@ -164,8 +160,9 @@ export class LociEngine {
   }
 
   static async open(opts: EngineOptions): Promise<LociEngine> {
-    const readOnly = opts.readOnly ?? isReadOnlyFile(opts.dbPath);
-    const db = openDb(opts.dbPath, { readonly: readOnly });
+    const opened = openIndex(opts.dbPath, { readOnly: opts.readOnly });
+    const { db } = opened;
+    const readOnly = opened.readOnly !== null;
     try {
       const warnings: string[] = [];
       const stored = readSettings(db).embedder;
@@ -180,7 +177,7 @@ export class LociEngine {
         spec = DEFAULT_SETTINGS.embedder;
         embedder = await createEmbedder(spec);
       }
-      if (readOnly) warnings.push(`The index ${opts.dbPath} cannot be written: it is open read-only (asking works; indexing, settings and chats are not saved).`);
+      if (opened.readOnly) warnings.push(readOnlyNotice(db, opts.dbPath, opened.readOnly));
       // A switch of embedder that Loci was closed during: the previous embedder answers again at once and
       // the switch goes on in the background (its progress in Settings), instead of this start waiting
       // for the rest of it (hours, on a big library with a real embedder).
@@ -532,7 +529,7 @@ export class LociEngine {
   }
 
   private assertWritable(action: string): void {
-    if (this.readOnly) throw new ReadOnlyIndexError(this.dbPath, action);
+    if (this.readOnly) throw new ReadOnlyIndexError(this.db, this.dbPath, action);
   }
 
   /**

@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
-import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { assertCurrentSchema, LATEST_SCHEMA, migrate, schemaVersion } from './migrate.js';
+import { diskFull, isUnwritable, openReadOnlyDatabase, writeBlocker } from './read-only.js';
 
 export { LATEST_SCHEMA, schemaVersion };
 
@@ -9,17 +10,6 @@ export type Db = Database.Database;
 
 /** Tables every Loci index has had since migration 1: how another application's database is told apart. */
 const LOCI_TABLES = ['documents', 'chunks', 'settings'];
-
-/** The database file exists and this process may not write it (permissions, immutable flag, read-only mount). */
-export function isReadOnlyFile(file: string): boolean {
-  if (file === ':memory:' || !existsSync(file)) return false;
-  try {
-    accessSync(file, constants.W_OK);
-    return false;
-  } catch {
-    return true;
-  }
-}
 
 /**
  * Opens (creating if needed) a Loci index database: WAL, foreign keys on, migrations applied. A file
@@ -31,12 +21,13 @@ export function openDb(file: string, options: { readonly?: boolean } = {}): Db {
   if (file !== ':memory:' && !readonly) mkdirSync(dirname(file), { recursive: true });
   let db: Db;
   try {
-    db = new Database(file, { readonly, fileMustExist: readonly });
+    db = readonly && file !== ':memory:' ? openReadOnlyDatabase(file, (d) => assertLociIndex(d, file)) : new Database(file);
   } catch (err) {
+    if (readonly && !isUnwritable(err)) throw err;
     throw new Error(`Cannot open the index ${file}${readonly ? ' read-only' : ''}: ${message(err)}.`);
   }
   try {
-    assertLociIndex(db, file);
+    if (!readonly) assertLociIndex(db, file);
     if (!readonly) db.pragma('journal_mode = WAL');
     db.pragma('foreign_keys = ON');
     if (!readonly) db.pragma('synchronous = NORMAL');
@@ -54,6 +45,28 @@ export function openDb(file: string, options: { readonly?: boolean } = {}): Db {
   } catch (err) {
     db.close();
     throw err;
+  }
+}
+
+/**
+ * Opens the index for writing when this process can write it, else read-only with the reason (a
+ * read-only file, folder or filesystem, a full disk) for the notice the caller shows; `readOnly` asks
+ * for a read-only open whatever the file allows.
+ */
+export function openIndex(file: string, options: { readOnly?: boolean } = {}): { db: Db; readOnly: string | null } {
+  const blocker = options.readOnly ? 'it was opened read-only on request' : writeBlocker(file);
+  if (blocker) return { db: openDb(file, { readonly: true }), readOnly: blocker };
+  try {
+    return { db: openDb(file), readOnly: null };
+  } catch (err) {
+    // Writable by every check above, yet SQLite could not write it (the disk filled, a lock file denied).
+    if (!existsSync(file) || !isUnwritable(err)) throw err;
+    const cause = writeBlocker(file) ?? diskFull(dirname(file)) ?? `SQLite could not write it (${message(err)})`;
+    try {
+      return { db: openDb(file, { readonly: true }), readOnly: cause };
+    } catch (second) {
+      throw new Error(`Cannot open the index ${file}: ${cause}, and reading it failed too (${message(second)}).`);
+    }
   }
 }
 
@@ -76,6 +89,8 @@ function assertLociIndex(db: Db, file: string): void {
     tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
     version = schemaVersion(db);
   } catch (err) {
+    // No write access or no room is not "not an index": the caller opens it read-only or names the cause.
+    if (isUnwritable(err)) throw err;
     throw new Error(`${file} is not a Loci index (SQLite: ${message(err)}). Pick another --db file.`);
   }
   if (tables.length === 0 && version === 0) return;
