@@ -11,6 +11,7 @@ import { registerBenchScale } from './bench-scale.js';
 import { registerModels } from './models.js';
 import { registerBenchLlm } from './bench-llm.js';
 import { registerServe } from './serve.js';
+import { registerCheck } from './check.js';
 
 /** Every `loci` subcommand registers itself here: one line per command file. */
 export function registerCommands(program: Command): void {
@@ -26,4 +27,5 @@ export function registerCommands(program: Command): void {
   registerModels(program);
   registerBenchLlm(program);
   registerServe(program);
+  registerCheck(program);
 }

@@ -306,6 +306,20 @@ export function pruneOrphanEntities(db: Db, keptModel: string | null = null): nu
   })();
 }
 
+/**
+ * Takes a note's derived rows away (two runs' rows mixed, rows pointing at another note) and clears its
+ * content hash, so the next index run writes it whole again; the document row, and with it its id in past
+ * answers, stays (loci check --repair).
+ */
+export function clearNoteForReindex(db: Db, docId: number): void {
+  clearDerived(db, docId);
+  stmt(db, 'DELETE FROM chunks WHERE document_id = ?').run(docId);
+  stmt(db, 'DELETE FROM links WHERE document_id = ?').run(docId);
+  stmt(db, "DELETE FROM embeddings WHERE owner_kind = 'doc' AND owner_id = ?").run(docId);
+  stmt(db, 'UPDATE documents SET content_hash = NULL, mtime = NULL WHERE id = ?').run(docId);
+  markGraphPending(db, [docId]);
+}
+
 function clearDerived(db: Db, docId: number): void {
   stmt(db, 'DELETE FROM triples WHERE document_id = ?').run(docId);
   stmt(db, 'DELETE FROM entity_mentions WHERE document_id = ?').run(docId);
