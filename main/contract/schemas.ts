@@ -13,6 +13,7 @@ export {
   indexReport,
   retrievedContext,
   citation,
+  sentenceSupport,
   answer,
   mindMapView,
   documentSummary,

@@ -30,6 +30,7 @@ export interface AskOptions {
 
 export type Citation = z.infer<typeof shape.citation>;
 export type Answer = z.infer<typeof shape.answer>;
+export type SentenceSupport = z.infer<typeof shape.sentenceSupport>;
 export type MindMapView = z.infer<typeof shape.mindMapView>;
 export type DocumentSummary = z.infer<typeof shape.documentSummary>;
 export type NoteText = z.infer<typeof shape.noteText>;

@@ -592,19 +592,20 @@ export class LociEngine {
     }
     const result = await retrieve(ctx, question, method, k);
     const terms = result.query.terms;
-    let answer: Pick<Answer, 'text' | 'citations' | 'droppedCitations' | 'mode' | 'model'>;
+    let answer: Pick<Answer, 'text' | 'citations' | 'droppedCitations' | 'mode' | 'model' | 'support'>;
     // Contexts that do not answer are named as the nearest notes, not quoted or handed to a model as if they did.
     const judged = answerability(ctx, result.query, result.contexts);
     if (!judged.answerable && terms.length && result.contexts.length) {
       answer = { ...notAnswered(result.contexts), mode: llm ? 'generated' : 'extractive', model: null, droppedCitations: 0 };
     } else if (llm) {
       const { generateAnswer } = await import('./answer/generate.js');
-      const g = await generateAnswer(llm, question, result.contexts, { onToken: opts.onToken, signal: opts.signal, terms });
+      const g = await generateAnswer(llm, question, result.contexts, { onToken: opts.onToken, signal: opts.signal, terms, embedder: ctx.embedder });
       answer = {
         text: g.text,
         mode: 'generated',
         model: llm.id,
         droppedCitations: g.dropped,
+        support: g.support,
         citations: g.citations.flatMap((n) => {
           const c = result.contexts[n - 1];
           return c ? [{ n, docId: c.docId, docPath: c.docPath, docTitle: c.docTitle, lineFrom: c.lineFrom, lineTo: c.lineTo, factPath: c.factPath, text: c.text }] : [];

@@ -4,6 +4,10 @@ import { AnswerText } from '../../renderer/src/components/AnswerText.js';
 import { formatEta, lineRange } from '../../renderer/src/lib/format.js';
 import { pathThenFact } from '../../main/engine/answer/markdown.js';
 import { PathTitle } from '../../renderer/src/components/PathTitle.js';
+import { groundAnswer } from '../../main/engine/answer/grounding.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SAMPLE_NOTES } from '../fixtures/paths.js';
 
 // How an answer's text becomes UI: citations become buttons only when the answer has that source, and
 // nothing in the text is ever treated as HTML.
@@ -90,4 +94,18 @@ describe('PathTitle', () => {
     expect(html).toMatch(/^<span class="[^"]*sourceTitle[^"]*"><span class="[^"]*sourcePath[^"]*">Docker › Container › <\/span>The container binds to port 3000.<\/span>$/);
     expect(renderToStaticMarkup(<PathTitle path="Plain fact." />)).toMatch(/^<span class="[^"]*sourceTitle[^"]*">Plain fact.<\/span>$/);
   });
+
+  it('marks, subtly, the sentences of a generated answer that no passage of the notes supports, and no other', async () => {
+    // Grounded against a real note's text: the first sentence is in it, the second is not.
+    const note = readFileSync(join(SAMPLE_NOTES, 'people/Mara Lindqvist.md'), 'utf8');
+    const contexts = [{ text: note, docId: 1, docPath: 'people/Mara Lindqvist.md', docTitle: 'Mara Lindqvist', lineFrom: 1, lineTo: note.split('\n').length, factPath: null, score: 1, kind: 'chunk' as const }];
+    const g = await groundAnswer('Mara Lindqvist was born in Tromsø. She won the **world barista championship** in 2019.', contexts);
+    expect(g.support.map((s) => s.supported)).toEqual([true, false]);
+    const html = renderToStaticMarkup(<AnswerText text={g.text} onCite={() => {}} known={new Set(g.citations)} support={g.support} />);
+    expect((html.match(/data-testid="unsupported"/g) ?? []).length).toBe(1);
+    // The mark follows the unsupported sentence, whose Markdown still renders.
+    expect(html).toMatch(/<strong>world barista championship<\/strong> in 2019\.<abbr[^>]*>not found in your notes<\/abbr>/);
+    expect(html).toContain('aria-label="Open source 1"');
+  });
 });
+

@@ -53,6 +53,10 @@ function jsonAnswer(a: Answer) {
 
 function formatAnswer(a: Answer, explanation: string | null, textAlreadyShown: boolean, passages: boolean): string {
   const out = textAlreadyShown ? [] : [a.text, ''];
+  // What streamed carries the model's own marks: once grounding changed them, the checked text follows.
+  const regrounded = a.support?.some((s) => s.citations.join() !== s.cited.join());
+  if (textAlreadyShown && regrounded) out.push(`With its citations checked against the notes:\n${a.text}`, '');
+  for (const s of a.support ?? []) if (!s.supported) out.push(`(not found in your notes: "${s.sentence.length > 120 ? `${s.sentence.slice(0, 119)}…` : s.sentence}")`);
   for (const c of a.citations) out.push(`[${c.n}] ${sourceRef(c)}`);
   if (a.droppedCitations) out.push(`(${a.droppedCitations} citation(s) to sources that were not given were removed)`);
   if (a.notice) out.push(`(${a.notice})`);

@@ -122,6 +122,25 @@ export const citation = z.object({
   text: z.string(),
 });
 
+/** How well the sources support one sentence of a generated answer (answer/grounding.ts). */
+export const sentenceSupport = z.object({
+  /** The sentence as it stands in the answer's text, its citation marks included. */
+  sentence: z.string(),
+  /** Its place in the answer's text: text.slice(start, end) === sentence. */
+  start: z.number(),
+  end: z.number(),
+  /** Whether it states anything: a lead-in ("Here is what I found:") needs no source. */
+  claim: z.boolean(),
+  /** The sources cited for it after grounding (n as in citations). */
+  citations: z.array(z.number()),
+  /** The sources the model itself cited for it. */
+  cited: z.array(z.number()),
+  /** How well its best source supports it, 0–1 (word overlap weighted by rarity, with embedding similarity). */
+  score: z.number(),
+  /** False for a claim no source supports: shown as not found in the notes. */
+  supported: z.boolean(),
+});
+
 export const answer = z.object({
   question: z.string(),
   /** Markdown; citations appear as `[n]`. */
@@ -143,6 +162,8 @@ export const answer = z.object({
   answerScore: z.number(),
   /** Citations the model wrote to sources it was not given; removed from the text. */
   droppedCitations: z.number(),
+  /** A generated answer's sentences, each with the sources that support it (absent for an extractive answer). */
+  support: z.array(sentenceSupport).optional(),
   /** What limits this answer for now, e.g. PG-RAG's fact paths half embedded during a switch of embedder. */
   notice: z.string().optional(),
   explanation: z.unknown().optional(),

@@ -1,11 +1,15 @@
 // Generated answers (DESIGN §6): the retrieved contexts become numbered sources grouped by note, the
 // model answers citing [n], and any citation to a number that was not given is removed — from the
-// stream as it is produced and from the final text — and counted. Also: key points for pgr.
+// stream as it is produced and from the final text — and counted. The finished text is then grounded
+// (grounding.ts): citations corrected sentence by sentence, unsupported sentences flagged. Also: key points for pgr.
 import { answerPrompt, detectLang, keyPointsPrompt, promptLang, type PromptLang } from '../llm/prompts/index.js';
 import { keyPointsOutput } from '../llm/prompts/schemas.js';
+import type { Embedder } from '../embed/embedder.js';
 import type { LlmProvider } from '../llm/provider.js';
 import { generateStructured } from '../llm/structured.js';
 import type { Lang, RetrievedContext } from '../types.js';
+import type { SentenceSupport } from '../api.js';
+import { groundAnswer } from './grounding.js';
 import { clipped, sourceWindow } from './source-window.js';
 import { termMatcher, type TermMatcher } from './term-match.js';
 
@@ -19,6 +23,8 @@ export interface GenerateAnswerOptions {
   maxSourceChars?: number;
   /** The question's analysed terms: a longer source is shown by its part that holds most of them (source-window.ts). */
   terms?: string[];
+  /** The index's embedder, for grounding by meaning as well as by words. */
+  embedder?: Embedder;
 }
 
 export interface GeneratedAnswer {
@@ -28,6 +34,8 @@ export interface GeneratedAnswer {
   /** Citations to sources that were not given, removed from the text. */
   dropped: number;
   tokens: number;
+  /** Per sentence: the sources that support it and how well (the text's citations are these). */
+  support: SentenceSupport[];
 }
 
 /** What a source may take of the answer prompt, in characters. */
@@ -71,7 +79,8 @@ export async function generateAnswer(
   });
   filter.end();
   const cleaned = cleanCitations(res.text, contexts.length);
-  return { text: cleaned.text.trim(), citations: cleaned.citations, dropped: cleaned.dropped, tokens: res.tokens };
+  const grounded = await groundAnswer(cleaned.text.trim(), contexts, { embedder: opts.embedder });
+  return { text: grounded.text, citations: grounded.citations, dropped: cleaned.dropped, tokens: res.tokens, support: grounded.support };
 }
 
 const CITATION = /\[(\d+(?:\s*[,，;]\s*\d+)*)\]/g;

@@ -9,15 +9,22 @@ import remarkGfm from 'remark-gfm';
 import type { Root } from 'mdast';
 import { SKIP, visit } from 'unist-util-visit';
 import { hideEscapedBrackets, rehypeCitations, rehypeEscapedBrackets } from '../lib/rehype-citations.js';
+import { rehypeUnsupported, withUnsupportedMarks } from '../lib/rehype-unsupported.js';
 import { noteMarkdownClass } from './NoteMarkdown.js';
 import css from './AnswerText.module.css';
 
-export function AnswerText({ text, onCite, known }: { text: string; onCite(n: number): void; known: Set<number> }) {
-  const rehypePlugins = useMemo(() => [rehypeSanitize, [rehypeCitations, { known }], rehypeEscapedBrackets] as NonNullable<Parameters<typeof Markdown>[0]['rehypePlugins']>, [known]);
+/** `support`: a generated answer's sentences; those no source supports get a subtle "not found in your notes" mark. */
+export function AnswerText({ text, onCite, known, support }: { text: string; onCite(n: number): void; known: Set<number>; support?: readonly { end: number; supported: boolean }[] }) {
+  const rehypePlugins = useMemo(() => [rehypeSanitize, [rehypeCitations, { known }], rehypeEscapedBrackets, rehypeUnsupported] as NonNullable<Parameters<typeof Markdown>[0]['rehypePlugins']>, [known]);
   const components = useMemo<Components>(
     () => ({
       a: ({ children }) => <span>{children}</span>,
       img: ({ alt }) => <span>{alt}</span>,
+      abbr: () => (
+        <abbr className={css.unsupported} title="No passage of your notes supports this sentence" data-testid="unsupported">
+          not found in your notes
+        </abbr>
+      ),
       cite: ({ node }) => {
         const n = Number(node?.properties?.dataN);
         return (
@@ -32,7 +39,7 @@ export function AnswerText({ text, onCite, known }: { text: string; onCite(n: nu
   return (
     <div className={`${css.answer} ${noteMarkdownClass}`}>
       <Markdown remarkPlugins={[remarkGfm, remarkHtmlAsText, remarkReferencesAsText]} rehypePlugins={rehypePlugins} components={components}>
-        {hideEscapedBrackets(text)}
+        {hideEscapedBrackets(withUnsupportedMarks(text, support))}
       </Markdown>
     </div>
   );

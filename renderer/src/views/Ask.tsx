@@ -225,7 +225,7 @@ function TurnView({ turn }: { turn: Turn }) {
         {a && 'notice' in a && a.notice && <Notice>{a.notice}</Notice>}
         <ErrorBox error={turn.error} />
         {!a && !turn.error && (turn.streamed ? <div className={css.streaming}>{turn.streamed}</div> : <span className={`${ui.muted} ${css.streaming}`}>Searching your notes</span>)}
-        {a && (a.text ? <AnswerText text={a.text} onCite={openN} known={known} /> : <span className={ui.muted}>Nothing in the index answers this.</span>)}
+        {a && (a.text ? <AnswerText text={a.text} onCite={openN} known={known} support={'support' in a ? a.support : undefined} /> : <span className={ui.muted}>Nothing in the index answers this.</span>)}
         {citations.length > 0 && (
           <ol className={css.citations} aria-label="Sources">
             {citations.map((c) => (
