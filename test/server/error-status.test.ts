@@ -52,13 +52,25 @@ describe('HTTP statuses by error kind', () => {
     ['a note path outside the folder', 'notes.text', { docPath: '../../../etc/passwd' }, 404, /No indexed note/],
     ['a folder that is not in the library', 'library.remove', { root: '/etc' }, 404, /not a library folder/],
     ['a chat that does not exist', 'chats.get', { id: 4242 }, 404, /No chat 4242/],
+    ['a scope glob with a backwards range', 'library.setScope', { root: '<notes>', include: ['[z-a]*.md'], exclude: [] }, 400, /not a valid glob: the range 'z-a' runs backwards/],
+    ['a scope glob never closed', 'library.setScope', { root: '<notes>', include: [], exclude: ['drafts/[ab'] }, 400, /never closed/],
   ])('%s is answered %i', async (_what, name, body, status, message) => {
-    const r = await call(name, body);
+    const r = await call(name, JSON.parse(JSON.stringify(body).replace('"<notes>"', JSON.stringify(notes))));
     expect(r.status).toBe(status);
     expect(r.body.ok).toBe(false);
     expect(r.body.error?.message).toMatch(message);
     expect(r.body.error?.message).not.toMatch(/Error:|at .*\.ts:\d+|SQLITE_/);
   });
+
+  it('a refused scope changes nothing, and valid globs are taken', async () => {
+    const folders = (await call('library.folders', {})).body as unknown as { result: { include: string[]; exclude: string[] }[] };
+    expect(folders.result[0]).toMatchObject({ include: [], exclude: [] });
+    for (const glob of ['**/*.md', '[a-z]*.md', '[!.]*', 'notes/\\[draft\\].md', '[]a]']) {
+      const r = await call('library.setScope', { root: notes, include: [glob], exclude: [] });
+      expect(r.status, glob).toBe(200);
+    }
+    expect((await call('library.setScope', { root: notes, include: [], exclude: [] })).status).toBe(200);
+  }, 60_000);
 
   it('a note whose file became a link out of its folder is refused as 400, not read', async () => {
     const { symlinkSync, unlinkSync } = await import('node:fs');
