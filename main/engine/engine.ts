@@ -2,6 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { openIndex, schemaVersion, type Db } from './store/db.js';
 import { readOnlyNotice, ReadOnlyIndexError } from './read-only-index.js';
+import { orNotice } from './answer/model-fallback.js';
+import type { GeneratedAnswer } from './answer/generate.js';
+import { checkChatModel } from './llm/check-model.js';
 import { createEmbedder } from './embed/registry.js';
 import type { Embedder } from './embed/embedder.js';
 import { indexFolder, type IndexerOptions } from './indexer.js';
@@ -584,22 +587,26 @@ export class LociEngine {
     if (opts.chatId !== undefined) assertChat(this.db, opts.chatId);
     const method = opts.method ?? (this.settings().method as RetrievalMethod);
     const k = opts.k ?? 8;
-    const llm = await this.llm();
+    const modelNotices: string[] = [];
+    let llm = await orNotice(() => this.llm(), this.modelSpec(), modelNotices, opts.signal);
     const ctx = this.retrievalContext;
     if (llm && (method === 'pgr' || method === 'loci')) {
       const { keyPoints } = await import('./answer/generate.js');
-      ctx.keyPoints = await keyPoints(llm, question, { signal: opts.signal });
+      const model = llm;
+      const points = await orNotice(() => keyPoints(model, question, { signal: opts.signal }), this.modelSpec(), modelNotices, opts.signal);
+      if (points) ctx.keyPoints = points;
+      else llm = null;
     }
     const result = await retrieve(ctx, question, method, k);
     const terms = result.query.terms;
     let answer: Pick<Answer, 'text' | 'citations' | 'droppedCitations' | 'mode' | 'model' | 'support'>;
+    let generated: GeneratedAnswer | null = null;
     // Contexts that do not answer are named as the nearest notes, not quoted or handed to a model as if they did.
     const judged = answerability(ctx, result.query, result.contexts);
     if (!judged.answerable && terms.length && result.contexts.length) {
       answer = { ...notAnswered(result.contexts), mode: llm ? 'generated' : 'extractive', model: null, droppedCitations: 0 };
-    } else if (llm) {
-      const { generateAnswer } = await import('./answer/generate.js');
-      const g = await generateAnswer(llm, question, result.contexts, { onToken: opts.onToken, signal: opts.signal, terms, embedder: ctx.embedder });
+    } else if (llm && (generated = await orNotice(async () => (await import('./answer/generate.js')).generateAnswer(llm!, question, result.contexts, { onToken: opts.onToken, signal: opts.signal, terms, embedder: ctx.embedder }), this.modelSpec(), modelNotices, opts.signal))) {
+      const g = generated;
       answer = {
         text: g.text,
         mode: 'generated',
@@ -630,7 +637,7 @@ export class LociEngine {
         unsaved = `This answer was not saved to the conversation history: ${errorText(err)}.`;
       }
     }
-    const notice = [method === 'pgr' ? this.factPathsNotice() : null, unsaved].filter(Boolean).join(' ') || null;
+    const notice = [...modelNotices, method === 'pgr' ? this.factPathsNotice() : null, unsaved].filter(Boolean).join(' ') || null;
     return {
       question,
       ...answer,
@@ -766,6 +773,8 @@ export class LociEngine {
     this.assertWritable('change settings');
     const before = this.settings();
     const wanted = typeof patch.embedder === 'string' ? patch.embedder.trim() || DEFAULT_SETTINGS.embedder : patch.embedder === null ? DEFAULT_SETTINGS.embedder : undefined;
+    const model = typeof patch.model === 'string' ? patch.model.trim() : '';
+    if (model && model !== before.model) await checkChatModel(model);
     let next: Embedder | null = null;
     if (wanted !== undefined && wanted !== this.embedderSpec && wanted !== this.switching?.spec) {
       next = await createEmbedder(wanted).catch((err: unknown) => {
