@@ -7,6 +7,7 @@ import { registerWatch } from './watch.js';
 import { registerBenchIndex } from './bench-index.js';
 import { registerBench } from './bench.js';
 import { registerBenchAnswerable } from './bench-answerable.js';
+import { registerBenchGrounding } from './bench-grounding.js';
 import { registerBenchScale } from './bench-scale.js';
 import { registerModels } from './models.js';
 import { registerBenchLlm } from './bench-llm.js';
@@ -23,6 +24,7 @@ export function registerCommands(program: Command): void {
   registerBenchIndex(program);
   registerBench(program);
   registerBenchAnswerable(program);
+  registerBenchGrounding(program);
   registerBenchScale(program);
   registerModels(program);
   registerBenchLlm(program);
