@@ -89,4 +89,14 @@ describe('groundAnswer on the sample notes', () => {
     expect(g.support[0]!.supported).toBe(false);
     expect(g.text).toBe('Mara Lindqvist was born in Tromsø.');
   });
+
+  it('grounds Chinese by its words as jieba cuts them, and sets the mark with no space', async () => {
+    // Two sources written for this test.
+    const source = (text: string, n: number): RetrievedContext => ({ text, docId: n, docPath: `n${n}.md`, docTitle: '', lineFrom: 1, lineTo: 1, factPath: null, score: 1, kind: 'chunk' });
+    const zh = [source('老铁山灯塔建于1893年，位于大连旅顺口区。', 1), source('上海的地铁系统于1993年开通。', 2)];
+    const g = await groundAnswer('老铁山灯塔建于1893年[2]。北京故宫建于明朝。', zh);
+    expect(g.text).toBe('老铁山灯塔建于1893年[1]。北京故宫建于明朝。');
+    expect(g.support.map((s) => s.supported)).toEqual([true, false]);
+  });
 });
+

@@ -187,7 +187,9 @@ function withCitations(sentence: string, citations: number[]): string {
   const tail = TRAILING_PUNCT.exec(bare)?.[0] ?? '';
   const body = bare.slice(0, bare.length - tail.length).trimEnd();
   const marks = citations.map((n) => `[${n}]`).join('');
-  return `${body}${marks ? ` ${marks}` : ''}${tail.trim()}`;
+  // Chinese sets no space before a mark, as it sets none between words.
+  const gap = /\p{Script=Han}$/u.test(body) ? '' : ' ';
+  return `${body}${marks ? `${gap}${marks}` : ''}${tail.trim()}`;
 }
 
 function median(xs: number[]): number {
