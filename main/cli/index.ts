@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { registerCommands } from './commands/index.js';
 import { termText } from './terminal.js';
+import { diskWriteFailure } from '../engine/errors.js';
 
 const program = new Command();
 program
@@ -14,6 +15,6 @@ registerCommands(program);
 try {
   await program.parseAsync(process.argv);
 } catch (err) {
-  console.error(termText(`loci: ${err instanceof Error ? err.message : String(err)}`));
+  console.error(termText(`loci: ${diskWriteFailure(err) ?? (err instanceof Error ? err.message : String(err))}`));
   process.exitCode = 1;
 }

@@ -73,3 +73,14 @@ export function lockTime(iso: string): string {
   const today = new Date().toDateString() === at.toDateString();
   return today ? time : `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ${time}`;
 }
+
+/**
+ * SQLite's words for a write the disk refused (full, a file-size limit, a failing disk), put so a person
+ * can act on them; null for any other error. Each note is written whole or not at all, so nothing is lost.
+ */
+export function diskWriteFailure(err: unknown): string | null {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !(code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR'))) return null;
+  const detail = err instanceof Error ? err.message : String(err);
+  return `The index could not be written: the disk is full, a file-size limit was reached, or the disk failed (SQLite: ${detail}). What was written before is kept whole; free some space and run the command again.`;
+}

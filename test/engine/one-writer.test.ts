@@ -9,6 +9,7 @@ import { LociEngine, type EngineEvent } from '../../main/engine/engine.js';
 import { IndexLockedError } from '../../main/engine/errors.js';
 import { engineError, httpStatus } from '../../main/contract/errors.js';
 import { writeGeneratedNotes } from '../support/generated-notes.js';
+import { FolderJobs } from '../../main/engine/jobs/folder-jobs.js';
 
 let dir: string;
 let notes: string;
@@ -76,6 +77,28 @@ describe('one writer per index', () => {
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+});
+
+describe('a failed job nobody awaits', () => {
+  it('does not become an unhandled rejection (what ended `loci serve` when SQLite said "database is locked")', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const jobs = new FolderJobs();
+      // The UI awaits `searchable` only; a failure after it used to leave `done` rejected with no handler.
+      const job = jobs.start('/notes', async (control) => {
+        control.searchable({ root: '/notes', counts: {} as never, changed: 0, unchanged: 0, moved: 0, removed: 0, skipped: [], readAs: [], seconds: 0 });
+        throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+      });
+      await job.searchable;
+      await new Promise((r) => setTimeout(r, 50));
+      expect(unhandled).toEqual([]);
+      await expect(job.done).rejects.toThrow('database is locked');
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
     }
   });
 });

@@ -32,6 +32,10 @@ export async function runCheck(dbPath: string, opts: CheckOptions = {}): Promise
 
 function checkOnly(dbPath: string): CheckRun {
   const holder = new WriterLock(dbPath).holder();
+  // A process killed before its first commit leaves an empty file: an index with nothing in it yet.
+  if (isEmptyDatabase(dbPath)) {
+    return { dbPath, ok: true, findings: [{ check: 'schema', ok: true, message: 'the index is empty: nothing has been indexed into it yet' }], notes: [], reindex: 0 };
+  }
   let db;
   try {
     db = openDb(dbPath, { readonly: true });
@@ -72,6 +76,20 @@ async function repairIndex(dbPath: string, opts: CheckOptions): Promise<CheckRun
     return { dbPath, ...report, notes: [...taken, ...report.notes] };
   } finally {
     lock.release();
+  }
+}
+
+function isEmptyDatabase(dbPath: string): boolean {
+  try {
+    const db = new Database(dbPath, { readonly: true, fileMustExist: true });
+    try {
+      const tables = (db.pragma('table_list') as { schema: string; name: string }[]).filter((t) => t.schema === 'main' && !t.name.startsWith('sqlite_'));
+      return (db.pragma('user_version', { simple: true }) as number) === 0 && tables.length === 0;
+    } finally {
+      db.close();
+    }
+  } catch {
+    return false;
   }
 }
 

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { assertCurrentSchema, LATEST_SCHEMA, migrate, schemaVersion } from './migrate.js';
+import { assertCurrentSchema, LATEST_SCHEMA, migrate, schemaIsCurrent, schemaVersion } from './migrate.js';
 import { diskFull, isUnwritable, openReadOnlyDatabase, writeBlocker } from './read-only.js';
 
 export { LATEST_SCHEMA, schemaVersion };
@@ -27,6 +27,8 @@ export function openDb(file: string, options: { readonly?: boolean } = {}): Db {
     throw new Error(`Cannot open the index ${file}${readonly ? ' read-only' : ''}: ${message(err)}.`);
   }
   try {
+    // First: another process creating or migrating the same file holds locks that every step below meets.
+    db.pragma('busy_timeout = 5000');
     if (!readonly) assertLociIndex(db, file);
     if (!readonly) db.pragma('journal_mode = WAL');
     db.pragma('foreign_keys = ON');
@@ -37,10 +39,11 @@ export function openDb(file: string, options: { readonly?: boolean } = {}): Db {
     // only serve to roll back inside an open transaction, which a crash abandons anyway (the WAL keeps
     // the committed state), so nothing durable moves to memory.
     if (!readonly) db.pragma('temp_store = MEMORY');
-    db.pragma('busy_timeout = 5000');
     if (!readonly) beginWritesImmediately(db);
     if (readonly) assertCurrentSchema(db, file);
-    else migrate(db, file);
+    // Decided under the write lock: two processes opening a new index at once would both have read it
+    // as empty and both created its tables.
+    else if (!schemaIsCurrent(db)) db.transaction(() => migrate(db, file))();
     return db;
   } catch (err) {
     db.close();

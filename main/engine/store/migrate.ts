@@ -23,6 +23,12 @@ export class SchemaError extends Error {
   }
 }
 
+/** Every migration recorded and the version current: nothing for `migrate` to do. */
+export function schemaIsCurrent(db: Db): boolean {
+  const recorded = recordedNames(db);
+  return recorded !== null && recorded.size === migrations.length && schemaVersion(db) === LATEST_SCHEMA;
+}
+
 /** Applies every migration the index lacks, in one transaction: all of them, or none and a SchemaError. */
 export function migrate(db: Db, file: string): void {
   const current = schemaVersion(db);
