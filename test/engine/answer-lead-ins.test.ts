@@ -110,11 +110,11 @@ describe('an extractive answer’s lead-in facts', () => {
 
   it('shows the code under the sentence that ends the paragraph right above it, colon or not', async () => {
     const a = await ask('How do I start the notes server with a password set?');
-    const start = citing(a, 'Start the notes server');
-    expect(a.text).toContain(`[${start.n}]\n  \`\`\`\n  NOTES_PASSWORD=secret notes serve\n  \`\`\``);
-    // The paragraph's first sentence does not introduce the block.
-    const reads = a.citations.find((c) => c.text.startsWith('The notes server reads one setting'));
-    if (reads) expect(a.text).not.toContain(`[${reads.n}]\n  \`\`\``);
+    // Cited by that sentence, or by the paragraph's first one, which then brings the rest of the paragraph with it.
+    const bullet = a.text.split('\n- ').find((b) => b.includes('NOTES_PASSWORD=secret notes serve'));
+    expect(bullet).toMatch(/Start the notes server with a password set\.(\*\*)? \[\d+\]\n {2}```\n {2}NOTES_PASSWORD=secret notes serve\n {2}```/);
+    const n = Number(/\[(\d+)\]\n/.exec(bullet!)![1]);
+    expect(a.citations[n - 1]!.lineTo).toBe(CLI.split('\n').indexOf('NOTES_PASSWORD=secret notes serve') + 2);
     expect(a.text.match(/NOTES_PASSWORD/g)).toHaveLength(1);
   });
 

@@ -4,12 +4,14 @@ import type { Citation } from '../api.js';
 import { dot } from '../embed/embedder.js';
 import { analyseQuery, type QueryAnalysis } from '../retrieve/query.js';
 import { loadEmbeddingsOf } from '../store/embeddings.js';
-import { factsOf, hasIndexedDocuments, passagesOfNotes, type NotePassageRow } from '../store/retrieval.js';
+import { factsOf, hasIndexedDocuments, passagesOfNotes, type FactRow, type NotePassageRow } from '../store/retrieval.js';
 import { PATH_SEPARATOR } from '../../contract/shapes/domain.js';
 import { termMatcher } from './term-match.js';
 import { findBridge, type Bridge } from './bridge.js';
-import { markdownText, pathThenFact } from './markdown.js';
-import { introducedCode, lineInPassage, shownUnderLeadIn, type NoteLines, type ShownUnder } from './lead-ins.js';
+import { leadThenBold, markdownText, pathThenFact, quotedText } from './markdown.js';
+import { quotedFact } from './quoted.js';
+import { isNavigation } from './navigation.js';
+import { introducedCode, leadInOf, leadsInto, lineInPassage, shownUnderLeadIn, type NoteLines, type ShownUnder } from './lead-ins.js';
 
 export const EXTRACTIVE_NOTICE =
   'No language model is installed, so this answer is extractive: the facts in your notes that best match the question, each cited. A model would write a direct answer from them.';
@@ -62,6 +64,27 @@ export async function extractiveAnswer(
   const notes = [...docOf.values()].map((c) => ({ docId: c.docId, title: c.docTitle }));
   const bridge = findBridge(question, notes, facts, (text) => match.termsIn(text));
 
+  // A note's passages, read once, when one of its facts first needs its lines as written.
+  const passages = new Map<number, NotePassageRow[]>();
+  const passagesOf = (docId: number) => {
+    let list = passages.get(docId);
+    if (!list) passages.set(docId, (list = passagesOfNotes(ctx.db, [docId])));
+    return list;
+  };
+  const linesOf =
+    (docId: number): NoteLines =>
+    (line) =>
+      lineInPassage(
+        passagesOf(docId).find((p) => p.line_from <= line && line <= p.line_to),
+        line,
+      );
+  // A table of contents matches every question about what it lists: its facts rank after the notes that answer.
+  const navigation = new Map<number, boolean>();
+  const navigationPenalty = (docId: number) => {
+    let nav = navigation.get(docId);
+    if (nav === undefined) navigation.set(docId, (nav = isNavigation(passagesOf(docId))));
+    return nav ? NAVIGATION_PENALTY : 0;
+  };
   type Candidate = Omit<Citation, 'n'> & { score: number; key: string; terms: Set<string> };
   const candidates: Candidate[] = [];
   facts.forEach((f, i) => {
@@ -74,7 +97,7 @@ export async function extractiveAnswer(
     candidates.push({
       key: `fci:${f.id}`,
       docId: f.document_id,
-      score: (v ? dot(q, v) : 0) + lexical + prior + bridgeBonus(bridge, f.document_id, has, idf, held),
+      score: (v ? dot(q, v) : 0) + lexical + prior + bridgeBonus(bridge, f.document_id, has, idf, held) - navigationPenalty(f.document_id),
       terms: has,
       docPath: ctxOf.docPath,
       docTitle: ctxOf.docTitle,
@@ -96,7 +119,7 @@ export async function extractiveAnswer(
     candidates.push({
       key: `${c.kind}:${c.docId}:${lineFrom}:${text}`,
       docId: c.docId,
-      score: 1 / (i + 1) + 0.5,
+      score: 1 / (i + 1) + 0.5 - navigationPenalty(c.docId),
       docPath: c.docPath,
       docTitle: c.docTitle,
       lineFrom,
@@ -121,20 +144,6 @@ export async function extractiveAnswer(
   // A lead-in's list or table shows under it (lead-ins.ts): its items are not picked again, and one
   // picked before it moves under it.
   const rowOf = new Map(facts.map((f, i) => [`fci:${f.id}`, { row: f, terms: factTerms[i]! }]));
-  // A note's passages, read once, when one of its facts first needs its lines as written.
-  const passages = new Map<number, NotePassageRow[]>();
-  const passagesOf = (docId: number) => {
-    let list = passages.get(docId);
-    if (!list) passages.set(docId, (list = passagesOfNotes(ctx.db, [docId])));
-    return list;
-  };
-  const linesOf =
-    (docId: number): NoteLines =>
-    (line) =>
-      lineInPassage(
-        passagesOf(docId).find((p) => p.line_from <= line && line <= p.line_to),
-        line,
-      );
   const words = new Map<string, string>();
   const wordsOf = (text: string) => {
     let w = words.get(text);
@@ -142,6 +151,7 @@ export async function extractiveAnswer(
     return w;
   };
   const underOf = new Map<string, ShownUnder>();
+  const followOf = new Map<string, FactRow[]>();
   const underLeadIn = new Set<string>();
   /** Facts shown under a lead-in are not picked again; one picked before it moves under it. */
   const takeUnder = (key: string) => {
@@ -164,6 +174,11 @@ export async function extractiveAnswer(
       if (score > bestScore) [best, bestScore] = [c, score];
     }
     if (!best) break;
+    // A list item answers under the sentence that leads into its list: that sentence is cited, the list under it.
+    const item = rowOf.get(best.key)?.row;
+    const lead = item ? leadInOf(item, facts, linesOf(item.document_id)) : null;
+    const leadCandidate = lead ? pool.find((c) => c.key === `fci:${lead.id}`) : undefined;
+    if (leadCandidate && !chosen.includes(leadCandidate) && !underLeadIn.has(leadCandidate.key)) best = leadCandidate;
     chosen.push(best);
     for (const t of best.terms) covered.add(t);
     perDoc.set(best.docId ?? best.docPath, (perDoc.get(best.docId ?? best.docPath) ?? 0) + 1);
@@ -172,6 +187,14 @@ export async function extractiveAnswer(
     if (under) {
       underOf.set(best.key, under);
       for (const f of under.facts) takeUnder(`fci:${f.id}`);
+    } else if (row && !introducedCode(best, passagesOf(row.document_id), linesOf(row.document_id)(row.line_to))) {
+      // A sentence whose paragraph goes on to a lead-in brings the rest of the paragraph and what it leads into.
+      const span = leadsInto(row, facts, passagesOf(row.document_id), linesOf(row.document_id));
+      if (span) {
+        followOf.set(best.key, span.following);
+        underOf.set(best.key, span.under);
+        for (const f of [...span.following, ...span.under.facts]) takeUnder(`fci:${f.id}`);
+      }
     }
   }
   if (chosen.length === 0) {
@@ -186,8 +209,20 @@ export async function extractiveAnswer(
     return introducedCode(c, passagesOf(c.docId), row ? linesOf(row.document_id)(row.line_to) : null);
   });
   const citations: Citation[] = chosen.map(({ score: _s, key: _k, terms: _t, ...c }, i) => ({ n: i + 1, ...c, lineTo: shownUnder[i]?.lineTo ?? c.lineTo }));
+  // A fact quoted as its note writes it: its code spans and links (quoted.ts).
+  const quote = (docId: number | undefined, text: string, from: number, to: number) => {
+    if (docId === undefined) return null;
+    const lines = Array.from({ length: to - from + 1 }, (_, j) => linesOf(docId)(from + j)).filter((l) => l !== null);
+    return lines.length ? quotedFact(text, lines.join('\n')) : null;
+  };
   const bullets = citations.map((c, i) => {
-    const line = c.factPath ? pathThenFact(c.factPath, c.text) : markdownText(c.text);
+    const quoted = quote(c.docId, c.text, chosen[i]!.lineFrom, chosen[i]!.lineTo);
+    const fact = c.factPath ? pathThenFact(c.factPath, c.text, quoted) : quoted ? leadThenBold('', c.text, quoted) : markdownText(c.text);
+    const rest = (followOf.get(chosen[i]!.key) ?? []).map((f) => {
+      const q = quote(f.document_id, f.text, f.line_from, f.line_to);
+      return q ? quotedText(q) : markdownText(f.text);
+    });
+    const line = [fact, ...rest].join(' ');
     const bullet = `- ${line} [${c.n}]`;
     const under = shownUnder[i]?.markdown;
     return under ? `${bullet}\n${under.replace(/^/gm, '  ')}` : bullet;
@@ -218,6 +253,9 @@ export function withoutRepeats(path: string): string {
 
 /** A label shorter than this (a heading such as "error") may be a word the fact happens to use. */
 const MIN_REPEAT_CHARS = 16;
+
+/** What a navigation note's facts lose: more than a fact can gain from coverage and a bridge, so they come last. */
+const NAVIGATION_PENALTY = 3;
 
 /** Facts a note may give the answer whatever the retriever returned of it. */
 const MIN_PER_NOTE = 2;

@@ -7,7 +7,8 @@
 // snippets and the dates they stand for).
 import type { FactRow, NotePassageRow } from '../store/retrieval.js';
 import { PATH_SEPARATOR } from '../../contract/shapes/domain.js';
-import { markdownText } from './markdown.js';
+import { markdownText, quotedText } from './markdown.js';
+import { quotedFact } from './quoted.js';
 
 /** Lines of a code block an answer shows; the rest is left to the cited note. */
 const MAX_LINES = 8;
@@ -72,7 +73,7 @@ export function shownUnderLeadIn(lead: FactRow, facts: readonly FactRow[], lines
     const shown = items.slice(0, MAX_ITEMS);
     const ordered = /^\s*\d/.test(lines(items[0]!.line_from) ?? '');
     const marker = (i: number) => (ordered ? `${i + 1}.` : '-');
-    const markdown = [...shown.map((f, i) => `${marker(i)} ${markdownText(f.text)}`), ...(items.length > MAX_ITEMS ? [`${marker(MAX_ITEMS)} …`] : [])].join('\n');
+    const markdown = [...shown.map((f, i) => `${marker(i)} ${itemText(f, lines)}`), ...(items.length > MAX_ITEMS ? [`${marker(MAX_ITEMS)} …`] : [])].join('\n');
     return { markdown, lineTo: Math.max(lead.line_to, ...shown.map((f) => f.line_to)), facts: shown };
   }
   const table = introducedTable({ text: lead.text, lineTo: lead.line_to }, lines);
@@ -190,4 +191,64 @@ function fenced(text: string): string {
   const shown = body.slice(0, MAX_LINES).map((l) => (l.length > MAX_LINE_CHARS ? `${l.slice(0, MAX_LINE_CHARS)}…` : l));
   if (body.length > MAX_LINES) shown.push('…');
   return [opening, ...shown, fence].join('\n');
+}
+
+/** Sentences after a fact that may stand between it and the lead-in that ends its paragraph. */
+const MAX_FOLLOWING = 2;
+const HEADING = /^\s{0,3}#/;
+
+/** What a fact leads into through the rest of its paragraph: the sentences after it and what the last one introduces. */
+export interface LeadsInto {
+  following: FactRow[];
+  under: ShownUnder;
+}
+
+/**
+ * A how-to often says what it does first and gives the step after ("Squash commits with fixup commits.
+ * Commit each fix with `git commit --fixup <SHA>`, then run:" over the command): the first sentence
+ * matches the question, the last leads into the answer. For a fact whose paragraph ends, at most
+ * MAX_FOLLOWING sentences later, in a sentence that introduces a code block, a list or a table, those
+ * sentences and what they introduce. Null otherwise.
+ */
+export function leadsInto(fact: FactRow, facts: readonly FactRow[], passages: readonly NotePassageRow[], lines: NoteLines): LeadsInto | null {
+  let end = fact.line_to;
+  for (;;) {
+    const next = lines(end + 1);
+    if (next === null || !next.trim() || LIST_ITEM.test(next) || FENCE.test(next) || HEADING.test(next) || CELL_PIPE.test(next)) break;
+    end++;
+  }
+  const after = facts
+    .filter((f) => f.document_id === fact.document_id && f.id !== fact.id && f.line_to <= end && (f.line_from > fact.line_to || (f.line_from >= fact.line_from && f.id > fact.id)))
+    .sort((a, b) => a.line_from - b.line_from || a.id - b.id);
+  const lead = after[after.length - 1];
+  if (!lead || after.length > MAX_FOLLOWING || lead.line_to !== end) return null;
+  const shown = shownUnderLeadIn(lead, facts, lines);
+  if (shown) return { following: after, under: shown };
+  const code = introducedCode({ docId: lead.document_id, text: lead.text, lineTo: lead.line_to }, passages, lines(lead.line_to));
+  return code ? { following: after, under: { ...code, facts: [] } } : null;
+}
+
+/** A list item's fact as its note writes it (code spans, links), or its plain text. */
+function itemText(f: FactRow, lines: NoteLines): string {
+  const raw = Array.from({ length: f.line_to - f.line_from + 1 }, (_, j) => lines(f.line_from + j)).filter((l) => l !== null);
+  const quoted = raw.length ? quotedFact(f.text, raw.join('\n')) : null;
+  return quoted ? quotedText(quoted) : markdownText(f.text);
+}
+
+/** Lines above a list item its lead-in may stand (the list's earlier items between them). */
+const LEAD_IN_REACH = 12;
+
+/**
+ * The lead-in a list item is shown under ("You can change your choice at any time:" over "Set
+ * `FOAM_TELEMETRY=0` …"): an item alone answers without saying what it is a step of. Null when the
+ * item is not under a lead-in's list (or is past the items the lead-in shows).
+ */
+export function leadInOf(item: FactRow, facts: readonly FactRow[], lines: NoteLines): FactRow | null {
+  const line = lines(item.line_from);
+  if (line === null || !LIST_ITEM.test(line)) return null;
+  for (const lead of facts) {
+    if (lead.document_id !== item.document_id || lead.line_to >= item.line_from || lead.line_to < item.line_from - LEAD_IN_REACH || !isLeadIn(lead.text)) continue;
+    if (shownUnderLeadIn(lead, facts, lines)?.facts.some((f) => f.id === item.id)) return lead;
+  }
+  return null;
 }

@@ -19,9 +19,18 @@ export function markdownText(text: string): string {
   return phrasing([{ type: 'text', value: text }]);
 }
 
-/** A plain lead (where a fact sits in its mind map) and the bold fact after it, as Markdown that shows both as written. */
-export function leadThenBold(lead: string, bold: string): string {
-  return phrasing([...(lead ? [{ type: 'text' as const, value: lead }] : []), { type: 'strong', children: [{ type: 'text', value: bold }] }]);
+/** A fact quoted with its inline Markdown (quoted.ts) as a line of Markdown. */
+export function quotedText(quoted: PhrasingContent[]): string {
+  return phrasing(quoted);
+}
+
+/**
+ * A plain lead (where a fact sits in its mind map) and the bold fact after it, as Markdown that shows both as
+ * written; the fact as quoted from its note when given (bold inside it is bold already).
+ */
+export function leadThenBold(lead: string, bold: string, quoted?: PhrasingContent[] | null): string {
+  const fact = quoted ? quoted.flatMap((n) => (n.type === 'strong' ? n.children : [n])) : [{ type: 'text' as const, value: bold }];
+  return phrasing([...(lead ? [{ type: 'text' as const, value: lead }] : []), { type: 'strong', children: fact }]);
 }
 
 /**
@@ -30,10 +39,10 @@ export function leadThenBold(lead: string, bold: string): string {
  * five times (a news article's topic is its first sentence) outweighed what answers. A path that does not
  * end with the fact is followed by it after a dash.
  */
-export function pathThenFact(path: string, fact: string): string {
-  if (!path.endsWith(fact)) return leadThenBold(`${path} — `, fact);
+export function pathThenFact(path: string, fact: string, quoted?: PhrasingContent[] | null): string {
+  if (!path.endsWith(fact)) return leadThenBold(`${path} — `, fact, quoted);
   const lead = path.slice(0, path.length - fact.length);
-  if (lead === '' || lead.endsWith(PATH_SEPARATOR)) return leadThenBold(lead, fact);
+  if (lead === '' || lead.endsWith(PATH_SEPARATOR)) return leadThenBold(lead, fact, quoted);
   // The fact is the tail of its node's label: the whole label is bold.
   const at = lead.lastIndexOf(PATH_SEPARATOR);
   return at < 0 ? leadThenBold('', path) : leadThenBold(path.slice(0, at + PATH_SEPARATOR.length), path.slice(at + PATH_SEPARATOR.length));
