@@ -102,6 +102,23 @@ describe('loci check', () => {
     expect(after.report.notes).toEqual([]);
   });
 
+  it('finds a full-text index whose contents disagree with its own index (FTS5 checksum) and rebuilds it', async () => {
+    const db = join(dir, 'fts.db');
+    await copyFile(clean, db);
+    const raw = new Database(db);
+    raw.unsafeMode(true);
+    raw.pragma('writable_schema = ON');
+    raw.prepare("UPDATE chunks_fts_content SET c0 = 'words the index never saw' WHERE id = (SELECT min(id) FROM chunks_fts_content)").run();
+    raw.close();
+    const found = await check(db);
+    expect(found.code).toBe(1);
+    expect(found.report.findings.find((f) => f.check === 'sqlite')?.message).toMatch(/FTS5 table main.chunks_fts|fts5: checksum mismatch for table "chunks_fts"/);
+    const repaired = await check(db, '--repair');
+    expect(repaired.code).toBe(0);
+    expect(repaired.report.findings.find((f) => f.check === 'full-text')?.repaired).toMatch(/rebuilt chunks_fts/);
+    expect(repaired.report.rebuilt).toBeUndefined();
+  });
+
   it('rebuilds an index no migration can bring up to date, keeping settings, folders and conversations, and indexes its folders again', async () => {
     const db = join(dir, 'old.db');
     await copyFile(clean, db);

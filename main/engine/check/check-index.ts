@@ -52,10 +52,11 @@ const VECTOR_KINDS: readonly OwnerKind[] = ['doc', 'chunk', 'fci', 'mm', 'entity
 
 /** Checks the index; with `repair` (a writable connection, the writer lock held) mends what it can, then checks again. */
 export function checkIndex(db: Db, opts: { repair?: boolean } = {}): CheckReport {
-  const first = runChecks(db, !db.readonly);
+  // One read transaction: a process writing meanwhile cannot show half a commit as a mismatch.
+  const first = db.transaction(() => runChecks(db, !db.readonly))();
   if (!opts.repair || first.findings.every((f) => f.ok)) return first;
   const repairs = repair(db, first);
-  const after = runChecks(db, true);
+  const after = db.transaction(() => runChecks(db, true))();
   for (const f of after.findings) {
     const done = repairs.get(f.check);
     if (done) f.repaired = done;
