@@ -136,6 +136,18 @@ export async function extractiveAnswer(
   const covered = new Set<string>();
   const perDoc = new Map<number | string, number>();
   const pool = candidates.filter((c) => c.docPath);
+  // A how-to is answered by a step: a fact that shows a command, a list or a table under it leads the
+  // sentences that only talk about the topic.
+  if (HOW_TO.test(question)) {
+    const rows = new Map(facts.map((f) => [`fci:${f.id}`, f]));
+    for (const c of [...pool].sort((a, b) => b.score - a.score).slice(0, SHOWS_UNDER_CHECKED)) {
+      const row = rows.get(c.key);
+      if (!row) continue;
+      const lines = linesOf(row.document_id);
+      const passages = passagesOf(row.document_id);
+      if (shownUnderLeadIn(row, facts, lines) || introducedCode(c, passages, lines(row.line_to)) || leadsInto(row, facts, passages, lines)) c.score += SHOWS_UNDER_BONUS;
+    }
+  }
   const ctxCount = new Map<number, number>();
   for (const c of contexts) ctxCount.set(c.docId, (ctxCount.get(c.docId) ?? 0) + 1);
   // Two facts a note, so a multi-hop answer reaches the second note, or as many as the passages the
@@ -256,6 +268,13 @@ const MIN_REPEAT_CHARS = 16;
 
 /** What a navigation note's facts lose: more than a fact can gain from coverage and a bridge, so they come last. */
 const NAVIGATION_PENALTY = 3;
+
+/** A how-to question ("How do I …", "How can I …", "how to …"). */
+const HOW_TO = /^\s*how\s+(?:do|can|should|would|to)\b|\bhow\s+to\b/i;
+/** The best candidates checked for what they show under them (each check reads the note's lines). */
+const SHOWS_UNDER_CHECKED = 40;
+/** What showing a step under it is worth to a how-to's fact, next to similarity and lexical match (0–1 each). */
+const SHOWS_UNDER_BONUS = 0.3;
 
 /** Facts a note may give the answer whatever the retriever returned of it. */
 const MIN_PER_NOTE = 2;

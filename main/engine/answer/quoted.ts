@@ -47,10 +47,13 @@ function inlineToken(t: Token, b: { leaf: (n: PhrasingContent, plain: string) =>
     case 'softbreak':
     case 'hardbreak':
       return b.leaf({ type: 'text', value: ' ' }, ' ');
-    // Raw HTML and wikilinks read as the text they are written as.
+    // Raw HTML reads as the text it is written as; a wikilink as its label, as the fact reads it.
     case 'html_inline':
-    case 'wikilink':
       return b.leaf({ type: 'text', value: t.content }, t.content);
+    case 'wikilink': {
+      const label = t.content.replace(/^!?\[\[|\]\]$/g, '').split('|').pop()!;
+      return b.leaf({ type: 'text', value: label }, label);
+    }
     case 'image':
       return b.leaf({ type: 'text', value: t.content }, t.content);
     case 'link_open':
