@@ -1,6 +1,7 @@
 import type { Db } from './db.js';
 import type { MindMapView } from '../api.js';
 import type { MindMapKind } from '../types.js';
+import { capTreeDepth } from './tree-depth.js';
 
 interface NodeRow {
   id: number;
@@ -50,5 +51,5 @@ export function loadMindMap(db: Db, docId: number): MindMapView | null {
     if (r.parent_id === null) root = v;
     else views.get(r.parent_id)?.children.push(v);
   }
-  return root;
+  return root && capTreeDepth(root);
 }
