@@ -13,6 +13,7 @@ import { NoteViewer } from './views/NoteViewer.js';
 import { SettingsView } from './views/Settings.js';
 import { Onboarding } from './views/Onboarding.js';
 import { QuickSwitcher, type SwitcherPurpose } from './components/QuickSwitcher.js';
+import { ViewBoundary } from './components/ViewBoundary.js';
 import type { Res } from '../../main/contract/contract.js';
 
 const NAV: { view: ViewName; label: string }[] = [
@@ -206,16 +207,38 @@ function Connected({ client, theme, toggleTheme }: { client: AppContextValue['cl
           />
           {view === 'library' && firstRun === null && <EmptyState title="Opening your library…" />}
           {view === 'library' && firstRun === true && <Onboarding library={library} onDone={() => setFirstRun(false)} />}
-          {view === 'library' && firstRun === false && <LibraryView library={library} />}
+          {view === 'library' && firstRun === false && (
+            <ViewBoundary name="The library">
+              <LibraryView library={library} />
+            </ViewBoundary>
+          )}
           {/* Kept mounted so a conversation (and a streaming answer) survives switching views. */}
           <div hidden={view !== 'ask'}>
-            <AskView />
+            <ViewBoundary name="The conversation">
+              <AskView />
+            </ViewBoundary>
           </div>
-          {view === 'mindmap' && <MindMapView />}
-          {view === 'graph' && <GraphView />}
-          {view === 'settings' && <SettingsView />}
+          {view === 'mindmap' && (
+            <ViewBoundary name="The mind map" resetKey={mindMapDoc}>
+              <MindMapView />
+            </ViewBoundary>
+          )}
+          {view === 'graph' && (
+            <ViewBoundary name="The graph">
+              <GraphView />
+            </ViewBoundary>
+          )}
+          {view === 'settings' && (
+            <ViewBoundary name="Settings">
+              <SettingsView />
+            </ViewBoundary>
+          )}
         </main>
-        {note && <NoteViewer target={note} onClose={() => setNote(null)} />}
+        {note && (
+          <ViewBoundary name="The note" resetKey={note}>
+            <NoteViewer target={note} onClose={() => setNote(null)} />
+          </ViewBoundary>
+        )}
       </div>
       {switcher && <QuickSwitcher docs={docs} purpose={switcher} onPick={pickFromSwitcher} onClose={() => setSwitcher(null)} />}
     </AppContext.Provider>

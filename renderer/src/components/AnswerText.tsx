@@ -11,6 +11,7 @@ import { SKIP, visit } from 'unist-util-visit';
 import { hideEscapedBrackets, rehypeCitations, rehypeEscapedBrackets } from '../lib/rehype-citations.js';
 import { rehypeUnsupported, withUnsupportedMarks } from '../lib/rehype-unsupported.js';
 import { noteMarkdownClass } from './NoteMarkdown.js';
+import { capNesting } from '../lib/cap-nesting.js';
 import css from './AnswerText.module.css';
 
 /** `support`: a generated answer's sentences; those no source supports get a subtle "not found in your notes" mark. */
@@ -39,7 +40,7 @@ export function AnswerText({ text, onCite, known, support }: { text: string; onC
   return (
     <div className={`${css.answer} ${noteMarkdownClass}`}>
       <Markdown remarkPlugins={[remarkGfm, remarkHtmlAsText, remarkReferencesAsText]} rehypePlugins={rehypePlugins} components={components}>
-        {hideEscapedBrackets(withUnsupportedMarks(text, support))}
+        {capNesting(hideEscapedBrackets(withUnsupportedMarks(text, support)))}
       </Markdown>
     </div>
   );

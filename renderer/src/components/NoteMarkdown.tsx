@@ -5,6 +5,7 @@ import Markdown, { type Options } from 'react-markdown';
 import rehypeSanitize from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
 import { useApp, type NoteTarget } from '../lib/app-context.js';
+import { capNesting } from '../lib/cap-nesting.js';
 import css from './NoteMarkdown.module.css';
 
 export type RehypePlugins = NonNullable<Options['rehypePlugins']>;
@@ -18,7 +19,7 @@ export function NoteMarkdown({ docPath, text, rehypePlugins = NONE }: { docPath:
   const components = useMemo(() => ({ a: linkFor(docPath, openNote), img: NoteImage }), [docPath, openNote]);
   return (
     <Markdown remarkPlugins={[remarkGfm]} rehypePlugins={plugins} skipHtml components={components}>
-      {text}
+      {capNesting(text)}
     </Markdown>
   );
 }
