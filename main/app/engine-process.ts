@@ -6,11 +6,10 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createDispatcher, validatedEmit } from '../contract/dispatcher.js';
-import { engineHandlers } from '../host/engine-handlers.js';
+import { composeHost } from '../host/compose.js';
 import { servePort, type PortLike, type PortMessage } from '../contract/transports/message-port.js';
 import { LociEngine } from '../engine/engine.js';
-import { getLogger, onEngineError } from '../engine/log.js';
-import { modelHandlers } from '../host/models.js';
+import { getLogger } from '../engine/log.js';
 
 interface ParentPort {
   on(event: 'message', listener: (e: { data: unknown }) => void): void;
@@ -49,10 +48,8 @@ const port: PortLike = {
 };
 let send: (event: string, payload: unknown) => void = () => {};
 const emit = validatedEmit((event, payload) => send(event, payload));
-const models = modelHandlers(emit, () => engine.modelsInUse());
-const host = engineHandlers(engine, emit, { host: 'electron', canPickFolder: true, version: process.env.LOCI_VERSION ?? '0.0.0' }, models);
+const host = composeHost({ engine, emit, host: { host: 'electron', canPickFolder: true, version: process.env.LOCI_VERSION ?? '0.0.0' } });
 send = servePort(port, createDispatcher(host.handlers, undefined, (call, err) => log.error({ call, err }, 'call failed inside the engine')));
-onEngineError((problem) => emit('engine.error', problem));
 process.on('uncaughtException', (err) => {
   log.fatal({ err }, 'uncaught exception');
   process.exit(70);
@@ -62,15 +59,14 @@ parentPort.on('message', (e) => {
   if ((e.data as ControlMessage)?.type !== 'shutdown') return;
   void (async () => {
     log.info('shutdown requested');
-    models.stop();
-    await host.stop();
+    host.stop();
     await engine.close();
     log.flush();
     process.exit(0);
   })();
 });
 
-for (const root of engine.roots()) host.watch(root);
+host.watchLibrary();
 const first = process.env.LOCI_FOLDER;
 // Failures reach the window as index.error events; nothing more to do with them here.
 if (first) void Promise.resolve(host.handlers['library.index']({ root: path.resolve(first), watch: true })).catch(() => {});

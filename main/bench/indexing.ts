@@ -74,9 +74,9 @@ async function benchIndex(work: string, notes: string, opts: BenchIndexOptions) 
   const engine = await LociEngine.open({ dbPath: join(work, 'index.db') });
   try {
     const phases = new PhaseClock(opts.progress === true);
-    const queries = opts.queries ? new QueryProbe(engine) : null;
+    const queries = opts.queries ? new QueryProbe(engine.answers) : null;
     queries?.start();
-    const full = await engine.index(notes, { onProgress: (p) => phases.see(p), phaseTimes: phases.detail });
+    const full = await engine.library.index(notes, { onProgress: (p) => phases.see(p), phaseTimes: phases.detail });
     phases.end();
     queries?.stop();
     const idle = queries ? await queries.idle(20) : null;
@@ -89,14 +89,14 @@ async function benchIndex(work: string, notes: string, opts: BenchIndexOptions) 
       // the engine thread builds its parser and taggers when idle (~0.4 s with jieba), which would
       // otherwise be timed as part of the re-run.
       await new Promise((r) => setTimeout(r, 1000));
-      unchangedSeconds = (await engine.index(notes)).seconds;
+      unchangedSeconds = (await engine.library.index(notes)).seconds;
       // Several notes spread over the folder, one edit each: one note alone says more about that note's
       // length than about the re-index (on SilverBullet one edit took 0.04 s, the next 0.58 s).
       const edits = Math.min(ONE_NOTE_EDITS, files.length);
       for (let i = 0; i < edits; i++) {
         const victim = files[Math.floor(((i + 0.5) * files.length) / edits)]!;
         await appendFile(victim.absPath, `\n\nAn added paragraph (${i + 1}): the benchmark changed this note to time a one-note re-index.\n`);
-        const one = await engine.index(notes);
+        const one = await engine.library.index(notes);
         oneNoteSeconds.push(one.seconds);
         oneNoteChanged = Math.max(oneNoteChanged ?? 0, one.changed);
       }

@@ -40,8 +40,8 @@ export async function withEngine<T>(
   // On stderr, so --json output stays parseable: a fallback embedder, a refused folder or a re-extraction
   // after an upgrade must not pass silently.
   const tell = (message: string) => process.stderr.write(`${termText(`loci: ${message}`)}\n`);
-  engine.warnings().forEach(tell);
-  const stopTelling = engine.subscribe((e) => {
+  engine.events.warnings().forEach(tell);
+  const stopTelling = engine.events.subscribe((e) => {
     if (e.type === 'warning') tell(e.message);
   });
   try {

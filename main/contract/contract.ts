@@ -68,7 +68,12 @@ export const calls = {
       })
       .strict(),
     s.answer,
-    'Answer a question from the index, with numbered citations.',
+    'Answer a question from the index, with numbered citations. An ask given a streamId can be stopped by ask.cancel.',
+  ),
+  'ask.cancel': call(
+    z.object({ streamId: z.string().min(1).max(64) }).strict(),
+    z.object({ cancelled: z.boolean() }),
+    'Stop the answer being written for this streamId: a model stops, nothing of it is saved, and its ask fails as cancelled; false when none is running.',
   ),
   'notes.mindMap': call(z.object({ docPath, docId }).strict(), s.mindMapView.nullable(), "A note's mind map tree."),
   'notes.text': call(z.object({ docPath, docId }).strict(), s.noteText, "A note's lines (only notes inside the library's folders)."),

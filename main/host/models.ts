@@ -8,13 +8,15 @@ import { pullModel } from '../engine/llm/models/pull.js';
 import { modelUses, removeInstalledModel, type ModelsInUse } from '../engine/llm/models/remove.js';
 import type { Emit } from '../contract/dispatcher.js';
 import { ConflictError, NotFoundError, UserError } from '../engine/errors.js';
-import type { ModelHandlers } from './engine-handlers.js';
+import type { ContractServices } from './contract-services.js';
 
-/** `inUse`: the models the engine uses (LociEngine.modelsInUse), so none of them is deleted. */
-export function modelHandlers(emit: Emit, inUse: () => ModelsInUse, dir: () => string = modelsDir): ModelHandlers & { stop(): void } {
+export type ModelService = ContractServices['models'] & { stop(): void };
+
+/** `inUse`: the models the engine uses (its settings service's modelsInUse), so none of them is deleted. */
+export function modelService(emit: Emit, inUse: () => ModelsInUse, dir: () => string = modelsDir): ModelService {
   const downloads = new Map<string, AbortController>();
   return {
-    'models.list': () => {
+    list: () => {
       const catalogue = loadCatalogue();
       const folder = dir();
       const useOf = modelUses(inUse(), folder);
@@ -38,7 +40,7 @@ export function modelHandlers(emit: Emit, inUse: () => ModelsInUse, dir: () => s
         downloading: [...downloads.keys()],
       };
     },
-    'models.pull': async ({ id }) => {
+    pull: async ({ id }) => {
       const entry = findCatalogueEntry(id);
       if (!entry) throw new NotFoundError(`${id} is not in the model catalogue; pick one from the list.`);
       if (downloads.has(id)) throw new ConflictError(`${id} is already downloading.`);
@@ -54,13 +56,13 @@ export function modelHandlers(emit: Emit, inUse: () => ModelsInUse, dir: () => s
         downloads.delete(id);
       }
     },
-    'models.remove': ({ id }) => removeInstalledModel(id, inUse(), dir()),
-    'models.cancelPull': ({ id }) => {
+    remove: ({ id }) => removeInstalledModel(id, inUse(), dir()),
+    cancelPull: ({ id }) => {
       const c = downloads.get(id);
       c?.abort();
       return { cancelled: Boolean(c) };
     },
-    'models.import': async ({ file }) => {
+    import: async ({ file }) => {
       // A page must not learn from the answer whether an arbitrary path exists, is readable or what it
       // starts with: every refusal reads the same.
       let r: Awaited<ReturnType<typeof importModel>>;

@@ -3,16 +3,15 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDispatcher, validatedEmit } from '../contract/dispatcher.js';
-import { engineHandlers } from '../host/engine-handlers.js';
-import type { EnginePort } from '../host/engine-port.js';
-import { getLogger, onEngineError } from '../engine/log.js';
-import { modelHandlers } from '../host/models.js';
+import { composeHost } from '../host/compose.js';
+import type { LociEngine } from '../engine/engine.js';
+import { getLogger } from '../engine/log.js';
 import { startServer, type RunningServer } from './server.js';
 
 export const DEFAULT_STATIC_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../out/renderer');
 
 export interface BrowserModeOptions {
-  engine: EnginePort;
+  engine: LociEngine;
   port?: number;
   staticDir?: string;
   /** Index this folder in the background once the server is up, then keep watching it. */
@@ -35,20 +34,18 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
   const log = opts.log ?? ((line) => console.log(line));
   let server: RunningServer | null = null;
   const emit = validatedEmit((event, payload) => server?.broadcast(event, payload));
-  const models = modelHandlers(emit, () => opts.engine.modelsInUse());
-  const host = engineHandlers(opts.engine, emit, { host: 'browser', canPickFolder: false, version: opts.version ?? '0.0.0' }, models);
+  const host = composeHost({ engine: opts.engine, emit, host: { host: 'browser', canPickFolder: false, version: opts.version ?? '0.0.0' } });
   const dispatcher = createDispatcher(host.handlers, undefined, (call, err) => getLogger('server').error({ call, err }, 'call failed inside the engine'));
-  const offEngineErrors = onEngineError((problem) => emit('engine.error', problem));
   server = await startServer({ dispatcher, staticDir: opts.staticDir ?? DEFAULT_STATIC_DIR, port: opts.port, token: opts.token, openUrlUses: opts.openUrlUses });
 
-  for (const root of opts.engine.roots()) host.watch(root);
+  host.watchLibrary();
   const initialIndex = opts.folder
     ? dispatcher.dispatch('library.index', { root: path.resolve(opts.folder), watch: true }).then(async (r) => {
         // Another Loci process is writing the index (a click is refused; a command line's folder waits for it).
         if (!r.ok && r.error.code === 'locked' && opts.folder) {
           log(`loci: ${r.error.message.replace(/^loci call "[^"]+" failed: /, '')} Waiting for it…`);
           const root = path.resolve(opts.folder);
-          r = await opts.engine.index(root, { waitForWriter: true }).then(
+          r = await opts.engine.library.index(root, { waitForWriter: true }).then(
             () => (host.watch(root), { ok: true as const, result: null }),
             (err: unknown) => ({ ok: false as const, error: { kind: 'engine' as const, message: err instanceof Error ? err.message : String(err) } }),
           );
@@ -65,9 +62,7 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
     server: running,
     initialIndex,
     async close() {
-      offEngineErrors();
-      models.stop();
-      await host.stop();
+      host.stop();
       await running.close();
       await opts.engine.close();
     },

@@ -23,7 +23,7 @@ const engine = await LociEngine.open({ dbPath: join(work, 'index.db'), embedder:
 const timed = async (what: string) => {
   let rows = 0;
   const start = performance.now();
-  const report = await engine.index(notes, {
+  const report = await engine.library.index(notes, {
     onProgress: (p) => {
       if (p.phase === 'embed') rows = Math.max(rows, p.total);
     },

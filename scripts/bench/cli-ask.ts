@@ -47,7 +47,7 @@ async function firstQuestionOfEngine(db: string): Promise<number> {
   const engine = await LociEngine.open({ dbPath: db });
   try {
     const started = performance.now();
-    await engine.ask(question);
+    await engine.answers.ask(question);
     return performance.now() - started;
   } finally {
     await engine.close();
@@ -70,7 +70,7 @@ try {
     await benchNotes(notes, { news: values.news, folder: positionals[0] });
     db = join(work, 'index.db');
     const engine = await LociEngine.open({ dbPath: db, embedder: 'glove' });
-    await engine.index(notes).finally(() => engine.close());
+    await engine.library.index(notes).finally(() => engine.close());
   }
   console.log(`index ${db}; question: ${question}`);
   const cold: number[] = [];

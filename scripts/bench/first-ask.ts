@@ -31,24 +31,24 @@ const engine = await LociEngine.open({ dbPath: join(work, 'index.db'), embedder:
 const ms = (t: number) => `${(performance.now() - t).toFixed(0)} ms`;
 try {
   let t = performance.now();
-  await engine.index(notes);
+  await engine.library.index(notes);
   console.log(`indexed ${listNotes(notes).length} notes in ${ms(t)}; question: ${question}`);
   for (let round = 1; round <= Number(values.rounds); round++) {
     appendFileSync(join(notes, edited), `\nEdited while benchmarking (round ${round}, cold).\n`);
-    await engine.index(notes);
+    await engine.library.index(notes);
     t = performance.now();
-    await engine.ask(question);
+    await engine.answers.ask(question);
     const cold = ms(t);
     appendFileSync(join(notes, edited), `\nEdited while benchmarking (round ${round}, warmed).\n`);
-    await engine.index(notes);
+    await engine.library.index(notes);
     t = performance.now();
-    await engine.retrievalWarm();
+    await engine.warmUp.settled();
     const warmUp = ms(t);
     t = performance.now();
-    await engine.ask(question);
+    await engine.answers.ask(question);
     const warmed = ms(t);
     t = performance.now();
-    await engine.ask(question);
+    await engine.answers.ask(question);
     console.log(`round ${round}: first ask after an edit ${cold}; after the warm-up (${warmUp}) ${warmed}; asked again ${ms(t)}`);
   }
 } finally {

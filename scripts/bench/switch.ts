@@ -27,25 +27,25 @@ cpSync(positionals[0]!, notes, { recursive: true });
 const edit = (round: string) => appendFileSync(join(notes, values.edit!), `\nEdited while benchmarking (${round}).\n`);
 const engine = await LociEngine.open({ dbPath: join(work, 'index.db'), embedder: 'glove' });
 try {
-  await engine.index(notes);
+  await engine.library.index(notes);
   const texts: { before?: number; after?: number } = {};
   let answering: number | null = null;
   const beside: { run?: Promise<{ start: number; end: number }> } = {};
   const started = performance.now();
-  engine.subscribe((e) => {
+  engine.events.subscribe((e) => {
     if (e.type !== 'embedder') return;
     if (e.answering && answering === null) {
       answering = performance.now() - started;
       if (values.edit) {
         edit('during the switch');
         const start = performance.now();
-        beside.run = engine.index(notes).then(() => ({ start, end: performance.now() }));
+        beside.run = engine.library.index(notes).then(() => ({ start, end: performance.now() }));
       }
     }
     if (e.progress?.phase === 'embed') texts[e.answering ? 'after' : 'before'] ??= e.progress.total;
   });
-  await engine.updateSettings({ embedder: spec });
-  await engine.switchEmbedder(spec);
+  await engine.settings.update({ embedder: spec });
+  await engine.embedders.switchEmbedder(spec);
   const done = performance.now() - started;
   const seconds = (ms: number) => (ms / 1000).toFixed(1);
   console.log(
@@ -56,7 +56,7 @@ try {
     const run = await beside.run;
     edit('after the switch');
     const t = performance.now();
-    await engine.index(notes);
+    await engine.library.index(notes);
     const after = performance.now() - t;
     console.log(
       `index run of one edited note beside the switch: ${seconds(run.end - run.start)} s (the switch had ${seconds(started + done - run.start)} s to go); ` +

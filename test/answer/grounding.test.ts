@@ -14,7 +14,7 @@ const FOUNDER = 'people/Mara Lindqvist.md';
 let contexts: RetrievedContext[];
 let embedder: Embedder;
 beforeAll(async () => {
-  contexts = (await samples.engine.ask('Where was the founder of Kestrel Coffee Works born?', { method: 'loci', k: 8 })).contexts;
+  contexts = (await samples.engine.answers.ask('Where was the founder of Kestrel Coffee Works born?', { method: 'loci', k: 8 })).contexts;
   embedder = await createStaticEmbedder();
 });
 

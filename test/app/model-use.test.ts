@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { validatedEmit } from '../../main/contract/dispatcher.js';
-import { modelHandlers } from '../../main/host/models.js';
+import { modelService } from '../../main/host/models.js';
 import { embedderOffer, type CatalogueModel } from '../../renderer/src/lib/model-use.js';
 import { languagesLine } from '../../renderer/src/lib/languages.js';
 
 // The first-run model step's embedding offer, over the real catalogue as models.list gives it to the UI.
-const catalogue = (modelHandlers(validatedEmit(() => undefined), () => ({ answers: [], search: [] }), () => '/nonexistent')['models.list']({}) as { catalogue: CatalogueModel[] }).catalogue;
+const catalogue = (modelService(validatedEmit(() => undefined), () => ({ answers: [], search: [] }), () => '/nonexistent').list({}) as { catalogue: CatalogueModel[] }).catalogue;
 const offer = (en: number, zh: number, und = 0) => embedderOffer(catalogue, { en, zh, und });
 
 describe('the embedding model offered for a library', () => {

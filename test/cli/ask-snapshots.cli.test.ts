@@ -65,7 +65,7 @@ describe('loci ask, run again', () => {
     d.close();
     const engine = await LociEngine.open({ dbPath: db, readOnly: true, oneOff: true });
     try {
-      const answer = await engine.ask(question, { k: 8 });
+      const answer = await engine.answers.ask(question, { k: 8 });
       expect(answer.citations.length).toBeGreaterThan(0);
     } finally {
       await engine.close();

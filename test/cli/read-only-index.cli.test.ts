@@ -30,7 +30,7 @@ beforeAll(async () => {
   chmodSync(tmp, 0o755);
   const engine = await LociEngine.open({ dbPath: source });
   try {
-    await engine.index(FIXTURE_NOTES);
+    await engine.library.index(FIXTURE_NOTES);
   } finally {
     await engine.close();
   }

@@ -1,29 +1,28 @@
 // The library.* calls dispatched over a real engine, real folders and a real index, as a host wires
-// them (main/host/engine-handlers.ts): validation at the contract, jobs owned by the engine, one final
+// them (main/host/compose.ts): validation at the contract, jobs owned by the engine, one final
 // index.report per job (cancelled or not), and the model pass stopped by Cancel.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createDispatcher, type Dispatcher } from '../../main/contract/dispatcher.js';
+import { createDispatcher, type Dispatcher, type Emit } from '../../main/contract/dispatcher.js';
 import type { CallName, EventName, Req, Res } from '../../main/contract/contract.js';
-import { engineHandlers, type EngineHandlers } from '../../main/host/engine-handlers.js';
-import { modelHandlers } from '../../main/host/models.js';
+import { composeHost, type Host } from '../../main/host/compose.js';
 import { LociEngine } from '../../main/engine/engine.js';
 import { tinyModelPath } from '../llm/helpers/tiny-model.js';
 
 let dir: string;
 let notes: string;
 let engine: LociEngine;
-let host: EngineHandlers;
+let host: Host;
 let d: Dispatcher;
 let events: { event: EventName; payload: Record<string, unknown> }[];
 
 async function wire(opts: { model?: string } = {}) {
   engine = await LociEngine.open({ dbPath: join(dir, 'index.db'), model: opts.model });
   events = [];
-  const emit = ((event: EventName, payload: Record<string, unknown>) => events.push({ event, payload })) as Parameters<typeof engineHandlers>[1];
-  host = engineHandlers(engine, emit, { host: 'browser', canPickFolder: false, version: 'test' }, modelHandlers(emit, () => engine.modelsInUse(), () => join(dir, 'models')));
+  const emit = ((event: EventName, payload: Record<string, unknown>) => events.push({ event, payload })) as Emit;
+  host = composeHost({ engine, emit, host: { host: 'browser', canPickFolder: false, version: 'test' }, modelsDir: () => join(dir, 'models') });
   d = createDispatcher(host.handlers);
 }
 
@@ -35,7 +34,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  await host.stop();
+  host.stop();
   await engine.close();
   await rm(dir, { recursive: true, force: true });
 });
@@ -115,7 +114,7 @@ describe('library calls over a real engine', () => {
     expect(indexed.ok).toBe(true);
     // The fast pass answered; the model pass now runs in the engine's job.
     await waitFor(() => events.find((e) => e.event === 'index.progress' && (e.payload.progress as { phase: string; done: number }).phase === 'llm' && (e.payload.progress as { done: number }).done >= 1), 120_000);
-    expect((await d.dispatch('library.folders', {})).ok && engine.folders()[0]?.job).toMatch(/model|graph/);
+    expect((await d.dispatch('library.folders', {})).ok && engine.library.folders()[0]?.job).toMatch(/model|graph/);
     const cancel = await d.dispatch('library.cancelIndex', { root: notes });
     expect(cancel).toEqual({ ok: true, result: { cancelled: true } });
     const report = await waitFor(() => events.find((e) => e.event === 'index.report'), 60_000);
@@ -124,11 +123,11 @@ describe('library calls over a real engine', () => {
     expect(events.filter((e) => e.event === 'index.report').length).toBe(1);
     // Shown as cancelled, not as a failure: no index.error.
     expect(events.some((e) => e.event === 'index.error')).toBe(false);
-    const states = engine.documents().map((x) => x.state);
+    const states = engine.views.documents().map((x) => x.state);
     expect(states).toContain('model');
     expect(states).toContain('fast');
     // The folder stays in the library: its fast pass finished before the cancel.
-    expect(engine.roots()).toEqual([notes]);
-    expect(engine.folders()[0]?.job).toBe('idle');
+    expect(engine.library.roots()).toEqual([notes]);
+    expect(engine.library.folders()[0]?.job).toBe('idle');
   }, 240_000);
 });

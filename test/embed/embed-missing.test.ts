@@ -29,7 +29,7 @@ describe('embedMissing', () => {
   it('embeds each distinct text once: a one-passage note shares its passage vector, a repeated line is embedded once', async () => {
     const engine = await LociEngine.open({ dbPath: join(dir, 'index.db'), embedder: 'glove' });
     try {
-      await engine.index(join(dir, 'notes'));
+      await engine.library.index(join(dir, 'notes'));
       const inner = engine.embedder;
       const sent: string[] = [];
       // The built-in embedder under another id, so every row lacks a vector for it; it records what it is asked.
@@ -76,7 +76,7 @@ describe('embedMissing', () => {
   it('a run resumed after the notes were embedded takes their vectors for the passages of one-passage notes instead of embedding them again', async () => {
     const engine = await LociEngine.open({ dbPath: join(dir, 'resume.db'), embedder: 'glove' });
     try {
-      await engine.index(join(dir, 'notes'));
+      await engine.library.index(join(dir, 'notes'));
       const inner = engine.embedder;
       const sent: string[] = [];
       const recording: Embedder = {

@@ -13,7 +13,7 @@ describe('extractive answers (no model)', () => {
   for (const method of ['hybrid', 'loci'] as const) {
     it(`cite the second hop of a multi-hop question (${method})`, async () => {
       // The founder is named in the roaster's note; where she was born is in her own note.
-      const a = await samples.engine.ask('Where was the founder of Kestrel Coffee Works born?', { method, k: 5 });
+      const a = await samples.engine.answers.ask('Where was the founder of Kestrel Coffee Works born?', { method, k: 5 });
       expect(a.mode).toBe('extractive');
       expect(a.text).toMatch(/extractive/);
       const born = a.citations.find((c) => c.docPath === 'people/Mara Lindqvist.md' && /born/.test(c.text));
@@ -25,8 +25,8 @@ describe('extractive answers (no model)', () => {
   }
 
   it('stores the exchange as a chat with its citations and the passages it was drawn from', async () => {
-    const a = await samples.engine.ask('What water hardness do I aim for?');
-    const messages = await samples.engine.chat(a.chatId!);
+    const a = await samples.engine.answers.ask('What water hardness do I aim for?');
+    const messages = await samples.engine.answers.chat(a.chatId!);
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(at(messages, 1).citations).toEqual(a.citations);
     expect(a.contexts.length).toBeGreaterThan(0);
@@ -38,21 +38,21 @@ describe('extractive answers (no model)', () => {
   });
 
   it('says so when nothing matches', async () => {
-    const a = await samples.engine.ask('zzyzx qwertyuiop', { method: 'bm25' });
+    const a = await samples.engine.answers.ask('zzyzx qwertyuiop', { method: 'bm25' });
     expect(a.citations).toEqual([]);
     expect(a.text).toMatch(/Nothing in the indexed notes/);
   });
 
   it('cites nothing for a question of common words only, and says why', async () => {
     for (const question of ['What is it about?', '??']) {
-      const a = await samples.engine.ask(question);
+      const a = await samples.engine.answers.ask(question);
       expect(a.citations, question).toEqual([]);
       expect(a.text, question).toBe(NOTHING_TO_SEARCH);
     }
   });
 
   it('refuses an empty question with a clear error', async () => {
-    await expect(samples.engine.ask('  \n')).rejects.toThrow(UserError);
-    await expect(samples.engine.ask('')).rejects.toThrow(/The question is empty/);
+    await expect(samples.engine.answers.ask('  \n')).rejects.toThrow(UserError);
+    await expect(samples.engine.answers.ask('')).rejects.toThrow(/The question is empty/);
   });
 });

@@ -17,7 +17,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'loci-answerable-'));
   await cp(samples, join(dir, 'notes'), { recursive: true });
   engine = await LociEngine.open({ dbPath: join(dir, 'index.db') });
-  await engine.startJob(join(dir, 'notes')).done;
+  await engine.library.startJob(join(dir, 'notes')).done;
 });
 afterAll(async () => {
   await engine.close();
@@ -26,7 +26,7 @@ afterAll(async () => {
 
 describe('the answerable decision on the sample notes', () => {
   it('says the coffee notes do not answer an off-topic question, and names the nearest notes instead of quoting them', async () => {
-    const a = await engine.ask('What is the capital of Peru?');
+    const a = await engine.answers.ask('What is the capital of Peru?');
     expect(a.answerable).toBe(false);
     expect(a.answerScore).toBeLessThan(THRESHOLD);
     expect(a.text.startsWith(NOT_ANSWERED)).toBe(true);
@@ -37,14 +37,14 @@ describe('the answerable decision on the sample notes', () => {
   });
 
   it('keeps the README demo question answerable, with the founder\'s birthplace cited', async () => {
-    const a = await engine.ask('Where was the founder of Kestrel Coffee Works born?');
+    const a = await engine.answers.ask('Where was the founder of Kestrel Coffee Works born?');
     expect(a.answerable).toBe(true);
     expect(a.answerScore).toBeGreaterThanOrEqual(THRESHOLD);
     expect(a.citations[0]?.text).toMatch(/born in Tromsø/);
   });
 
   it('answers a how-to the notes hold', async () => {
-    const a = await engine.ask('What are the steps of popper roasting?');
+    const a = await engine.answers.ask('What are the steps of popper roasting?');
     expect(a.answerable).toBe(true);
     expect(a.citations.some((c) => /80 g/.test(c.text))).toBe(true);
   });
@@ -55,7 +55,7 @@ describe('an empty index', () => {
     const empty = await mkdtemp(join(tmpdir(), 'loci-answerable-empty-'));
     const e = await LociEngine.open({ dbPath: join(empty, 'index.db') });
     try {
-      const a = await e.ask('Where was the founder of Kestrel Coffee Works born?');
+      const a = await e.answers.ask('Where was the founder of Kestrel Coffee Works born?');
       expect(a.answerable).toBe(false);
       expect(a.text).toBe(EMPTY_INDEX);
       expect(a.citations).toEqual([]);

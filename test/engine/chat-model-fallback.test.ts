@@ -30,7 +30,7 @@ beforeAll(async () => {
   engine = await LociEngine.open({ dbPath: path.join(tmp, 'index.db') });
   const notes = path.join(tmp, 'notes');
   cpSync(FIXTURE_NOTES, notes, { recursive: true });
-  await engine.index(notes);
+  await engine.library.index(notes);
 }, 60_000);
 afterAll(async () => {
   await engine.close();
@@ -43,19 +43,19 @@ describe('settings check the chat model', () => {
     ['a model that is not installed', 'no-such-model', /Unknown model no-such-model/],
     ['a server with no model name', 'http://127.0.0.1:9', /needs a model name after #/],
   ])('refuse %s, storing nothing', async (_what, spec, why) => {
-    const err = await engine.updateSettings({ model: spec }).catch((e: unknown) => e);
+    const err = await engine.settings.update({ model: spec }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'invalid' });
     expect((err as Error).message).toMatch(/cannot be used, so the setting was not changed/);
     expect((err as Error).message).toMatch(why);
-    expect(engine.settings().model).toBe('');
+    expect(engine.settings.get().model).toBe('');
   });
 
   it('refuse a server nobody answers at', async () => {
     const gone = await server('ok');
     await gone.close();
-    const err = await engine.updateSettings({ model: `${gone.url}#qwen` }).catch((e: unknown) => e);
+    const err = await engine.settings.update({ model: `${gone.url}#qwen` }).catch((e: unknown) => e);
     expect((err as Error).message).toMatch(/no server answers at http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
-    expect(engine.settings().model).toBe('');
+    expect(engine.settings.get().model).toBe('');
   });
 
   it('take a real GGUF and a server that answers', async () => {
@@ -63,10 +63,10 @@ describe('settings check the chat model', () => {
     const bare = await LociEngine.open({ dbPath: path.join(tmp, 'bare.db') });
     const up = await server('ok');
     try {
-      await bare.updateSettings({ model: `${up.url}#qwen` });
-      expect(bare.settings().model).toBe(`${up.url}#qwen`);
-      await bare.updateSettings({ model: tinyModelFile() });
-      expect(bare.settings().model).toBe(tinyModelFile());
+      await bare.settings.update({ model: `${up.url}#qwen` });
+      expect(bare.settings.get().model).toBe(`${up.url}#qwen`);
+      await bare.settings.update({ model: tinyModelFile() });
+      expect(bare.settings.get().model).toBe(tinyModelFile());
     } finally {
       await up.close();
       await bare.close();
@@ -76,7 +76,7 @@ describe('settings check the chat model', () => {
 
 describe('a chat model that fails at ask time', () => {
   const extractive = async (why: RegExp) => {
-    const a = await engine.ask(QUESTION);
+    const a = await engine.answers.ask(QUESTION);
     expect(a.mode).toBe('extractive');
     expect(a.text).toMatch(/Sofie Brandt/);
     expect(a.citations.length).toBeGreaterThan(0);

@@ -24,11 +24,11 @@ describe('vectors of an edited note', () => {
     const server = await embeddingsServer();
     const engine = await LociEngine.open({ dbPath: join(dir, 'index.db'), embedder: server.spec });
     try {
-      await engine.index(notes);
+      await engine.library.index(notes);
       await expectVectorsOfCurrentText(engine);
       // The note's own vector (its title and passages) is of its text as edited, not as first indexed.
       appendFileSync(join(notes, 'people', 'Mara Lindqvist.md'), '\nShe kept bees on the roof of the roastery for three summers.\n');
-      const report = await engine.index(notes);
+      const report = await engine.library.index(notes);
       expect(report.changed).toBe(1);
       await expectVectorsOfCurrentText(engine);
     } finally {
@@ -44,20 +44,20 @@ describe('vectors of an edited note', () => {
     const engine = await LociEngine.open({ dbPath: join(dir, 'kept.db'), embedder: server.spec });
     const texts = () => new Set(KINDS.flatMap((kind) => rowsMissingEmbeddings(engine.db, kind, 'no such model').map(([, t]) => t)));
     try {
-      await engine.index(notes);
+      await engine.library.index(notes);
       const firstRun = server.texts.length;
       const before = texts();
       // An edit: the note's vector and the passage and facts the new line joins are new texts; the rest are not.
       server.texts.length = 0;
       appendFileSync(join(notes, 'people', 'Mara Lindqvist.md'), '\nShe kept bees on the roof of the roastery for three summers.\n');
-      expect((await engine.index(notes)).changed).toBe(1);
+      expect((await engine.library.index(notes)).changed).toBe(1);
       expect(server.texts.length).toBeGreaterThan(0);
       expect(server.texts.filter((t) => before.has(t))).toEqual([]);
       await expectVectorsOfCurrentText(engine);
       // A new version of fast extraction rewrites every note's rows: the same texts keep their vectors.
       server.texts.length = 0;
       engine.db.prepare("DELETE FROM settings WHERE key = 'fast_pipeline'").run();
-      const again = await engine.index(notes);
+      const again = await engine.library.index(notes);
       expect(again.changed).toBeGreaterThan(1);
       expect(server.texts).toEqual([]);
       await expectVectorsOfCurrentText(engine);

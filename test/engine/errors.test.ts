@@ -15,10 +15,10 @@ describe('clear errors', () => {
   it('names a missing folder, and a file given as the folder', async () => {
     const engine = await LociEngine.open({ dbPath: join(dir, 'a.db') });
     try {
-      await expect(engine.index(join(dir, 'nope'))).rejects.toThrow(/^No folder at .*nope\.$/);
+      await expect(engine.library.index(join(dir, 'nope'))).rejects.toThrow(/^No folder at .*nope\.$/);
       await writeFile(join(dir, 'note.md'), '# A note\n');
-      await expect(engine.index(join(dir, 'note.md'))).rejects.toThrow(/is a file; point Loci at the folder/);
-      expect(engine.stats().counts.documents).toBe(0);
+      await expect(engine.library.index(join(dir, 'note.md'))).rejects.toThrow(/is a file; point Loci at the folder/);
+      expect(engine.views.stats().counts.documents).toBe(0);
     } finally {
       await engine.close();
     }
@@ -27,7 +27,7 @@ describe('clear errors', () => {
   it('says the index is empty instead of "nothing matches"', async () => {
     const engine = await LociEngine.open({ dbPath: join(dir, 'b.db') });
     try {
-      const a = await engine.ask('what is in my notes?');
+      const a = await engine.answers.ask('what is in my notes?');
       expect(a.citations).toEqual([]);
       expect(a.text).toMatch(/The index is empty/);
     } finally {

@@ -32,10 +32,10 @@ describe('probe 3: an embedder that fails cannot brick the index', () => {
     const db = join(dir, 'index.db');
     const engine = await LociEngine.open({ dbPath: db });
     try {
-      await engine.index(notes);
-      await expect(engine.updateSettings({ embedder: 'bogus' })).rejects.toThrow(/could not be loaded, so the setting was not changed/);
-      expect(engine.settings().embedder).toBe('glove');
-      expect((await engine.ask('cone six', { method: 'dense', k: 1 })).contexts.length).toBe(1);
+      await engine.library.index(notes);
+      await expect(engine.settings.update({ embedder: 'bogus' })).rejects.toThrow(/could not be loaded, so the setting was not changed/);
+      expect(engine.settings.get().embedder).toBe('glove');
+      expect((await engine.answers.ask('cone six', { method: 'dense', k: 1 })).contexts.length).toBe(1);
     } finally {
       await engine.close();
     }
@@ -46,16 +46,16 @@ describe('probe 3: an embedder that fails cannot brick the index', () => {
   it('opens an index whose stored embedder fails with the built-in one and a warning', async () => {
     const db = join(dir, 'index.db');
     const first = await LociEngine.open({ dbPath: db });
-    await first.index(notes);
+    await first.library.index(notes);
     // What an older Loci stored without checking.
     setSetting(first.db, 'embedder', 'transformers:/nowhere/model');
     await first.close();
 
     const engine = await LociEngine.open({ dbPath: db });
     try {
-      expect(engine.warnings().join('\n')).toMatch(/embedder in Settings \('transformers:\/nowhere\/model'\) could not be loaded/);
-      expect(engine.stats().embedder).toBe(engine.embedder.id);
-      expect((await engine.ask('cone six', { method: 'bm25', k: 1 })).contexts.length).toBe(1);
+      expect(engine.events.warnings().join('\n')).toMatch(/embedder in Settings \('transformers:\/nowhere\/model'\) could not be loaded/);
+      expect(engine.views.stats().embedder).toBe(engine.embedder.id);
+      expect((await engine.answers.ask('cone six', { method: 'bm25', k: 1 })).contexts.length).toBe(1);
     } finally {
       await engine.close();
     }
@@ -84,7 +84,7 @@ describe("probe 5: another application's SQLite database is refused untouched", 
     await expect(LociEngine.open({ dbPath: join(dir, 'notes.txt') })).rejects.toThrow(/not a Loci index/);
     await writeFile(join(dir, 'empty.db'), '');
     const fresh = await LociEngine.open({ dbPath: join(dir, 'empty.db') });
-    expect(fresh.stats().counts.documents).toBe(0);
+    expect(fresh.views.stats().counts.documents).toBe(0);
     await fresh.close();
   });
 });
@@ -107,7 +107,7 @@ describe('probe 6: a read-only index can be read', () => {
   it('answers, lists and shows mind maps; says clearly that writing is not possible', async (ctx) => {
     const db = join(dir, 'index.db');
     const writer = await LociEngine.open({ dbPath: db });
-    await writer.index(notes);
+    await writer.library.index(notes);
     await writer.close();
     const restore = makeReadOnly(db);
     if (!restore) {
@@ -119,15 +119,15 @@ describe('probe 6: a read-only index can be read', () => {
       const engine = await LociEngine.open({ dbPath: db });
       try {
         expect(engine.readOnly).toBe(true);
-        expect(engine.warnings().join('\n')).toMatch(/read-only/);
-        expect(engine.stats().counts.documents).toBe(1);
-        const answer = await engine.ask('How long does the kiln fire?', { method: 'bm25', k: 2 });
+        expect(engine.events.warnings().join('\n')).toMatch(/read-only/);
+        expect(engine.views.stats().counts.documents).toBe(1);
+        const answer = await engine.answers.ask('How long does the kiln fire?', { method: 'bm25', k: 2 });
         expect(answer.contexts[0]?.docPath).toBe('kiln.md');
         expect(answer.chatId).toBeUndefined();
-        expect(engine.mindMap('kiln.md')).not.toBeNull();
-        expect(engine.documents().map((d) => d.state)).toEqual(['fast']);
-        await expect(engine.index(notes)).rejects.toThrow(ReadOnlyIndexError);
-        await expect(engine.updateSettings({ threads: 2 })).rejects.toThrow(/read-only/);
+        expect(engine.views.mindMap('kiln.md')).not.toBeNull();
+        expect(engine.views.documents().map((d) => d.state)).toEqual(['fast']);
+        await expect(engine.library.index(notes)).rejects.toThrow(ReadOnlyIndexError);
+        await expect(engine.settings.update({ threads: 2 })).rejects.toThrow(/read-only/);
       } finally {
         await engine.close();
       }

@@ -98,7 +98,7 @@ describe('indexing in worker threads', () => {
     process.env.LOCI_INDEX_WORKERS = '1';
     const engine = await LociEngine.open({ dbPath: join(dir, 'responsive.db') });
     try {
-      await engine.index(join(dir, 'notes'));
+      await engine.library.index(join(dir, 'notes'));
       const questions = ['Who described the glacier?', 'When was the harbour visited?', 'What did Sofie Brandt check?'];
       // A question every 100 ms; latency counts from when it was due, so a blocked event loop (or a
       // late timer on a busy machine) shows — measured the same way idle and during indexing.
@@ -107,7 +107,7 @@ describe('indexing in worker threads', () => {
           const due = performance.now() + 100;
           await new Promise((r) => setTimeout(r, 100));
           if (!keepGoing(i)) break;
-          await engine.ask(questions[i % 3]!, { method: 'bm25' });
+          await engine.answers.ask(questions[i % 3]!, { method: 'bm25' });
           out.push(performance.now() - due);
         }
       };
@@ -119,7 +119,7 @@ describe('indexing in worker threads', () => {
       let indexing = true;
       let phases = 0;
       const asking = probe(() => indexing, during);
-      await engine.index(join(dir, 'more'), { onProgress: () => phases++ });
+      await engine.library.index(join(dir, 'more'), { onProgress: () => phases++ });
       indexing = false;
       await asking;
       const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -21,7 +21,7 @@ beforeAll(async () => {
   await writeFile(join(dir, 'harbour.txt'), iconv.encode(GBK_NOTE, 'gbk'));
   await writeFile(join(dir, 'cafe.md'), iconv.encode(CP1252_NOTE, 'windows-1252'));
   engine = await LociEngine.open({ dbPath: join(dir, '.index.db') });
-  report = await engine.index(dir);
+  report = await engine.library.index(dir);
 });
 afterAll(async () => {
   await engine.close();
@@ -38,10 +38,10 @@ describe('notes saved in legacy encodings', () => {
     ['灯塔的维修预算什么时候讨论？', 'harbour.txt', '下周一上午九点开会，讨论灯塔的维修预算。'],
     ['When is the crème brûlée made?', 'cafe.md', 'Its crème brûlée is made on Thursdays — “fresh”.'],
   ])('answer %s from %s, and the note shows the cited line as written', async (question, path, line) => {
-    const answer = await engine.ask(question, { method: 'bm25', k: 1 });
+    const answer = await engine.answers.ask(question, { method: 'bm25', k: 1 });
     const c = at(answer.citations, 0);
     expect(c.docPath).toBe(path);
-    const note = await engine.noteText(c.docPath, c.docId);
+    const note = await engine.views.noteText(c.docPath, c.docId);
     expect(note.lines.slice(c.lineFrom - 1, c.lineTo)).toContain(line);
   });
 });

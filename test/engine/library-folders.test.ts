@@ -35,18 +35,18 @@ const count = (sql: string, ...args: unknown[]) => engine.db.prepare(sql).pluck(
 
 describe('library.remove', () => {
   it('removes a folder and everything it contributed, leaving the other folder whole', async () => {
-    await engine.index(a);
-    await engine.index(b);
-    const bDocs = engine.documents().filter((d) => d.root === b).length;
-    const aIds = engine.documents().filter((d) => d.root === a).map((d) => d.id);
+    await engine.library.index(a);
+    await engine.library.index(b);
+    const bDocs = engine.views.documents().filter((d) => d.root === b).length;
+    const aIds = engine.views.documents().filter((d) => d.root === a).map((d) => d.id);
     expect(aIds.length).toBeGreaterThan(0);
 
-    const { removed } = await engine.removeFolder(a);
+    const { removed } = await engine.library.removeFolder(a);
     expect(removed).toBe(aIds.length);
-    expect(engine.roots()).toEqual([b]);
-    expect(engine.folders().map((f) => f.root)).toEqual([b]);
-    expect(engine.documents().every((d) => d.root === b)).toBe(true);
-    expect(engine.documents().length).toBe(bDocs);
+    expect(engine.library.roots()).toEqual([b]);
+    expect(engine.library.folders().map((f) => f.root)).toEqual([b]);
+    expect(engine.views.documents().every((d) => d.root === b)).toBe(true);
+    expect(engine.views.documents().length).toBe(bDocs);
     const ids = aIds.join(',');
     // Passages, their full-text rows and vectors, graph edges and super-node memberships of a's notes are gone.
     expect(count(`SELECT count(*) FROM chunks WHERE document_id IN (${ids})`)).toBe(0);
@@ -56,47 +56,47 @@ describe('library.remove', () => {
     expect(count('SELECT count(*) FROM super_nodes s WHERE NOT EXISTS (SELECT 1 FROM super_members m WHERE m.super_id = s.id)')).toBe(0);
     // Entities only a's notes mentioned (the Aletsch Glacier) went with them.
     expect(count('SELECT count(*) FROM entities e WHERE NOT EXISTS (SELECT 1 FROM entity_mentions m WHERE m.entity_id = e.id)')).toBe(0);
-    const answer = await engine.ask('Aletsch Glacier moraine', { method: 'bm25', k: 5 });
+    const answer = await engine.answers.ask('Aletsch Glacier moraine', { method: 'bm25', k: 5 });
     expect(answer.contexts.every((c) => c.docPath === 'orchards.md')).toBe(true);
-    await expect(engine.removeFolder(a)).rejects.toThrow(/not a library folder/);
+    await expect(engine.library.removeFolder(a)).rejects.toThrow(/not a library folder/);
   });
 
   it('stops the folder watcher', async () => {
-    await engine.index(a);
-    const watch = engine.watch(a);
+    await engine.library.index(a);
+    const watch = engine.library.watch(a);
     await watch.ready;
-    expect(engine.folders()[0]?.watching).toBe(true);
-    await engine.removeFolder(a);
-    expect(engine.folders()).toEqual([]);
+    expect(engine.library.folders()[0]?.watching).toBe(true);
+    await engine.library.removeFolder(a);
+    expect(engine.library.folders()).toEqual([]);
   });
 });
 
 describe('library.setScope', () => {
   it('applies .gitignore-style globs, removes notes now left out, and lists the scope', async () => {
-    await engine.index(a);
-    const paths = () => engine.documents().filter((d) => d.state !== 'skipped').map((d) => d.relPath).sort();
+    await engine.library.index(a);
+    const paths = () => engine.views.documents().filter((d) => d.state !== 'skipped').map((d) => d.relPath).sort();
     expect(paths()).toEqual(['drafts/idea.md', 'fjords.txt', 'glaciers.md']);
 
-    const excluded = await (await engine.setScope(a, { include: [], exclude: ['drafts/'] })).done;
+    const excluded = await (await engine.library.setScope(a, { include: [], exclude: ['drafts/'] })).done;
     expect(excluded.removed).toBe(1);
     expect(paths()).toEqual(['fjords.txt', 'glaciers.md']);
 
-    await (await engine.setScope(a, { include: ['*.md'], exclude: ['drafts/', ''] })).done;
+    await (await engine.library.setScope(a, { include: ['*.md'], exclude: ['drafts/', ''] })).done;
     expect(paths()).toEqual(['glaciers.md']);
-    expect(engine.folders()[0]).toMatchObject({ root: a, include: ['*.md'], exclude: ['drafts/'], noteCount: 1, job: 'idle', problem: null });
+    expect(engine.library.folders()[0]).toMatchObject({ root: a, include: ['*.md'], exclude: ['drafts/'], noteCount: 1, job: 'idle', problem: null });
 
-    await (await engine.setScope(a, { include: [], exclude: [] })).done;
+    await (await engine.library.setScope(a, { include: [], exclude: [] })).done;
     expect(paths()).toEqual(['drafts/idea.md', 'fjords.txt', 'glaciers.md']);
-    await expect(engine.setScope(b, { include: [], exclude: [] })).rejects.toThrow(/not a library folder/);
+    await expect(engine.library.setScope(b, { include: [], exclude: [] })).rejects.toThrow(/not a library folder/);
   });
 });
 
 describe('the watcher follows the scope', () => {
   it('ignores changes the scope leaves out and indexes the rest', async () => {
-    await engine.index(a);
-    await (await engine.setScope(a, { include: [], exclude: ['drafts/'] })).done;
+    await engine.library.index(a);
+    await (await engine.library.setScope(a, { include: [], exclude: ['drafts/'] })).done;
     const reports: IndexReport[] = [];
-    const watch = engine.watch(a, (r) => reports.push(r));
+    const watch = engine.library.watch(a, { onReport: (r) => reports.push(r) });
     try {
       await watch.ready;
       await writeFile(join(a, 'drafts', 'later.md'), '# Later\n\nA draft about sea ice.\n');
@@ -106,7 +106,7 @@ describe('the watcher follows the scope', () => {
       const started = Date.now();
       while (reports.length === 0 && Date.now() - started < 20_000) await new Promise((r) => setTimeout(r, 50));
       expect(reports[0]?.changed).toBe(1);
-      expect(engine.documents().map((d) => d.relPath)).not.toContain('drafts/later.md');
+      expect(engine.views.documents().map((d) => d.relPath)).not.toContain('drafts/later.md');
     } finally {
       await watch.close();
     }
@@ -115,18 +115,18 @@ describe('the watcher follows the scope', () => {
 
 describe('per-note state and re-index', () => {
   it('shows fast and skipped notes with reasons, and re-extracts one note on request', async () => {
-    await engine.index(a);
-    const byPath = Object.fromEntries(engine.documents().map((d) => [d.relPath, d]));
+    await engine.library.index(a);
+    const byPath = Object.fromEntries(engine.views.documents().map((d) => [d.relPath, d]));
     expect(byPath['glaciers.md']).toMatchObject({ state: 'fast', reason: null, root: a });
     expect(byPath['empty.md']).toMatchObject({ state: 'skipped' });
     expect(byPath['empty.md']?.reason).toMatch(/^empty/);
 
     const glaciers = byPath['glaciers.md']!;
-    const one = await engine.reindex(a, glaciers.id).done;
+    const one = await engine.library.reindex(a, glaciers.id).done;
     expect(one.changed).toBe(1);
-    const all = await engine.reindex(a).done;
+    const all = await engine.library.reindex(a).done;
     expect(all.changed).toBe(3);
-    expect(() => engine.reindex(b)).toThrow(/not a library folder/);
+    expect(() => engine.library.reindex(b)).toThrow(/not a library folder/);
   });
 });
 
@@ -135,11 +135,11 @@ describe('library.completePath', () => {
     await mkdir(join(dir, 'alps'));
     await mkdir(join(dir, '.alcove'));
     await writeFile(join(dir, 'almanac.md'), 'x');
-    const c = await engine.completePath(join(dir, 'a'));
+    const c = await engine.library.completePath(join(dir, 'a'));
     expect(c.matches).toEqual([a, join(dir, 'alps')]);
-    expect((await engine.completePath(dir + '/')).matches).toEqual([a, join(dir, 'alps'), b]);
-    expect((await engine.completePath(dir + '/', { hidden: true })).matches).toContain(join(dir, '.alcove'));
-    expect((await engine.completePath(join(dir, 'nothing-here', 'x'))).matches).toEqual([]);
-    await expect(engine.completePath('notes/a')).rejects.toThrow(/not an absolute path/);
+    expect((await engine.library.completePath(dir + '/')).matches).toEqual([a, join(dir, 'alps'), b]);
+    expect((await engine.library.completePath(dir + '/', { hidden: true })).matches).toContain(join(dir, '.alcove'));
+    expect((await engine.library.completePath(join(dir, 'nothing-here', 'x'))).matches).toEqual([]);
+    await expect(engine.library.completePath('notes/a')).rejects.toThrow(/not an absolute path/);
   });
 });

@@ -32,24 +32,24 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const rootsOfDocuments = () => new Set(engine.documents().map((d) => d.root));
+const rootsOfDocuments = () => new Set(engine.views.documents().map((d) => d.root));
 
 describe('probe 1: system trees are refused, links to / are not walked', () => {
   it('refuses / and /proc without saving them', async () => {
-    await expect(engine.index('/proc')).rejects.toThrow(/system \(pseudo\) filesystem/);
-    await expect(engine.index('/')).rejects.toThrow(/root of the filesystem/);
-    expect(engine.roots()).toEqual([]);
-    expect(engine.folders()).toEqual([]);
+    await expect(engine.library.index('/proc')).rejects.toThrow(/system \(pseudo\) filesystem/);
+    await expect(engine.library.index('/')).rejects.toThrow(/root of the filesystem/);
+    expect(engine.library.roots()).toEqual([]);
+    expect(engine.library.folders()).toEqual([]);
     expect(rootsOfDocuments().size).toBe(0);
-    expect(() => engine.watch('/proc')).toThrow(/system/);
+    expect(() => engine.library.watch('/proc')).toThrow(/system/);
   });
 
   it('indexes a folder holding a link to / without following it, and watches it without walking the machine', async () => {
     await symlink('/', join(notes, 'whole-disk'));
-    const report = await engine.index(notes);
+    const report = await engine.library.index(notes);
     expect(report.changed).toBe(1);
     expect(report.skipped).toEqual([expect.objectContaining({ relPath: 'whole-disk', reason: 'unsupported' })]);
-    const watch = engine.watch(notes);
+    const watch = engine.library.watch(notes);
     try {
       await watch.ready;
       // Before: chokidar followed the link and watched every directory of the machine.
@@ -68,13 +68,13 @@ describe('probe 1: system trees are refused, links to / are not walked', () => {
     old.close();
     const reopened = await LociEngine.open({ dbPath: join(dir, 'old.db') });
     try {
-      expect(reopened.roots()).toEqual([notes]);
-      expect(reopened.warnings().join('\n')).toMatch(/\/proc is skipped/);
-      const proc = reopened.folders().find((f) => f.root === '/proc');
+      expect(reopened.library.roots()).toEqual([notes]);
+      expect(reopened.events.warnings().join('\n')).toMatch(/\/proc is skipped/);
+      const proc = reopened.library.folders().find((f) => f.root === '/proc');
       expect(proc?.problem).toMatch(/system/);
-      expect(() => reopened.watch('/proc')).toThrow();
-      await reopened.removeFolder('/proc');
-      expect(reopened.folders().map((f) => f.root)).toEqual([notes]);
+      expect(() => reopened.library.watch('/proc')).toThrow();
+      await reopened.library.removeFolder('/proc');
+      expect(reopened.library.folders().map((f) => f.root)).toEqual([notes]);
     } finally {
       await reopened.close();
     }
@@ -95,22 +95,22 @@ describe('probe 2: links are followed only when their real path stays inside the
     await writeFile(join(notes, 'sub', 'tides.md'), '# Tides\n\nSpring tides follow the full moon.\n');
     await symlink(join(notes, 'sub', 'tides.md'), join(notes, 'alias.md'));
 
-    const report = await engine.index(notes);
+    const report = await engine.library.index(notes);
     const skipped = Object.fromEntries(report.skipped.map((s) => [s.relPath, s.reason]));
     expect(skipped).toEqual({ 'passwd.md': 'unsupported', elsewhere: 'unsupported' });
-    const indexed = engine.documents().filter((d) => d.state !== 'skipped').map((d) => d.relPath).sort();
+    const indexed = engine.views.documents().filter((d) => d.state !== 'skipped').map((d) => d.relPath).sort();
     // A link that stays inside the folder is still followed.
     expect(indexed).toEqual(['alias.md', 'lighthouse.md', 'sub/tides.md']);
-    const answer = await engine.ask('vault combination kestrel harbour', { method: 'bm25', k: 5 });
+    const answer = await engine.answers.ask('vault combination kestrel harbour', { method: 'bm25', k: 5 });
     expect(answer.contexts.map((c) => c.text).join(' ')).not.toMatch(/4471/);
-    await expect(engine.noteText('passwd.md')).rejects.toThrow(/No indexed note/);
+    await expect(engine.views.noteText('passwd.md')).rejects.toThrow(/No indexed note/);
   });
 
   it('refuses to show an indexed note that became a link to outside the folder', async () => {
-    await engine.index(notes);
+    await engine.library.index(notes);
     await unlink(join(notes, 'lighthouse.md'));
     await symlink(join(outside, 'secret.md'), join(notes, 'lighthouse.md'));
-    await expect(engine.noteText('lighthouse.md')).rejects.toThrow(/outside its library folder/);
+    await expect(engine.views.noteText('lighthouse.md')).rejects.toThrow(/outside its library folder/);
   });
 
   it('the reader refuses a link out of the given root', async () => {
@@ -124,23 +124,23 @@ describe('probe 2: links are followed only when their real path stays inside the
 
 describe('probe 4: only a valid folder whose run finished is saved; the scan stops when cancelled', () => {
   it('refuses missing folders, files and relative paths, saving none of them', async () => {
-    await expect(engine.index(join(dir, 'nonexistent'))).rejects.toThrow(/No folder at/);
-    await expect(engine.index(join(notes, 'lighthouse.md'))).rejects.toThrow(/is a file/);
-    expect(() => engine.startJob('notes')).toThrow(/relative path/);
-    expect(engine.roots()).toEqual([]);
+    await expect(engine.library.index(join(dir, 'nonexistent'))).rejects.toThrow(/No folder at/);
+    await expect(engine.library.index(join(notes, 'lighthouse.md'))).rejects.toThrow(/is a file/);
+    expect(() => engine.library.startJob('notes')).toThrow(/relative path/);
+    expect(engine.library.roots()).toEqual([]);
     expect(rootsOfDocuments().size).toBe(0);
   });
 
   it('a cancelled first run saves neither the folder nor any of its notes', async () => {
     for (let i = 0; i < 150; i++) await writeFile(join(notes, `n${i}.md`), `# Note ${i}\n\nHarbour note ${i} about boats and tides.\n`);
-    const job = engine.startJob(notes, {
+    const job = engine.library.startJob(notes, {
       onProgress: (p) => {
         if (p.phase === 'extract' && p.done >= 20) job.cancel();
       },
     });
     const report = await job.done;
     expect(report.cancelled).toBe(true);
-    expect(engine.roots()).toEqual([]);
+    expect(engine.library.roots()).toEqual([]);
     expect(rootsOfDocuments().size).toBe(0);
     await expect(job.searchable).resolves.toMatchObject({ cancelled: true });
   });

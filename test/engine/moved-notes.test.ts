@@ -34,10 +34,10 @@ const rowsOf = (docId: number) => ({
 
 describe('a note moved within its folder', () => {
   it("keeps its id, its model pass and its vectors; a past answer's passage opens it at its new path", async () => {
-    const first = await engine.startJob(notes).done;
+    const first = await engine.library.startJob(notes).done;
     expect(first.model?.refined).toBe(3);
     // With a model the answer's citations are the model's; the passage it read is kept with the answer too.
-    const answer = await engine.ask('Who keeps the tide tables?', { method: 'bm25', k: 3 });
+    const answer = await engine.answers.ask('Who keeps the tide tables?', { method: 'bm25', k: 3 });
     const cited = at(answer.contexts, 0);
     expect(cited.docPath).toBe('inbox/Harbour.md');
     const before = rowsOf(cited.docId!);
@@ -46,27 +46,27 @@ describe('a note moved within its folder', () => {
     await rename(join(notes, 'inbox', 'Harbour.md'), join(notes, 'archive', '2024', 'Harbour.md'));
     // Its title comes from its file name: renamed, it is another note.
     await rename(join(notes, 'inbox', 'untitled-note.md'), join(notes, 'inbox', 'lighthouse.md'));
-    const second = await engine.startJob(notes).done;
+    const second = await engine.library.startJob(notes).done;
 
     expect({ moved: second.moved, changed: second.changed, removed: second.removed, unchanged: second.unchanged }).toEqual({ moved: 1, changed: 1, removed: 1, unchanged: 1 });
     // Only the renamed note goes back to the model.
     expect([second.model?.refined, second.model?.cached]).toEqual([1, 2]);
     expect(rowsOf(cited.docId!)).toEqual(before);
     expect(before.fcis.length + before.mindMap.length).toBeGreaterThan(0);
-    const note = await engine.noteText(cited.docPath, cited.docId);
+    const note = await engine.views.noteText(cited.docPath, cited.docId);
     expect(note.docPath).toBe('archive/2024/Harbour.md');
     expect(note.lines).toContain('The harbour master lives in Bergen and keeps the tide tables.');
-    expect(engine.documents().map((d) => d.relPath).sort()).toEqual(['Garden.md', 'archive/2024/Harbour.md', 'inbox/lighthouse.md']);
+    expect(engine.views.documents().map((d) => d.relPath).sort()).toEqual(['Garden.md', 'archive/2024/Harbour.md', 'inbox/lighthouse.md']);
     // The conversation, reopened, names the note by where it is now.
-    const reopened = (await engine.chat(answer.chatId!)).find((m) => m.role === 'assistant');
+    const reopened = (await engine.answers.chat(answer.chatId!)).find((m) => m.role === 'assistant');
     expect(reopened?.contexts.filter((c) => c.docId === cited.docId).map((c) => c.docPath)).toContain('archive/2024/Harbour.md');
     expect(reopened?.contexts.map((c) => c.docPath)).not.toContain('inbox/Harbour.md');
   }, 300_000);
 
   it('is not a copy: the same text at a second path, the first still there, is a note of its own', async () => {
     await writeFile(join(notes, 'Garden copy.md'), '# Garden\n\nThe tomatoes go out after the last frost in May.\n');
-    const r = await engine.startJob(notes).done;
+    const r = await engine.library.startJob(notes).done;
     expect([r.moved, r.changed]).toEqual([0, 1]);
-    expect(engine.documents().filter((d) => d.title === 'Garden')).toHaveLength(2);
+    expect(engine.views.documents().filter((d) => d.title === 'Garden')).toHaveLength(2);
   }, 300_000);
 });

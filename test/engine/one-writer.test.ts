@@ -26,14 +26,14 @@ describe('one writer per index', () => {
     const a = await LociEngine.open({ dbPath });
     const b = await LociEngine.open({ dbPath });
     const events: EngineEvent[] = [];
-    b.subscribe((e) => events.push(e));
+    b.events.subscribe((e) => events.push(e));
     try {
-      const first = a.startJob(notes);
+      const first = a.library.startJob(notes);
       // The lock is taken as the job's first write begins.
       while (!existsSync(`${dbPath}.lock`)) await new Promise((r) => setTimeout(r, 5));
       const refused = (() => {
         try {
-          b.startJob(notes);
+          b.library.startJob(notes);
         } catch (err) {
           return err;
         }
@@ -44,9 +44,9 @@ describe('one writer per index', () => {
       const wire = engineError('library.index', refused);
       expect(httpStatus(wire)).toBe(409);
       expect(wire).toMatchObject({ code: 'locked', holder: { pid: process.pid, activity: `indexing ${notes}` } });
-      await expect(b.removeFolder(notes)).rejects.toBeInstanceOf(IndexLockedError);
+      await expect(b.library.removeFolder(notes)).rejects.toBeInstanceOf(IndexLockedError);
 
-      const second = b.index(notes);
+      const second = b.library.index(notes);
       const firstReport = await first.done;
       const secondReport = await second;
       expect(firstReport.changed).toBe(120);
@@ -67,13 +67,13 @@ describe('one writer per index', () => {
     const a = await LociEngine.open({ dbPath });
     const b = await LociEngine.open({ dbPath, waitForWriter: false });
     try {
-      const first = a.startJob(notes);
+      const first = a.library.startJob(notes);
       while (!existsSync(`${dbPath}.lock`)) await new Promise((r) => setTimeout(r, 5));
-      await expect(b.index(notes)).rejects.toThrow(IndexLockedError);
+      await expect(b.library.index(notes)).rejects.toThrow(IndexLockedError);
       await first.done;
-      expect(b.stats().counts.documents).toBe(120);
+      expect(b.views.stats().counts.documents).toBe(120);
       // Once the first is done, the same engine indexes (nothing changed).
-      expect((await b.index(notes)).unchanged).toBe(120);
+      expect((await b.library.index(notes)).unchanged).toBe(120);
     } finally {
       await a.close();
       await b.close();

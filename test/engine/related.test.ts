@@ -17,8 +17,8 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'loci-related-'));
   engine = await LociEngine.open({ dbPath: join(dir, 'index.db') });
   // Looser fusion than the default so the small sample folder has super-topics joining notes.
-  engine.updateSettings({ fusionTopic: 0.5 });
-  await engine.index(SAMPLE_NOTES);
+  engine.settings.update({ fusionTopic: 0.5 });
+  await engine.library.index(SAMPLE_NOTES);
   docs = engine.db.prepare("SELECT id, rel_path FROM documents WHERE status = 'indexed' ORDER BY id").all() as typeof docs;
 }, 120_000);
 afterAll(async () => {
@@ -78,7 +78,7 @@ describe('notes.related', () => {
     let withEntity = 0;
     let withTopic = 0;
     for (const d of docs) {
-      const related = engine.related(d.id, { limit: 20 });
+      const related = engine.views.related(d.id, { limit: 20 });
       expect(calls['notes.related'].response.parse(related)).toEqual(related);
       const scores = related.map((r) => r.score);
       expect(scores).toEqual([...scores].sort((a, b) => b - a));
@@ -105,15 +105,15 @@ describe('notes.related', () => {
     expect(common.df).toBeGreaterThan(rare.df);
     const weightOf = (name: string) =>
       docs
-        .flatMap((d) => engine.related(d.id, { limit: 50 }))
+        .flatMap((d) => engine.views.related(d.id, { limit: 50 }))
         .flatMap((r) => r.reasons)
         .find((w) => w.kind === 'entity' && w.text === name)?.weight;
     expect(weightOf(rare.name)).toBeGreaterThan(weightOf(common.name)!);
   });
 
   it('respects the limit and refuses an unknown note', () => {
-    expect(engine.related(docs[0]!.id, { limit: 2 }).length).toBeLessThanOrEqual(2);
-    expect(() => engine.related(999_999)).toThrow(/No indexed note with id 999999/);
+    expect(engine.views.related(docs[0]!.id, { limit: 2 }).length).toBeLessThanOrEqual(2);
+    expect(() => engine.views.related(999_999)).toThrow(/No indexed note with id 999999/);
     expect(calls['notes.related'].request.safeParse({ docId: 1, limit: 0 }).success).toBe(false);
   });
 });
@@ -121,7 +121,7 @@ describe('notes.related', () => {
 describe('graph.local and clusters', () => {
   it('one hop: the note and its document-layer neighbours, with distances, links between listed nodes only', () => {
     const centre = docs.find((d) => d.rel_path === 'index.md') ?? docs[0]!;
-    const view = engine.localGraph(centre.id, { hops: 1 });
+    const view = engine.views.localGraph(centre.id, { hops: 1 });
     expect(calls['graph.local'].response.parse(view)).toEqual(view);
     const docNodes = view.nodes.filter((n) => n.kind === 'doc');
     const neighbours = new Set(q<{ other: number }>('SELECT dst AS other FROM doc_edges WHERE src = ? UNION SELECT src FROM doc_edges WHERE dst = ?', centre.id, centre.id).map((r) => r.other));
@@ -131,18 +131,18 @@ describe('graph.local and clusters', () => {
     const ids = new Set(view.nodes.map((n) => n.id));
     for (const l of view.links) expect(ids.has(l.source) && ids.has(l.target)).toBe(true);
 
-    const two = engine.localGraph(centre.id, { hops: 2 });
+    const two = engine.views.localGraph(centre.id, { hops: 2 });
     const twoDocs = two.nodes.filter((n) => n.kind === 'doc');
     expect(twoDocs.length).toBeGreaterThanOrEqual(docNodes.length);
     for (const n of twoDocs.filter((x) => x.hops === 2)) {
       const viaOneHop = twoDocs.filter((x) => x.hops === 1).some((x) => edgeWeight(x.docId!, n.docId!) !== undefined);
       expect(viaOneHop).toBe(true);
     }
-    expect(() => engine.localGraph(999_999)).toThrow(/No indexed note/);
+    expect(() => engine.views.localGraph(999_999)).toThrow(/No indexed note/);
   });
 
   it('the global view gives each note its folder and, where it has one, its largest super-topic', () => {
-    const view = engine.graph({ limit: 2000 });
+    const view = engine.views.graph({ limit: 2000 });
     const docNodes = view.nodes.filter((n) => n.kind === 'doc');
     expect(docNodes.length).toBe(docs.length);
     expect(new Set(docNodes.map((n) => n.folder)).size).toBeGreaterThan(2);

@@ -34,8 +34,8 @@ describe('settings', () => {
   it('lists every setting with its default on a fresh index, so a UI can edit them', async () => {
     const engine = await LociEngine.open({ dbPath: join(dir, 'fresh.db') });
     try {
-      expect(engine.settings()).toEqual(DEFAULT_SETTINGS);
-      expect(engine.settings().method).toBe('loci');
+      expect(engine.settings.get()).toEqual(DEFAULT_SETTINGS);
+      expect(engine.settings.get().method).toBe('loci');
     } finally {
       await engine.close();
     }
@@ -44,14 +44,14 @@ describe('settings', () => {
   it('rejects a bad value naming the setting, and stores nothing of that update', async () => {
     const engine = await LociEngine.open({ dbPath: join(dir, 'bad.db') });
     try {
-      await expect(engine.updateSettings({ threads: 2, method: 'magic' })).rejects.toThrow(/'method' must be one of/);
-      await expect(engine.updateSettings({ threads: 'two' })).rejects.toThrow(/'threads' must be a number/);
-      await expect(engine.updateSettings({ fusionFact: 1.5 })).rejects.toThrow(/at most 1/);
-      await expect(engine.updateSettings({ colour: 'red' })).rejects.toThrow(/Unknown setting 'colour'/);
-      expect(engine.settings().threads).toBe(1);
-      await engine.updateSettings({ threads: 2, model: 'x.gguf' });
-      await engine.updateSettings({ model: null });
-      expect(engine.settings()).toMatchObject({ threads: 2, model: '' });
+      await expect(engine.settings.update({ threads: 2, method: 'magic' })).rejects.toThrow(/'method' must be one of/);
+      await expect(engine.settings.update({ threads: 'two' })).rejects.toThrow(/'threads' must be a number/);
+      await expect(engine.settings.update({ fusionFact: 1.5 })).rejects.toThrow(/at most 1/);
+      await expect(engine.settings.update({ colour: 'red' })).rejects.toThrow(/Unknown setting 'colour'/);
+      expect(engine.settings.get().threads).toBe(1);
+      await engine.settings.update({ threads: 2, model: 'x.gguf' });
+      await engine.settings.update({ model: null });
+      expect(engine.settings.get()).toMatchObject({ threads: 2, model: '' });
     } finally {
       await engine.close();
     }
@@ -61,9 +61,9 @@ describe('settings', () => {
     const strict = await LociEngine.open({ dbPath: join(dir, 'strict.db') });
     const loose = await LociEngine.open({ dbPath: join(dir, 'loose.db') });
     try {
-      await loose.updateSettings({ fusionTopic: 0.5, fusionFact: 0.8, docNeighbours: 1 });
-      const a = await strict.index(samples);
-      const b = await loose.index(samples);
+      await loose.settings.update({ fusionTopic: 0.5, fusionFact: 0.8, docNeighbours: 1 });
+      const a = await strict.library.index(samples);
+      const b = await loose.library.index(samples);
       expect(a.counts.docEdges).toBe(a.counts.documents * 3);
       expect(b.counts.docEdges).toBe(b.counts.documents);
       expect(b.counts.superNodes).toBeGreaterThan(a.counts.superNodes);
@@ -78,18 +78,18 @@ describe('settings', () => {
 
     const engine = await LociEngine.open({ dbPath: join(dir, 'switch.db') });
     try {
-      await engine.index(samples);
+      await engine.library.index(samples);
       const before = engine.embedder.id;
       const events: EngineEvent[] = [];
       // What a window opened mid-switch reads, and what may not be removed meanwhile.
       const midway: { switching: unknown; search: string[]; answers: string }[] = [];
-      engine.subscribe((e) => {
+      engine.events.subscribe((e) => {
         if (e.type !== 'embedder') return;
         events.push(e);
-        if (e.state === 'running' && e.progress) midway.push({ switching: engine.stats().switching, search: engine.modelsInUse().search, answers: engine.embedder.id });
+        if (e.state === 'running' && e.progress) midway.push({ switching: engine.views.stats().switching, search: engine.settings.modelsInUse().search, answers: engine.embedder.id });
       });
-      await engine.updateSettings({ embedder: `transformers:${modelDir}` });
-      await engine.switchEmbedder(`transformers:${modelDir}`); // waits for the switch the update started
+      await engine.settings.update({ embedder: `transformers:${modelDir}` });
+      await engine.embedders.switchEmbedder(`transformers:${modelDir}`); // waits for the switch the update started
       expect(engine.embedder.id).not.toBe(before);
       expect(midway.length).toBeGreaterThan(0);
       const stages = new Set<boolean>();
@@ -110,8 +110,8 @@ describe('settings', () => {
       const mm = engine.db.prepare("SELECT count(*) FROM embeddings WHERE owner_kind = 'mm' AND model = ?").pluck().get(engine.embedder.id) as number;
       expect(mm).toBeGreaterThan(0);
       expect(new Set(embeds(true))).toEqual(new Set([mm]));
-      expect(engine.stats().switching).toBeNull();
-      expect(engine.modelsInUse().search).toEqual([`transformers:${modelDir}`]);
+      expect(engine.views.stats().switching).toBeNull();
+      expect(engine.settings.modelsInUse().search).toEqual([`transformers:${modelDir}`]);
       // The host hears the re-embedding's progress (what the Settings view shows), then that it is done.
       const running = events.filter((e) => e.type === 'embedder' && e.state === 'running' && e.progress);
       const phases = new Set(running.map((e) => e.type === 'embedder' && e.progress!.phase));
@@ -128,7 +128,7 @@ describe('settings', () => {
       expect(engine.embedder.dim).toBe(32);
       const docs = engine.db.prepare("SELECT count(*) FROM embeddings WHERE owner_kind = 'doc' AND model = ?").pluck().get(engine.embedder.id);
       expect(docs).toBe(12);
-      const a = await engine.ask('Where was the founder of Kestrel Coffee Works born?', { method: 'dense', k: 3 });
+      const a = await engine.answers.ask('Where was the founder of Kestrel Coffee Works born?', { method: 'dense', k: 3 });
       expect(a.contexts.length).toBe(3);
     } finally {
       await engine.close();
@@ -143,10 +143,10 @@ describe('settings', () => {
       const glove = first.embedder.id;
       let stopped: Promise<void> | null = null;
       try {
-        await first.index(samples);
+        await first.library.index(samples);
         // Closed as soon as the re-embedding has started: what quitting the app mid-switch does.
-        const started = new Promise<void>((resolve) => first.subscribe((e) => e.type === 'embedder' && e.progress?.phase === 'embed' && resolve()));
-        await first.updateSettings({ embedder: spec });
+        const started = new Promise<void>((resolve) => first.events.subscribe((e) => e.type === 'embedder' && e.progress?.phase === 'embed' && resolve()));
+        await first.settings.update({ embedder: spec });
         await started;
       } finally {
         stopped = first.close();
@@ -165,9 +165,9 @@ describe('settings', () => {
       const oneOff = await LociEngine.open({ dbPath, resumeSwitch: false });
       try {
         expect(oneOff.embedder.id).toBe(glove);
-        expect(oneOff.stats().switching).toBeNull();
-        expect(oneOff.warnings().join('\n')).toContain(`the switch to '${spec}' is not finished`);
-        expect((await oneOff.ask('Where was the founder of Kestrel Coffee Works born?', { method: 'dense', k: 3 })).contexts).toHaveLength(3);
+        expect(oneOff.views.stats().switching).toBeNull();
+        expect(oneOff.events.warnings().join('\n')).toContain(`the switch to '${spec}' is not finished`);
+        expect((await oneOff.answers.ask('Where was the founder of Kestrel Coffee Works born?', { method: 'dense', k: 3 })).contexts).toHaveLength(3);
       } finally {
         await oneOff.close();
       }
@@ -178,15 +178,15 @@ describe('settings', () => {
       const second = await LociEngine.open({ dbPath });
       try {
         // The setting still names the new embedder; the previous one answers until the switch is done.
-        expect(second.settings().embedder).toBe(spec);
+        expect(second.settings.get().embedder).toBe(spec);
         expect(second.embedder.id).toBe(glove);
-        expect(second.stats().switching).toMatchObject({ spec, state: 'running' });
-        expect(second.modelsInUse().search.sort()).toEqual([DEFAULT_SETTINGS.embedder, spec].sort());
-        const early = await second.ask('Where was the founder of Kestrel Coffee Works born?', { method: 'dense', k: 3 });
+        expect(second.views.stats().switching).toMatchObject({ spec, state: 'running' });
+        expect(second.settings.modelsInUse().search.sort()).toEqual([DEFAULT_SETTINGS.embedder, spec].sort());
+        const early = await second.answers.ask('Where was the founder of Kestrel Coffee Works born?', { method: 'dense', k: 3 });
         expect(early.contexts.length).toBe(3);
-        await second.switchEmbedder(spec);
+        await second.embedders.switchEmbedder(spec);
         expect(second.embedder.id).not.toBe(glove);
-        expect(second.stats().switching).toBeNull();
+        expect(second.views.stats().switching).toBeNull();
         const rows = count(second, glove);
         expect(rows).toBeGreaterThan(0);
         expect(count(second, second.embedder.id)).toBe(rows);
@@ -197,7 +197,7 @@ describe('settings', () => {
       const third = await LociEngine.open({ dbPath });
       try {
         expect(third.embedder.dim).toBe(32);
-        expect(third.stats().switching).toBeNull();
+        expect(third.views.stats().switching).toBeNull();
       } finally {
         await third.close();
       }
@@ -208,28 +208,28 @@ describe('settings', () => {
     const spec = `transformers:${tinyModelFolder('tiny-regretted')}`;
     const engine = await LociEngine.open({ dbPath: join(dir, 'regretted.db') });
     try {
-      await engine.index(samples);
+      await engine.library.index(samples);
       const before = engine.embedder.id;
       const events: EngineEvent[] = [];
       let settle = () => {};
       const settled = new Promise<void>((resolve) => (settle = resolve));
       const started = new Promise<void>((resolve) =>
-        engine.subscribe((e) => {
+        engine.events.subscribe((e) => {
           if (e.type !== 'embedder') return;
           events.push(e);
           if (e.progress?.phase === 'embed') resolve();
           if (e.state !== 'running') settle();
         }),
       );
-      await engine.updateSettings({ embedder: spec });
+      await engine.settings.update({ embedder: spec });
       await started;
-      await engine.updateSettings({ embedder: DEFAULT_SETTINGS.embedder });
+      await engine.settings.update({ embedder: DEFAULT_SETTINGS.embedder });
       await settled;
       await new Promise((r) => setImmediate(r)); // the switch is forgotten once its promise settles, after the event
       // The switch stopped where it was; the embedder in force and the settings agree.
       expect(engine.embedder.id).toBe(before);
-      expect(engine.settings().embedder).toBe(DEFAULT_SETTINGS.embedder);
-      expect(engine.stats().switching).toBeNull();
+      expect(engine.settings.get().embedder).toBe(DEFAULT_SETTINGS.embedder);
+      expect(engine.views.stats().switching).toBeNull();
       expect(events.at(-1)).toMatchObject({ state: 'failed', spec, message: `'${DEFAULT_SETTINGS.embedder}' was chosen instead` });
       const all = engine.db.prepare('SELECT count(*) FROM embeddings WHERE model = ?').pluck().get(before) as number;
       expect(engine.db.prepare('SELECT count(*) FROM embeddings WHERE model <> ?').pluck().get(before)).toBeLessThan(all);
@@ -261,20 +261,20 @@ describe('settings', () => {
     const spec = `openai:http://127.0.0.1:${(server.address() as AddressInfo).port}/v1#by-characters`;
     const engine = await LociEngine.open({ dbPath: join(dir, 'switch-fails-late.db') });
     try {
-      await engine.index(samples);
+      await engine.library.index(samples);
       const events: EngineEvent[] = [];
-      engine.subscribe((e) => e.type === 'embedder' && events.push(e));
-      await engine.updateSettings({ embedder: spec });
-      await expect(engine.switchEmbedder(spec)).rejects.toThrow(/answered 503: out of memory/);
+      engine.events.subscribe((e) => e.type === 'embedder' && events.push(e));
+      await engine.settings.update({ embedder: spec });
+      await expect(engine.embedders.switchEmbedder(spec)).rejects.toThrow(/answered 503: out of memory/);
       // The new embedder answers: the setting stays, and the failure says so.
       expect(engine.embedder.id).toBe('openai:by-characters');
-      expect(engine.settings().embedder).toBe(spec);
+      expect(engine.settings.get().embedder).toBe(spec);
       expect(events.at(-1)).toMatchObject({ state: 'failed', answering: true, message: expect.stringMatching(/out of memory/) });
       const missing = () =>
         engine.db.prepare("SELECT count(*) FROM mm_nodes n WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.owner_kind = 'mm' AND e.owner_id = n.id AND e.model = ?)").pluck().get(engine.embedder.id) as number;
       expect(missing()).toBeGreaterThan(0);
-      expect((await engine.ask('Where was the founder of Kestrel Coffee Works born?', { method: 'dense', k: 3 })).contexts).toHaveLength(3);
-      await engine.index(samples);
+      expect((await engine.answers.ask('Where was the founder of Kestrel Coffee Works born?', { method: 'dense', k: 3 })).contexts).toHaveLength(3);
+      await engine.library.index(samples);
       expect(missing()).toBe(0);
     } finally {
       await engine.close();
@@ -299,19 +299,19 @@ describe('settings', () => {
     const spec = `openai:http://127.0.0.1:${(server.address() as AddressInfo).port}/v1#failing`;
     const engine = await LociEngine.open({ dbPath: join(dir, 'switch-fails.db') });
     try {
-      await engine.index(samples);
+      await engine.library.index(samples);
       const before = engine.embedder.id;
       const events: EngineEvent[] = [];
-      engine.subscribe((e) => (e.type === 'embedder' || e.type === 'warning') && events.push(e));
-      await engine.updateSettings({ embedder: spec });
-      await expect(engine.switchEmbedder(spec)).rejects.toThrow(/answered 503: out of memory/);
+      engine.events.subscribe((e) => (e.type === 'embedder' || e.type === 'warning') && events.push(e));
+      await engine.settings.update({ embedder: spec });
+      await expect(engine.embedders.switchEmbedder(spec)).rejects.toThrow(/answered 503: out of memory/);
       expect(engine.embedder.id).toBe(before);
       // Settings name the embedder still in use, not the one that failed.
-      expect(engine.settings().embedder).toBe(DEFAULT_SETTINGS.embedder);
+      expect(engine.settings.get().embedder).toBe(DEFAULT_SETTINGS.embedder);
       expect(events.find((e) => e.type === 'embedder' && e.state === 'failed')).toMatchObject({ spec, id: 'openai:failing', message: expect.stringMatching(/answered 503: out of memory/) });
       expect(events.some((e) => e.type === 'warning' && e.message.startsWith(`Embedder '${spec}'`))).toBe(true);
       // Questions are still answered, with the embedder it had.
-      expect((await engine.ask('Where was the founder of Kestrel Coffee Works born?', { method: 'dense', k: 3 })).contexts).toHaveLength(3);
+      expect((await engine.answers.ask('Where was the founder of Kestrel Coffee Works born?', { method: 'dense', k: 3 })).contexts).toHaveLength(3);
     } finally {
       await engine.close();
       server.closeAllConnections();

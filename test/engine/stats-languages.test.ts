@@ -29,9 +29,9 @@ describe('stats: the notes’ languages', () => {
     writeNotes(notes);
     const engine = await LociEngine.open({ dbPath: join(dir, 'index.db') });
     try {
-      expect(engine.stats().languages).toEqual({});
-      await engine.index(notes);
-      const s = engine.stats();
+      expect(engine.views.stats().languages).toEqual({});
+      await engine.library.index(notes);
+      const s = engine.views.stats();
       expect(s.counts.documents).toBe(6);
       expect(s.languages).toEqual({ en: 2, zh: 1, de: 1, fr: 1, und: 1 });
     } finally {
@@ -44,7 +44,7 @@ describe('stats: the notes’ languages', () => {
     writeNotes(notes);
     const dbPath = join(dir, 'old.db');
     const first = await LociEngine.open({ dbPath });
-    await first.index(notes);
+    await first.library.index(notes);
     await first.close();
     // As the older Loci left it: Latin script as `en`, and no detector recorded.
     const db = openDb(dbPath);
@@ -53,7 +53,7 @@ describe('stats: the notes’ languages', () => {
     db.close();
     const engine = await LociEngine.open({ dbPath });
     try {
-      expect(engine.stats().languages).toEqual({ en: 2, zh: 1, de: 1, fr: 1, und: 1 });
+      expect(engine.views.stats().languages).toEqual({ en: 2, zh: 1, de: 1, fr: 1, und: 1 });
     } finally {
       await engine.close();
     }
@@ -63,7 +63,7 @@ describe('stats: the notes’ languages', () => {
     again.close();
     const reopened = await LociEngine.open({ dbPath });
     try {
-      expect(reopened.stats().languages.nl).toBe(1);
+      expect(reopened.views.stats().languages.nl).toBe(1);
     } finally {
       await reopened.close();
     }

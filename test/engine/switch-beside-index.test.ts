@@ -42,7 +42,7 @@ async function withLibrary(name: string, held: (input: string[]) => boolean, bod
   const server = await embeddingsServer(held);
   const engine = await LociEngine.open({ dbPath: join(dir, `${name}.db`) });
   try {
-    await engine.index(notes);
+    await engine.library.index(notes);
     await body({ notes, server, engine });
   } finally {
     await engine.close();
@@ -52,7 +52,7 @@ async function withLibrary(name: string, held: (input: string[]) => boolean, bod
 
 /** Dense search finds the note added mid-switch among its first `k` passages. */
 async function findsAddedNote(engine: LociEngine, k: number): Promise<boolean> {
-  const found = await engine.ask(`What is the ${MARKER} method?`, { method: 'dense', k });
+  const found = await engine.answers.ask(`What is the ${MARKER} method?`, { method: 'dense', k });
   return found.contexts.some((c) => c.text.includes(MARKER));
 }
 
@@ -60,7 +60,7 @@ async function findsAddedNote(engine: LociEngine, k: number): Promise<boolean> {
 async function expectCompleteGraph(engine: LociEngine): Promise<void> {
   await expectVectorsOfCurrentText(engine);
   expect(engine.db.prepare('SELECT count(*) FROM graph_pending').pluck().get()).toBe(0);
-  const stats = engine.stats();
+  const stats = engine.views.stats();
   expect(stats.switching).toBeNull();
   // The rebuilt document layer links every note, the new one too.
   const unlinked = engine.db.prepare("SELECT count(*) FROM documents d WHERE d.status = 'indexed' AND NOT EXISTS (SELECT 1 FROM doc_edges e WHERE e.src = d.id)").pluck().get();
@@ -72,21 +72,21 @@ describe('an index run while the embedder is switched', () => {
     // Held: the switch's fact paths, embedded once it answers with the new model.
     withLibrary('answering', switchFactPaths, async ({ notes, server, engine }) => {
       const events: EngineEvent[] = [];
-      engine.subscribe((e) => e.type === 'embedder' && events.push(e));
+      engine.events.subscribe((e) => e.type === 'embedder' && events.push(e));
       server.holdFromNow();
-      await engine.updateSettings({ embedder: server.spec });
+      await engine.settings.update({ embedder: server.spec });
       await server.firstHeld;
-      expect(engine.stats().switching).toMatchObject({ spec: server.spec, state: 'running', answering: true });
+      expect(engine.views.stats().switching).toMatchObject({ spec: server.spec, state: 'running', answering: true });
       // pgr reads the fact paths embedded so far, and its answer says so; methods reading complete vectors do not.
-      const partial = await engine.ask('Where was the founder of Kestrel Coffee Works born?', { method: 'pgr', k: 3 });
+      const partial = await engine.answers.ask('Where was the founder of Kestrel Coffee Works born?', { method: 'pgr', k: 3 });
       expect(partial.notice).toMatch(/still embedding PG-RAG's fact paths for the new model \(0 of \d+\): pgr searched those done so far/);
-      expect((await engine.ask('Where was the founder of Kestrel Coffee Works born?', { method: 'loci', k: 3 })).notice).toBeUndefined();
+      expect((await engine.answers.ask('Where was the founder of Kestrel Coffee Works born?', { method: 'loci', k: 3 })).notice).toBeUndefined();
 
       editNotes(notes);
       // Before, this run waited behind the whole switch: with the fact paths held, forever.
-      const report = await engine.index(notes);
+      const report = await engine.library.index(notes);
       expect(report.changed).toBe(2);
-      expect(engine.stats().switching).toMatchObject({ state: 'running', answering: true });
+      expect(engine.views.stats().switching).toMatchObject({ state: 'running', answering: true });
       // The notes written are searchable with the new model: every row of theirs has its vector, and
       // they wait for the switch's graph step.
       const docs = engine.db.prepare('SELECT id FROM documents WHERE id IN (SELECT document_id FROM graph_pending)').pluck().all() as number[];
@@ -95,25 +95,25 @@ describe('an index run while the embedder is switched', () => {
       expect(await findsAddedNote(engine, 50)).toBe(true);
 
       server.release();
-      await engine.switchEmbedder(server.spec);
+      await engine.embedders.switchEmbedder(server.spec);
       await expectCompleteGraph(engine);
       expect(events.at(-1)).toMatchObject({ state: 'done' });
-      expect((await engine.ask('Where was the founder of Kestrel Coffee Works born?', { method: 'pgr', k: 3 })).notice).toBeUndefined();
+      expect((await engine.answers.ask('Where was the founder of Kestrel Coffee Works born?', { method: 'pgr', k: 3 })).notice).toBeUndefined();
     }));
 
   it('builds the graph for notes indexed after a swap when the embedder the graph was built with is chosen again', { timeout: 60_000 }, () =>
     withLibrary('back-again', switchFactPaths, async ({ notes, server, engine }) => {
       const glove = engine.embedder.id;
       server.holdFromNow();
-      await engine.updateSettings({ embedder: server.spec });
+      await engine.settings.update({ embedder: server.spec });
       await server.firstHeld;
       editNotes(notes);
-      await engine.index(notes); // after the swap: its notes wait for the switch's graph step
+      await engine.library.index(notes); // after the swap: its notes wait for the switch's graph step
       expect(engine.db.prepare('SELECT count(*) FROM graph_pending').pluck().get()).toBe(2);
       // A change of mind: the built-in embedder again, whose graph this still is. No re-embedding is
       // needed, but the two notes still lack its vectors and their graph step.
-      await engine.updateSettings({ embedder: DEFAULT_SETTINGS.embedder });
-      await engine.switchEmbedder(DEFAULT_SETTINGS.embedder);
+      await engine.settings.update({ embedder: DEFAULT_SETTINGS.embedder });
+      await engine.embedders.switchEmbedder(DEFAULT_SETTINGS.embedder);
       expect(engine.embedder.id).toBe(glove);
       server.release();
       await expectCompleteGraph(engine);
@@ -125,15 +125,15 @@ describe('an index run while the embedder is switched', () => {
     withLibrary('before-swap', switchBatches, async ({ notes, server, engine }) => {
       const before = engine.embedder.id;
       const answeringEvents: boolean[] = [];
-      engine.subscribe((e) => e.type === 'embedder' && e.state === 'running' && e.progress && answeringEvents.push(e.answering === true));
-      await engine.updateSettings({ embedder: server.spec }); // its probe is answered: the hold starts after it
+      engine.events.subscribe((e) => e.type === 'embedder' && e.state === 'running' && e.progress && answeringEvents.push(e.answering === true));
+      await engine.settings.update({ embedder: server.spec }); // its probe is answered: the hold starts after it
       server.holdFromNow();
       await server.firstHeld;
-      expect(engine.stats().switching).toMatchObject({ spec: server.spec, state: 'running' });
-      expect(engine.stats().switching).not.toHaveProperty('answering');
+      expect(engine.views.stats().switching).toMatchObject({ spec: server.spec, state: 'running' });
+      expect(engine.views.stats().switching).not.toHaveProperty('answering');
 
       editNotes(notes);
-      const report = await engine.index(notes);
+      const report = await engine.library.index(notes);
       expect(report.changed).toBe(2);
       // The old embedder still answers, and the run built its graph with it as usual.
       expect(engine.embedder.id).toBe(before);
@@ -141,7 +141,7 @@ describe('an index run while the embedder is switched', () => {
       expect(await findsAddedNote(engine, 5)).toBe(true);
 
       server.release();
-      await engine.switchEmbedder(server.spec);
+      await engine.embedders.switchEmbedder(server.spec);
       expect(engine.embedder.id).not.toBe(before);
       // Rows the run rewrote while the switch's batch was out are embedded by their new text, not the old.
       await expectCompleteGraph(engine);

@@ -16,8 +16,8 @@ beforeAll(async () => {
   await writeFile(join(dir, 'work', 'index.md'), '# Work\n\nThe quarterly review is on the third Thursday of March.\n');
   await writeFile(join(dir, 'home', 'index.md'), '# Home\n\nThe boiler service is due every October.\n');
   engine = await LociEngine.open({ dbPath: join(dir, 'index.db') });
-  await engine.index(join(dir, 'work'));
-  await engine.index(join(dir, 'home'));
+  await engine.library.index(join(dir, 'work'));
+  await engine.library.index(join(dir, 'home'));
 });
 afterAll(async () => {
   await engine.close();
@@ -26,18 +26,18 @@ afterAll(async () => {
 
 describe('notes with the same path in two folders', () => {
   it('are told apart by the document id that citations carry', async () => {
-    const a = await engine.ask('When is the boiler service due?', { method: 'bm25', k: 1 });
+    const a = await engine.answers.ask('When is the boiler service due?', { method: 'bm25', k: 1 });
     const c = at(a.citations, 0);
     expect(c.docPath).toBe('index.md');
     expect(c.docId).toBeDefined();
-    const note = await engine.noteText(c.docPath, c.docId);
+    const note = await engine.views.noteText(c.docPath, c.docId);
     expect(note.title).toBe('Home');
     expect(note.lines.slice(c.lineFrom - 1, c.lineTo).join('\n')).toContain('boiler');
-    expect(engine.mindMap(c.docPath, c.docId)?.text).toBe('Home');
+    expect(engine.views.mindMap(c.docPath, c.docId)?.text).toBe('Home');
 
-    const ids = engine.documents().map((d) => d.id);
+    const ids = engine.views.documents().map((d) => d.id);
     const other = ids.find((id) => id !== c.docId)!;
-    expect((await engine.noteText('index.md', other)).title).toBe('Work');
-    expect(engine.mindMap('index.md', other)?.text).toBe('Work');
+    expect((await engine.views.noteText('index.md', other)).title).toBe('Work');
+    expect(engine.views.mindMap('index.md', other)?.text).toBe('Work');
   });
 });

@@ -29,9 +29,9 @@ describe('retrieval warmed up after the index changes', () => {
   });
 
   it('builds the graph and loads the vectors a question reads, again after an edit', async () => {
-    await engine.index(dir);
+    await engine.library.index(dir);
     expect(cache().derived).toEqual([]);
-    await engine.retrievalWarm();
+    await engine.warmUp.settled();
     const built = cache();
     expect(built.derived).toContain('ppr:graph');
     expect(built.derived).toContain('loci:titles');
@@ -42,50 +42,50 @@ describe('retrieval warmed up after the index changes', () => {
 
     // An edit changes the index: what was built is dropped, and built again once the index settles.
     await writeFile(join(dir, 'Harbour Walk.md'), '# Harbour Walk\n\nThe walk now ends at the lighthouse.\n');
-    await engine.index(dir);
+    await engine.library.index(dir);
     expect(cache().derived).toEqual([]);
-    await engine.retrievalWarm();
+    await engine.warmUp.settled();
     expect(cache().derived).toContain('ppr:graph');
-    const a = await engine.ask('Where was the founder of Kestrel Coffee Works born?');
+    const a = await engine.answers.ask('Where was the founder of Kestrel Coffee Works born?');
     expect(a.citations.some((c) => c.docPath === 'Mara Lindqvist.md')).toBe(true);
   });
 
   it('waits while a fast pass writes the index, and warms up once it is done', async () => {
-    await engine.index(dir);
+    await engine.library.index(dir);
     await writeFile(join(dir, 'Harbour Walk.md'), '# Harbour Walk\n\nThe walk now ends at the lighthouse.\n');
-    const job = engine.startJob(dir);
+    const job = engine.library.startJob(dir);
     expect(job.phase).toBe('fast');
     // The warm-up the first run scheduled runs now, and finds a fast pass under way.
-    await engine.retrievalWarm();
+    await engine.warmUp.settled();
     expect(cache().derived).toEqual([]);
     await job.done;
-    await engine.retrievalWarm();
+    await engine.warmUp.settled();
     expect(cache().derived).toContain('ppr:graph');
   });
 
   it('answers at once after a restart from what the last run kept, then derives it with its per-note parts', async () => {
-    await engine.index(dir);
+    await engine.library.index(dir);
     const question = 'Where was the founder of Kestrel Coffee Works born?';
-    const first = await engine.ask(question);
+    const first = await engine.answers.ask(question);
     await engine.close();
     // The next start: the index has not changed, so the first question reads the graph back.
     engine = await LociEngine.open({ dbPath: join(dir, '.loci/index.db') });
-    const again = await engine.ask(question);
+    const again = await engine.answers.ask(question);
     expect(cache().derived).toContain('ppr:graph');
     expect(cache().lasting).toEqual({});
     expect(again.citations).toEqual(first.citations);
     // Its warm-up derives the graph again, with what an edit's rebuild reuses.
-    await engine.retrievalWarm();
+    await engine.warmUp.settled();
     expect(cache().lasting['graph:title-scans']).toBeDefined();
-    expect((await engine.ask(question)).citations).toEqual(first.citations);
+    expect((await engine.answers.ask(question)).citations).toEqual(first.citations);
   });
 
   it('leaves the chats alone and closes cleanly with a warm-up waiting', async () => {
-    await engine.index(dir);
-    await engine.retrievalWarm();
-    expect(engine.chats()).toEqual([]);
+    await engine.library.index(dir);
+    await engine.warmUp.settled();
+    expect(engine.answers.chats()).toEqual([]);
     await writeFile(join(dir, 'Mara Lindqvist.md'), '# Mara Lindqvist\n\nShe was born in Tromsø.\n');
-    await engine.index(dir);
+    await engine.library.index(dir);
     await expect(engine.close()).resolves.toBeUndefined();
     engine = await LociEngine.open({ dbPath: join(dir, '.loci/index.db') });
   });

@@ -37,23 +37,23 @@ function nextReport(reports: IndexReport[], count: number, timeoutMs = 20_000): 
 
 describe('watch', () => {
   it('indexes notes as they are added and removes them as they are deleted', async () => {
-    await engine.index(dir);
+    await engine.library.index(dir);
     const reports: IndexReport[] = [];
-    const watch = engine.watch(dir, (r) => reports.push(r));
+    const watch = engine.library.watch(dir, { onReport: (r) => reports.push(r) });
     try {
       // chokidar needs a moment to start watching before the first change counts.
       await new Promise((r) => setTimeout(r, 500));
       await writeFile(join(dir, 'second.md'), '# Second\n\nThe second note is about tide pools and anemones.\n');
       const added = await nextReport(reports, 1);
       expect(added.changed).toBe(1);
-      expect(engine.documents().map((d) => d.relPath)).toContain('second.md');
-      const hit = await engine.ask('anemones in tide pools', { method: 'bm25', k: 1 });
+      expect(engine.views.documents().map((d) => d.relPath)).toContain('second.md');
+      const hit = await engine.answers.ask('anemones in tide pools', { method: 'bm25', k: 1 });
       expect(at(hit.contexts, 0).docPath).toBe('second.md');
 
       await unlink(join(dir, 'second.md'));
       const removed = await nextReport(reports, 2);
       expect(removed.removed).toBe(1);
-      expect(engine.documents().map((d) => d.relPath)).not.toContain('second.md');
+      expect(engine.views.documents().map((d) => d.relPath)).not.toContain('second.md');
     } finally {
       await watch.close();
     }
@@ -61,17 +61,17 @@ describe('watch', () => {
 
   // What a file manager or `mv` does: the unlink and the add arrive together, and one run sees both.
   it('sees a note moved into a new subfolder as moved, keeping its document', async () => {
-    await engine.index(dir);
-    const before = at(engine.documents(), 0);
+    await engine.library.index(dir);
+    const before = at(engine.views.documents(), 0);
     const reports: IndexReport[] = [];
-    const watch = engine.watch(dir, (r) => reports.push(r));
+    const watch = engine.library.watch(dir, { onReport: (r) => reports.push(r) });
     try {
       await new Promise((r) => setTimeout(r, 500));
       await mkdir(join(dir, 'archive'));
       await rename(join(dir, 'first.md'), join(dir, 'archive', 'first.md'));
       const report = await nextReport(reports, 1);
       expect([report.moved, report.removed, report.changed]).toEqual([1, 0, 0]);
-      expect(engine.documents().map((d) => [d.id, d.relPath])).toEqual([[before.id, 'archive/first.md']]);
+      expect(engine.views.documents().map((d) => [d.id, d.relPath])).toEqual([[before.id, 'archive/first.md']]);
     } finally {
       await watch.close();
     }

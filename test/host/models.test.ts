@@ -2,9 +2,10 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createDispatcher, validatedEmit, type Handlers } from '../../main/contract/dispatcher.js';
+import { createDispatcher, validatedEmit } from '../../main/contract/dispatcher.js';
 import { openLlm } from '../../main/engine/llm/open.js';
-import { modelHandlers } from '../../main/host/models.js';
+import { modelService } from '../../main/host/models.js';
+import { someHandlersFrom } from '../../main/host/contract-services.js';
 import { modelsInSettings } from '../../main/engine/llm/models/remove.js';
 import { tinyModelFile } from '../llm/helpers/tiny-model.js';
 import { createEmbedder } from '../../main/engine/embed/registry.js';
@@ -21,8 +22,8 @@ const statSize = (file: string) => readFileSync(file).length;
 function setup(settings: Record<string, unknown> = {}) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'loci-models-'));
   const events: unknown[] = [];
-  const models = modelHandlers(validatedEmit((_e, p) => events.push(p)), () => modelsInSettings(settings), () => dir);
-  const d = createDispatcher(models as Partial<Handlers>);
+  const models = modelService(validatedEmit((_e, p) => events.push(p)), () => modelsInSettings(settings), () => dir);
+  const d = createDispatcher(someHandlersFrom({ models }));
   return { dir, d, settings };
 }
 

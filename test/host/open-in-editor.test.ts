@@ -6,16 +6,15 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDispatcher, type Dispatcher } from '../../main/contract/dispatcher.js';
+import { createDispatcher, type Dispatcher, type Emit } from '../../main/contract/dispatcher.js';
 import type { EventName } from '../../main/contract/contract.js';
-import { engineHandlers, type EngineHandlers } from '../../main/host/engine-handlers.js';
+import { composeHost, type Host } from '../../main/host/compose.js';
 import { editorCommand } from '../../main/host/open-in-editor.js';
-import { modelHandlers } from '../../main/host/models.js';
 import { LociEngine } from '../../main/engine/engine.js';
 
 let dir: string;
 let engine: LociEngine;
-let host: EngineHandlers;
+let host: Host;
 let d: Dispatcher;
 const savedCommand = process.env.LOCI_OPEN_COMMAND;
 
@@ -24,15 +23,15 @@ beforeEach(async () => {
   await mkdir(join(dir, 'notes'));
   await writeFile(join(dir, 'notes', 'bees.md'), '# Bees\n\nA colony swarms in late spring.\n\nThe old queen leaves with half the workers.\n');
   engine = await LociEngine.open({ dbPath: join(dir, 'index.db') });
-  const emit = ((_event: EventName, _payload: unknown) => undefined) as Parameters<typeof engineHandlers>[1];
-  host = engineHandlers(engine, emit, { host: 'browser', canPickFolder: false, version: 'test' }, modelHandlers(emit, () => engine.modelsInUse(), () => join(dir, 'models')));
+  const emit = ((_event: EventName, _payload: unknown) => undefined) as Emit;
+  host = composeHost({ engine, emit, host: { host: 'browser', canPickFolder: false, version: 'test' }, modelsDir: () => join(dir, 'models') });
   d = createDispatcher(host.handlers);
 });
 
 afterEach(async () => {
   if (savedCommand === undefined) delete process.env.LOCI_OPEN_COMMAND;
   else process.env.LOCI_OPEN_COMMAND = savedCommand;
-  await host.stop();
+  host.stop();
   await engine.close();
   await rm(dir, { recursive: true, force: true });
 });

@@ -43,7 +43,7 @@ describe('asking the sample notes about "the Ethiopian beans"', () => {
   // The note is "Ethiopia Guji Natural" and never says "Ethiopian": BM25 and the title ranking found it
   // only once they searched for the place too.
   it.each(['bm25', 'loci'] as const)('%s finds the note on Ethiopia', async (method) => {
-    const { contexts } = await samples.engine.ask('What did I think of the Ethiopian beans?', { method, k: 8 });
+    const { contexts } = await samples.engine.answers.ask('What did I think of the Ethiopian beans?', { method, k: 8 });
     expect(contexts.map((c) => c.docPath)).toContain('beans/Ethiopia Guji Natural.md');
   });
 });

@@ -64,7 +64,7 @@ describe('asking the sample notes what they say about something', () => {
   // The notebook's index says "everything here is written by me … unless a note says otherwise": with
   // the frame's words searched, that line led the answer to "What do my notes say about Varieties?".
   it('answers first with the fact about it, not with a line about the notes', async () => {
-    const answer = await samples.engine.ask('What do my notes say about Varieties?');
+    const answer = await samples.engine.answers.ask('What do my notes say about Varieties?');
     const first = at(answer.citations, 0);
     expect(first.docPath).toBe('beans/Colombia Huila Washed.md');
     expect(first.text).toMatch(/^Varieties: /);

@@ -91,7 +91,7 @@ describe('browser mode over the real engine', () => {
     db.close();
     // Reopen and finish: the interrupted run resumes where it left off.
     const engine = await LociEngine.open({ dbPath });
-    const report = await engine.index(BIG);
+    const report = await engine.library.index(BIG);
     await engine.close();
     expect(report.unchanged).toBe(partial);
     expect(report.counts.documents).toBeGreaterThan(partial);

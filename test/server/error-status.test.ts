@@ -9,8 +9,7 @@ import { createDispatcher, validatedEmit } from '../../main/contract/dispatcher.
 import { LociCallError } from '../../main/contract/errors.js';
 import { portTransport, servePort, type PortLike } from '../../main/contract/transports/message-port.js';
 import { LociEngine } from '../../main/engine/engine.js';
-import { engineHandlers } from '../../main/host/engine-handlers.js';
-import { modelHandlers } from '../../main/host/models.js';
+import { composeHost } from '../../main/host/compose.js';
 import { startBrowserMode, type BrowserMode } from '../../main/server/browser-mode.js';
 
 // Each kind of failure answered over real HTTP by the real server on a real index: the caller's mistakes
@@ -103,7 +102,7 @@ describe('HTTP statuses by error kind', () => {
     const { port1, port2 } = new MessageChannel();
     const asPort = (p: typeof port1): PortLike => ({ postMessage: (m) => p.postMessage(m), on: (_e, l) => p.on('message', l) });
     const emit = validatedEmit(() => {});
-    const host = engineHandlers(engine, emit, { host: 'electron', canPickFolder: true, version: '0' }, modelHandlers(emit, () => engine.modelsInUse()));
+    const host = composeHost({ engine, emit, host: { host: 'electron', canPickFolder: true, version: '0' } });
     servePort(asPort(port2), createDispatcher(host.handlers));
     const client = createClient(portTransport(asPort(port1)));
     try {
@@ -118,7 +117,7 @@ describe('HTTP statuses by error kind', () => {
         expect((err as LociCallError).code).toBe(code);
       }
     } finally {
-      await host.stop();
+      host.stop();
       port1.close();
     }
   });

@@ -25,13 +25,13 @@ describe.runIf(hasShared).each(['silverbullet_docs', 'foam_docs'])('the %s notes
     const root = join(shared, 'notes', name);
     const engine = await LociEngine.open({ dbPath: join(dir, `${name}.db`) });
     try {
-      const r = await engine.index(root);
+      const r = await engine.library.index(root);
       for (const k of ['documents', 'chunks', 'fcis', 'mindMapNodes', 'entities', 'triples', 'docEdges', 'superNodes'] as const) {
         expect(r.counts[k], k).toBeGreaterThan(0);
       }
       const question = name === 'foam_docs' ? 'How do I create a daily note?' : 'How do I write a query in a template?';
       for (const method of ['bm25', 'dense', 'hybrid'] as const) {
-        const a = await engine.ask(question, { method, k: 5 });
+        const a = await engine.answers.ask(question, { method, k: 5 });
         expect(a.contexts.length).toBeGreaterThan(0);
         for (const c of a.citations) {
           const lines = (await readFile(join(root, c.docPath), 'utf8')).split('\n').slice(c.lineFrom - 1, c.lineTo).join('\n');
@@ -39,7 +39,7 @@ describe.runIf(hasShared).each(['silverbullet_docs', 'foam_docs'])('the %s notes
         }
       }
       // The top hits are about the question, not random notes: some cited text shares its key word.
-      const a = await engine.ask(question, { method: 'hybrid', k: 5 });
+      const a = await engine.answers.ask(question, { method: 'hybrid', k: 5 });
       const keyWord = name === 'foam_docs' ? /daily/i : /query|template/i;
       expect(a.contexts.some((c) => keyWord.test(c.text) || keyWord.test(c.docPath))).toBe(true);
     } finally {
@@ -62,18 +62,18 @@ describe.runIf(hasShared)('Chinese news (CRUD-RAG)', () => {
     for (const d of docs) await writeFile(join(notes, `${d.id}.txt`), d.text);
     const engine = await LociEngine.open({ dbPath: join(dir, 'crud.db') });
     try {
-      const r = await engine.index(notes);
+      const r = await engine.library.index(notes);
       expect(r.counts.documents).toBe(docs.length);
       expect(r.counts.fcis).toBeGreaterThan(docs.length);
-      const langs = engine.documents().map((d) => d.lang);
+      const langs = engine.views.documents().map((d) => d.lang);
       expect(langs.filter((l) => l === 'zh').length).toBeGreaterThan(docs.length * 0.8);
       // Ask with a phrase taken from one article: BM25 must find that article first.
       const target = at(docs, 7);
       const phrase = [...target.text.matchAll(/[\u4e00-\u9fff]{6,12}/g)].map((m) => m[0])[3];
       expect(phrase).toBeTruthy();
-      const a = await engine.ask(must(phrase, 'a phrase from the article'), { method: 'bm25', k: 3 });
+      const a = await engine.answers.ask(must(phrase, 'a phrase from the article'), { method: 'bm25', k: 3 });
       expect(at(a.contexts, 0).docPath).toBe(`${target.id}.txt`);
-      const map = engine.mindMap(`${target.id}.txt`);
+      const map = engine.views.mindMap(`${target.id}.txt`);
       expect(map?.children.length).toBeGreaterThan(0);
       const sample = readFileSync(join(notes, `${target.id}.txt`), 'utf8').split('\n');
       const leaf = findFact(map!);

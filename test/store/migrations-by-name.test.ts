@@ -65,20 +65,20 @@ describe('migrations recorded by name', () => {
 
       const engine = await LociEngine.open({ dbPath });
       try {
-        expect(engine.settings().threads).toBe(2);
-        expect((await engine.chat(7)).map((m) => m.text)).toEqual(['what grows?']);
-        const report = await engine.index(notes);
+        expect(engine.settings.get().threads).toBe(2);
+        expect((await engine.answers.chat(7)).map((m) => m.text)).toEqual(['what grows?']);
+        const report = await engine.library.index(notes);
         expect(report.counts.documents).toBe(2);
         // Stemmed BM25: 'plants' finds 'planting'.
-        const answer = await engine.ask('plants', { method: 'bm25' });
+        const answer = await engine.answers.ask('plants', { method: 'bm25' });
         expect(answer.citations.map((c) => c.docPath)).toContain('garden.md');
         expect(answer.chatId).toBeGreaterThan(0);
-        expect((await engine.chat(answer.chatId!)).length).toBe(2);
+        expect((await engine.answers.chat(answer.chatId!)).length).toBe(2);
         // A note edited and removed: the delete triggers of every migration fire without error.
         rmSync(path.join(notes, 'kitchen.md'));
-        expect((await engine.index(notes)).counts.documents).toBe(1);
+        expect((await engine.library.index(notes)).counts.documents).toBe(1);
         writeFileSync(path.join(notes, 'kitchen.md'), '# Kitchen\n\nBread rises slowly in a cold kitchen overnight.\n');
-        expect(engine.stats().schemaVersion).toBe(LATEST_SCHEMA);
+        expect(engine.views.stats().schemaVersion).toBe(LATEST_SCHEMA);
       } finally {
         await engine.close();
       }

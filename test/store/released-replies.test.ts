@@ -21,7 +21,7 @@ describe('released model replies', () => {
     await writeFile(join(dir, 'a.md'), '# A\n\nThe first note.\n');
     await writeFile(join(dir, 'b.md'), '# B\n\nThe second note.\n');
     engine = await LociEngine.open({ dbPath: join(dir, '.loci/index.db') });
-    await engine.index(dir);
+    await engine.library.index(dir);
     const id = (rel: string) => engine.db.prepare('SELECT id FROM documents WHERE rel_path = ?').pluck().get(rel) as number;
     keepReplies(engine.db, id('a.md'), [{ key: 'a1', reply: reply('one') }, { key: 'a2', reply: reply('two') }]);
     keepReplies(engine.db, id('b.md'), [{ key: 'b1', reply: reply('three') }]);
@@ -33,7 +33,7 @@ describe('released model replies', () => {
 
   it('are found by key after their note is removed, and forgotten after the days they are kept', async () => {
     await unlink(join(dir, 'a.md'));
-    await engine.index(dir);
+    await engine.library.index(dir);
     expect(released()).toEqual(['a1', 'a2']);
     expect([...keptRepliesByKey(engine.db, ['a1', 'b1', 'zz']).keys()].sort()).toEqual(['a1', 'b1']);
     engine.db.prepare("UPDATE released_replies SET released_at = released_at - 31 * 86400 WHERE key = 'a1'").run();
@@ -42,7 +42,7 @@ describe('released model replies', () => {
   });
 
   it('go with a note the folder’s scope now leaves out', async () => {
-    await engine.setScope(dir, { include: [], exclude: ['a.md'] }).then((job) => job.done);
+    await engine.library.setScope(dir, { include: [], exclude: ['a.md'] }).then((job) => job.done);
     expect(engine.db.prepare("SELECT count(*) FROM documents WHERE rel_path = 'a.md'").pluck().get()).toBe(0);
     expect(released()).toEqual([]);
     expect([...keptRepliesByKey(engine.db, ['a1', 'b1']).keys()]).toEqual(['b1']);
@@ -50,9 +50,9 @@ describe('released model replies', () => {
 
   it('go with their library folder', async () => {
     await unlink(join(dir, 'a.md'));
-    await engine.index(dir);
+    await engine.library.index(dir);
     expect(released()).toEqual(['a1', 'a2']);
-    await engine.removeFolder(dir);
+    await engine.library.removeFolder(dir);
     expect(released()).toEqual([]);
     expect(engine.db.prepare('SELECT count(*) FROM kept_replies').pluck().get()).toBe(0);
   });

@@ -15,7 +15,7 @@ export function sampleNotesEngine(prefix: string): { readonly engine: LociEngine
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), prefix));
     engine = await LociEngine.open({ dbPath: join(dir, 'index.db') });
-    await engine.index(SAMPLE_NOTES);
+    await engine.library.index(SAMPLE_NOTES);
   });
   afterAll(async () => {
     await engine?.close();

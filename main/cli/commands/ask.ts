@@ -30,7 +30,7 @@ export function registerAsk(program: Command): void {
       await withEngine({ ...opts, oneOff: true, existing: true }, async (engine) => {
         // A generated answer streams to the terminal as the model writes it; the sources follow.
         const streaming = !opts.json;
-        const answer = await engine.ask(question, {
+        const answer = await engine.answers.ask(question, {
           method: opts.method,
           k: opts.k,
           explain: opts.explain,

@@ -27,7 +27,7 @@ export function registerCheck(program: Command): void {
       const reindexed: IndexReport[] = [];
       if (run.rebuilt?.folders.length) {
         await withEngine({ db: opts.db, wait: opts.wait }, async (engine) => {
-          for (const root of run.rebuilt!.folders) reindexed.push(await engine.index(root));
+          for (const root of run.rebuilt!.folders) reindexed.push(await engine.library.index(root));
         });
       }
       print(!!opts.json, { ...run, reindexed }, () => formatCheck(run, reindexed));

@@ -17,7 +17,7 @@ export function registerIndex(program: Command): void {
     .addOption(noWaitOption())
     .action(async (folder: string, opts: { db: string; json?: boolean; embedder?: string; model?: string; wait: boolean }) => {
       await withEngine(opts, async (engine) => {
-        if (opts.embedder) await engine.updateSettings({ embedder: opts.embedder });
+        if (opts.embedder) await engine.settings.update({ embedder: opts.embedder });
         const progress = progressReporter(!opts.json);
         const controller = new AbortController();
         // Ctrl-C stops between notes: what was written is whole, and the next run resumes from there.
@@ -25,7 +25,7 @@ export function registerIndex(program: Command): void {
         process.once('SIGINT', onSigint);
         try {
           // One job: fast mode makes every note searchable, then a configured model rewrites them (cached per note).
-          const report = await engine.index(path.resolve(folder), { onProgress: progress.onProgress, signal: controller.signal, keepPartial: true });
+          const report = await engine.library.index(path.resolve(folder), { onProgress: progress.onProgress, signal: controller.signal, keepPartial: true });
           progress.stop();
           print(!!opts.json, report, () => formatReport(report) + (report.model ? `\n${formatModelPass(report.model)}` : ''));
         } finally {

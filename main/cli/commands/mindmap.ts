@@ -12,7 +12,7 @@ export function registerMindmap(program: Command): void {
     .addOption(jsonOption())
     .action(async (note: string, opts: { db: string; json?: boolean }) => {
       await withEngine({ ...opts, existing: true }, async (engine) => {
-        const map = engine.mindMap(note);
+        const map = engine.views.mindMap(note);
         if (!map) throw new Error(`No mind map for '${termField(note)}': is it indexed? (loci stats lists the index)`);
         print(!!opts.json, map, () => formatTree(map));
       });

@@ -38,7 +38,7 @@ export async function runServe(opts: ServeOptions): Promise<BrowserMode> {
   });
   console.log(`Loci is serving ${termField(dbPath)}`);
   // A read-only index, a fallback embedder: said here as well as in the page.
-  for (const warning of engine.warnings()) console.error(termText(`loci: ${warning}`));
+  for (const warning of engine.events.warnings()) console.error(termText(`loci: ${warning}`));
   if (opts.folder) console.log(`Indexing ${termField(path.resolve(opts.folder))} in the background (watching for changes).`);
   console.log(`Open this URL (it opens Loci once; press Enter here for another):\n  ${mode.server.openUrl}`);
   // Each printed URL is spent when a page loads it, so the one in the browser history opens nothing.

@@ -10,7 +10,7 @@ export function registerStats(program: Command): void {
     .addOption(jsonOption())
     .action(async (opts: { db: string; json?: boolean }) => {
       await withEngine({ ...opts, existing: true }, async (engine) => {
-        const s = engine.stats();
+        const s = engine.views.stats();
         print(!!opts.json, s, () =>
           [
             `Index ${termField(s.dbPath)} (schema ${s.schemaVersion}), embedder ${s.embedder}`,
