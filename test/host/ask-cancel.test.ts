@@ -56,9 +56,10 @@ describe('ask.cancel', () => {
       cancelledAt = performance.now();
       cancelled = call('ask.cancel', { streamId: 'q1' });
     };
-    const asked = await d.dispatch('ask', { question: 'What does the nested headings note say?', streamId: 'q1', method: 'bm25' });
+    const asked = await d.dispatch('ask', { question: 'Who composed the score of The Lantern film directed by Sofie Brandt?', streamId: 'q1', method: 'bm25' });
     expect(asked.ok).toBe(false);
     expect(!asked.ok && asked.error.message).toMatch(/cancelled/);
+    expect(!asked.ok && asked.error.code).toBe('conflict');
     expect(cancelled).not.toBeNull();
     expect(await cancelled!).toEqual({ cancelled: true });
     // Nothing of the stopped answer streams after the cancel, and no conversation was saved.
@@ -66,7 +67,7 @@ describe('ask.cancel', () => {
     expect(tokens.filter((t) => t.streamId === 'q1' && t.at > cancelledAt)).toEqual([]);
     expect(await call('chats.list', {})).toEqual([]);
 
-    const answer = await call('ask', { question: 'What does the nested headings note say?', streamId: 'q2', method: 'bm25' });
+    const answer = await call('ask', { question: 'Who composed the score of The Lantern film directed by Sofie Brandt?', streamId: 'q2', method: 'bm25' });
     expect(answer.mode).toBe('generated');
     expect(answer.contexts.length).toBeGreaterThan(0);
     expect(answer.text.trim().length).toBeGreaterThan(0);

@@ -9,17 +9,18 @@ import type { GeneratedAnswer } from '../answer/generate.js';
 import { matchKeys } from '../answer/term-match.js';
 import { questionSearchedWords, searchedWords } from '../retrieve/query.js';
 import { addChatMessage, assertChat, deleteChat, listChats, loadChat, newChat } from '../store/chats.js';
-import { UserError } from '../errors.js';
+import { ConflictError, UserError } from '../errors.js';
 import type { Answer, AskOptions, ChatMessage, ChatSummary } from '../api.js';
 import type { RetrievalMethod } from '../types.js';
 import { errorText, type EngineContext } from './engine-context.js';
 import type { EmbedderService } from './embedder-service.js';
 import type { LanguageModel } from './language-model.js';
 
-export class AskCancelledError extends Error {
+/** A caller's own cancel, not a failure of Loci's: answered as a conflict (the ask was stopped by ask.cancel), never logged as internal. */
+export class AskCancelledError extends ConflictError {
   constructor() {
     super('The question was cancelled.');
-    this.name = 'AbortError';
+    this.name = 'AskCancelledError';
   }
 }
 
