@@ -21,7 +21,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'loci-answer-spans-'));
   for (const name of ['foam_docs', 'silverbullet_docs']) {
     engines[name] = await LociEngine.open({ dbPath: join(dir, `${name}.db`) });
-    await engines[name].index(join(shared, name));
+    await engines[name].library.index(join(shared, name));
   }
 }, 240_000);
 afterAll(async () => {
@@ -33,14 +33,14 @@ const bulletWith = (text: string, needle: string) => text.split(/\n(?=- )/).find
 
 describe.runIf(hasShared)('answers on the real docs', () => {
   it('Foam: turning telemetry off shows the lead-in with its steps, code spans kept', async () => {
-    const a = await engines.foam_docs!.ask('How do I turn off telemetry for the Foam command line tool?');
+    const a = await engines.foam_docs!.answers.ask('How do I turn off telemetry for the Foam command line tool?');
     expect(a.answerable).toBe(true);
     const bullet = bulletWith(a.text, 'You can change your choice at any time:');
     expect(bullet, a.text).toContain('\n  - Set `FOAM_TELEMETRY=0` in your environment, or');
   });
 
   it('SilverBullet: changing the port shows the command under the sentence that leads into it', async () => {
-    const a = await engines.silverbullet_docs!.ask('How do I change the port the SilverBullet server listens on?');
+    const a = await engines.silverbullet_docs!.answers.ask('How do I change the port the SilverBullet server listens on?');
     const bullet = bulletWith(a.text, './silverbullet -p 3001');
     expect(bullet, a.text).toContain('To pick a different port, use `-p`:');
     expect(bullet, a.text).toMatch(/`http:\/\/localhost:3000`/);
@@ -48,7 +48,7 @@ describe.runIf(hasShared)('answers on the real docs', () => {
 
   it('says the docs do not answer an off-topic question', async () => {
     for (const e of Object.values(engines)) {
-      const a = await e.ask('What is the capital of Peru?');
+      const a = await e.answers.ask('What is the capital of Peru?');
       expect(a.answerable, a.text).toBe(false);
     }
   });

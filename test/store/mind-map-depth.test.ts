@@ -34,10 +34,10 @@ describe('mind map depth', () => {
     const engine = await LociEngine.open({ dbPath: path.join(tmp, 'index.db') });
     const mode = await startBrowserMode({ engine, staticDir: tmp, log: () => {} });
     try {
-      await engine.index(notes);
-      const doc = engine.documents().find((d) => d.relPath === 'nested-headings.md')!;
+      await engine.library.index(notes);
+      const doc = engine.views.documents().find((d) => d.relPath === 'nested-headings.md')!;
       const root = engine.db.prepare('SELECT id, extractor FROM mm_nodes WHERE document_id = ? AND parent_id IS NULL').get(doc.id) as { id: number; extractor: string };
-      const before = measure(engine.mindMap(doc.relPath)!).texts.length;
+      const before = measure(engine.views.mindMap(doc.relPath)!).texts.length;
       const insert = engine.db.prepare(
         "INSERT INTO mm_nodes (document_id, parent_id, kind, text, path_text, depth, ord, line_from, line_to, extractor) VALUES (?, ?, 'route', ?, ?, ?, 0, 1, 1, ?)",
       );
