@@ -17,7 +17,7 @@ export default defineConfig({
   projects: [
     {
       name: 'browser-mode',
-      testMatch: /(browser-mode|engine-notices|embedding-models|graph-scale|ui-journeys|accessibility)\.spec\.ts/,
+      testMatch: /(browser-mode|engine-notices|embedding-models|graph-scale|ui-journeys|accessibility|deep-notes)\.spec\.ts/,
       use: {
         browserName: 'chromium',
         launchOptions: {
