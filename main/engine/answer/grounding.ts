@@ -168,7 +168,10 @@ export async function groundAnswer(text: string, contexts: RetrievedContext[], o
     const claim = tokens.length > 0 && !/[:：]\s*$/.test(sentence);
     const supported = !claim || best >= SUPPORTED;
     const kept = cited.filter((n) => (bySource.get(n) ?? 0) >= KEEP_CITED);
-    const citations = claim && supported && !kept.some((n) => (bySource.get(n) ?? 0) >= SUPPORTED) ? [...kept, ...ranked.filter(([n, s]) => s >= NEAR_BEST * best && !kept.includes(n)).slice(0, 2).map(([n]) => n)] : kept;
+    // A supported claim none of whose kept marks supports it fully gets its best source (two when close).
+    const needsSource = claim && supported && !kept.some((n) => (bySource.get(n) ?? 0) >= SUPPORTED);
+    const added = needsSource ? ranked.filter(([n, s]) => s >= NEAR_BEST * best && !kept.includes(n)).slice(0, 2).map(([n]) => n) : [];
+    const citations = [...kept, ...added];
     const rewritten = citations.length || /\[\d/.test(sentence) ? withCitations(sentence, citations) : sentence;
     out += text.slice(last, span.start);
     support.push({ sentence: rewritten, start: out.length, end: out.length + rewritten.length, claim, citations, cited, score: round(best), supported });
