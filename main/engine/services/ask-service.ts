@@ -3,7 +3,7 @@
 import { retrieve } from '../retrieve/index.js';
 import { extractiveAnswer } from '../answer/extractive.js';
 import { answerability } from '../answer/answerable.js';
-import { notAnswered } from '../answer/not-answered.js';
+import { MODEL_NOT_GROUNDED, notAnswered } from '../answer/not-answered.js';
 import { orNotice } from '../answer/model-fallback.js';
 import type { GeneratedAnswer } from '../answer/generate.js';
 import { matchKeys } from '../answer/term-match.js';
@@ -105,11 +105,10 @@ export class AskService {
     const terms = result.query.terms;
     let answer: Pick<Answer, 'text' | 'citations' | 'droppedCitations' | 'mode' | 'model' | 'support'>;
     let generated: GeneratedAnswer | null = null;
-    // Contexts that do not answer are named as the nearest notes, not quoted or handed to a model as if they did.
+    // Contexts that do not answer are named as the nearest notes, not quoted as if they did; a model's answer says so in its notice.
     const judged = answerability(retrieval, result.query, result.contexts);
-    if (!judged.answerable && terms.length && result.contexts.length) {
-      answer = { ...notAnswered(result.contexts), mode: llm ? 'generated' : 'extractive', model: null, droppedCitations: 0 };
-    } else if (
+    const unanswered = !judged.answerable && terms.length > 0 && result.contexts.length > 0;
+    if (
       llm &&
       (generated = await orNotice(
         async () => (await import('../answer/generate.js')).generateAnswer(llm!, question, result.contexts, { onToken: opts.onToken, signal: opts.signal, terms, embedder: retrieval.embedder }),
@@ -130,6 +129,8 @@ export class AskService {
           return c ? [{ n, docId: c.docId, docPath: c.docPath, docTitle: c.docTitle, lineFrom: c.lineFrom, lineTo: c.lineTo, factPath: c.factPath, text: c.text }] : [];
         }),
       };
+    } else if (unanswered) {
+      answer = { ...notAnswered(result.contexts), mode: 'extractive', model: null, droppedCitations: 0 };
     } else {
       answer = { ...(await extractiveAnswer(retrieval, question, result.contexts, 5, result.query)), mode: 'extractive', model: null, droppedCitations: 0 };
     }
@@ -150,7 +151,7 @@ export class AskService {
         unsaved = `This answer was not saved to the conversation history: ${errorText(err)}.`;
       }
     }
-    const notice = [...modelNotices, method === 'pgr' ? this.embedders.factPathsNotice() : null, unsaved].filter(Boolean).join(' ') || null;
+    const notice = [...modelNotices, method === 'pgr' ? this.embedders.factPathsNotice() : null, unanswered && answer.mode === 'generated' ? MODEL_NOT_GROUNDED : null, unsaved].filter(Boolean).join(' ') || null;
     return {
       question,
       ...answer,
