@@ -45,6 +45,7 @@ describe('HTTP statuses by error kind', () => {
   it.each([
     ['an unknown setting', 'settings.update', { patch: { nope: 1 } }, 400, /Unknown setting 'nope'/],
     ['a bad setting value', 'settings.update', { patch: { threads: 'many' } }, 400, /Setting 'threads'/],
+    ['a chat model that is not a GGUF', 'settings.update', { patch: { model: '/etc/passwd' } }, 400, /Setting 'model': the chat model '\/etc\/passwd' cannot be used.*not a GGUF model file/],
     ['an embedder that does not exist', 'settings.update', { patch: { embedder: 'no-such-embedder' } }, 400, /could not be loaded/],
     ['a model id not in the catalogue', 'models.pull', { id: 'no-such-model' }, 404, /not in the model catalogue/],
     ['a model that is not installed', 'models.remove', { id: 'no-such-model' }, 404, /No installed model/],

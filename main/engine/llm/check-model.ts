@@ -7,7 +7,8 @@ import { resolveModelFile } from './models/installed.js';
 const PROBE_MS = 5000;
 
 export async function checkChatModel(spec: string, modelsDir?: string): Promise<void> {
-  const refuse = (why: string) => new UserError(`Chat model '${spec}' cannot be used, so the setting was not changed: ${why}`);
+  // Named as "Setting 'model'" so the settings form puts the message on that field.
+  const refuse = (why: string) => new UserError(`Setting 'model': the chat model '${spec}' cannot be used, so the setting was not changed: ${why}`);
   if (/^https?:\/\//.test(spec)) {
     const [baseUrl, model] = spec.split('#');
     if (!baseUrl || !model) throw refuse('a server needs a model name after #, e.g. http://127.0.0.1:8080#qwen2.5');
