@@ -2,6 +2,7 @@
 // a value out of range, a job already running. Hosts answer them by their code (the contract's
 // ERROR_STATUS: 404, 400, 409) with the message as written here, instead of a 500 carrying whatever
 // SQLite said.
+import { hostname } from 'node:os';
 import type { ErrorCode } from '../contract/shapes/error-codes.js';
 
 export type UserErrorCode = Exclude<ErrorCode, 'internal'>;
@@ -51,12 +52,21 @@ export interface LockHolder {
 export class IndexLockedError extends UserError {
   /** Who writes it: what the contract carries to the UI (not the lock's token). */
   readonly holder: { pid: number; host: string; started: string; activity: string };
-  constructor(holder: LockHolder) {
+  constructor(holder: LockHolder, lockFile?: string) {
     const who = describeHolder(holder);
-    super(`${who[0]!.toUpperCase()}${who.slice(1)} is ${holder.activity || 'writing to this index'}: an index takes one writer at a time. Try again when it has finished.`, 'locked');
+    super(`${who[0]!.toUpperCase()}${who.slice(1)} is ${holder.activity || 'writing to this index'}: an index takes one writer at a time. Try again when it has finished.${otherHostHint(holder, lockFile)}`, 'locked');
     this.name = 'IndexLockedError';
     this.holder = { pid: holder.pid, host: holder.host, started: holder.started, activity: holder.activity };
   }
+}
+
+/**
+ * A holder on another machine (an index on a shared drive), or under a host name this machine no longer
+ * has, cannot be checked from here: if it is gone, only a person can tell, and remove its lock file.
+ */
+export function otherHostHint(holder: LockHolder, lockFile?: string): string {
+  if (!lockFile || holder.host === hostname()) return '';
+  return ` If no Loci runs on ${holder.host} any more, delete ${lockFile}.`;
 }
 
 /** "another Loci process (pid 4242 on box, started 10:02:11)": how a holder is named to people. */

@@ -117,7 +117,7 @@ describe('the writer lock beside an index', () => {
     lock.release();
   });
 
-  it('treats a garbled lock file as stale, and never takes one from another host', () => {
+  it('treats a garbled lock file as stale, and never takes one from another host', async () => {
     const db = join(dir, 'f.db');
     writeFileSync(`${db}.lock`, 'not json');
     const lock = new WriterLock(db);
@@ -128,5 +128,7 @@ describe('the writer lock beside an index', () => {
     const holder = lock.tryAcquire('indexing /notes');
     expect(holder).toMatchObject({ pid: 1, host: 'some-other-machine' });
     expect(existsSync(`${db}.lock`)).toBe(true);
+    // Only a person can tell whether it is gone: the error says which file to remove.
+    await expect(lock.acquire('indexing /notes', { wait: false })).rejects.toThrow(`If no Loci runs on some-other-machine any more, delete ${db}.lock.`);
   });
 });

@@ -1,7 +1,7 @@
 // The engine's side of the one-writer lock (store/writer-lock.ts): its job queue takes the lock for each
 // piece of work it writes with, waiting for another Loci process (and saying so) or refusing, and a call
 // from the UI is refused at once with who is writing, rather than left waiting behind a long run.
-import { describeHolder, IndexLockedError, lockTime } from '../errors.js';
+import { describeHolder, IndexLockedError, lockTime, otherHostHint } from '../errors.js';
 import { WriterLock, type LockHolder } from '../store/writer-lock.js';
 
 export class IndexWriter {
@@ -29,7 +29,7 @@ export class IndexWriter {
     return this.lock.hold(activity, work, {
       wait: this.wait,
       signal,
-      onWait: (h) => this.notify(`${describeHolder(h)} is ${h.activity || 'writing to this index'} — waiting for it to finish…`),
+      onWait: (h) => this.notify(`${describeHolder(h)} is ${h.activity || 'writing to this index'} — waiting for it to finish…${otherHostHint(h, this.lock.file)}`),
     });
   }
 
@@ -50,6 +50,6 @@ export class IndexWriter {
   /** Refuses (409 in hosts) when another process writes the index now: a click should not hang behind it. */
   assertFree(): void {
     const h = this.holder();
-    if (h) throw new IndexLockedError(h);
+    if (h) throw new IndexLockedError(h, this.lock.file);
   }
 }

@@ -77,7 +77,7 @@ export class WriterLock {
     for (;;) {
       const holder = this.tryAcquire(activity);
       if (!holder) return;
-      if (opts.wait === false) throw new IndexLockedError(holder);
+      if (opts.wait === false) throw new IndexLockedError(holder, this.file);
       opts.signal?.throwIfAborted();
       if (!told) opts.onWait?.(holder);
       told = true;
