@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LociEngine } from '../../main/engine/engine.js';
 import { FIXTURE_NOTES, REPO_ROOT } from '../fixtures/paths.js';
@@ -91,6 +92,27 @@ describe('a read-only index opens read-only and says why', () => {
   it.skipIf(!unprivileged)('a read-only folder (SQLite cannot create the -wal and -shm files)', () => {
     const db = placed('folder', 0o755, 0o666);
     expectReadable(db, /its folder .* is read-only for this user/, { asNobody: true });
+  }, 120_000);
+
+  it.skipIf(!unprivileged)('a read-only folder holding a -wal a killed writer left: said, not silently dropped', () => {
+    const dir = path.join(tmp, 'wal');
+    mkdirSync(dir);
+    const db = path.join(dir, 'index.db');
+    const scratch = path.join(tmp, 'scratch.db');
+    cpSync(source, scratch);
+    const writer = new Database(scratch);
+    writer.pragma('wal_autocheckpoint = 0');
+    writer.prepare("INSERT OR REPLACE INTO settings (key, value) VALUES ('threads', '3')").run();
+    // The files as a writer killed now leaves them: its commit only in the -wal, no checkpoint.
+    cpSync(scratch, db);
+    cpSync(`${scratch}-wal`, `${db}-wal`);
+    writer.close();
+    chmodSync(db, 0o644);
+    chmodSync(`${db}-wal`, 0o644);
+    chmodSync(dir, 0o755);
+    const ask = loci(['ask', 'Who directed The Lantern?', '--db', db], { asNobody: true });
+    expect(ask.stderr).toMatch(/is read-only for this user; its last changes, still in the index's -wal file, are not shown/);
+    expect(ask.stdout).toMatch(/Sofie Brandt/);
   }, 120_000);
 
   it.skipIf(!canMount)('a read-only filesystem', () => {

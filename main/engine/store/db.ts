@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { assertCurrentSchema, LATEST_SCHEMA, migrate, schemaIsCurrent, schemaVersion } from './migrate.js';
-import { diskFull, isUnwritable, openReadOnlyDatabase, writeBlocker } from './read-only.js';
+import { diskFull, isUnwritable, openReadOnlyDatabase, unreadWalNotice, writeBlocker } from './read-only.js';
 
 export { LATEST_SCHEMA, schemaVersion };
 
@@ -58,7 +58,7 @@ export function openDb(file: string, options: { readonly?: boolean } = {}): Db {
  */
 export function openIndex(file: string, options: { readOnly?: boolean } = {}): { db: Db; readOnly: string | null } {
   const blocker = options.readOnly ? 'it was opened read-only on request' : writeBlocker(file);
-  if (blocker) return { db: openDb(file, { readonly: true }), readOnly: blocker };
+  if (blocker) return readOnlyOpen(file, blocker);
   try {
     return { db: openDb(file), readOnly: null };
   } catch (err) {
@@ -66,11 +66,17 @@ export function openIndex(file: string, options: { readOnly?: boolean } = {}): {
     if (!existsSync(file) || !isUnwritable(err)) throw err;
     const cause = writeBlocker(file) ?? diskFull(dirname(file)) ?? `SQLite could not write it (${message(err)})`;
     try {
-      return { db: openDb(file, { readonly: true }), readOnly: cause };
+      return readOnlyOpen(file, cause);
     } catch (second) {
       throw new Error(`Cannot open the index ${file}: ${cause}, and reading it failed too (${message(second)}).`);
     }
   }
+}
+
+function readOnlyOpen(file: string, cause: string): { db: Db; readOnly: string } {
+  const db = openDb(file, { readonly: true });
+  const unread = unreadWalNotice(db);
+  return { db, readOnly: unread ? `${cause}; ${unread}` : cause };
 }
 
 /**

@@ -3,7 +3,7 @@
 // full disk it cannot, so the file is then opened as immutable (no -shm, no locks; nothing writes it
 // from here and the notice says so).
 import Database from 'better-sqlite3';
-import { accessSync, constants, existsSync, statfsSync } from 'node:fs';
+import { accessSync, constants, existsSync, statfsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -46,6 +46,24 @@ export function diskFull(dir: string): string | null {
   }
 }
 
+const unreadWal = new WeakSet<Database.Database>();
+
+/**
+ * Said beside the cause when the index was opened as immutable over a -wal file a writer left (killed
+ * before its checkpoint): immutable reads only the main file, so those last commits are not seen.
+ */
+export function unreadWalNotice(db: Database.Database): string | null {
+  return unreadWal.has(db) ? "its last changes, still in the index's -wal file, are not shown (SQLite cannot read them without creating its -shm file)" : null;
+}
+
+function walBytes(file: string): number {
+  try {
+    return statSync(`${file}-wal`).size;
+  } catch {
+    return 0;
+  }
+}
+
 /** SQLite failed for want of write access or room, not because the file is something else. */
 export function isUnwritable(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
@@ -68,6 +86,7 @@ export function openReadOnlyDatabase(file: string, probe: (db: Database.Database
   const frozen = new Database(`${pathToFileURL(file).href}?immutable=1`, { readonly: true, fileMustExist: true });
   try {
     probe(frozen);
+    if (walBytes(file) > 0) unreadWal.add(frozen);
     return frozen;
   } catch (err) {
     frozen.close();
