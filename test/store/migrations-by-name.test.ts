@@ -92,6 +92,29 @@ describe('migrations recorded by name', () => {
     }, 60_000);
   }
 
+  it.skipIf(legacyHistoryMissing('a88592a') !== null)('four processes opening one old index at once all open it, upgraded once', async () => {
+    const dbPath = path.join(tmp, 'race.db');
+    buildLegacyIndex('a88592a', dbPath);
+    const { spawn } = await import('node:child_process');
+    const runs = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        new Promise<{ code: number | null; err: string }>((resolve) => {
+          const child = spawn(process.execPath, [path.resolve('bin/loci.mjs'), 'stats', '--db', dbPath]);
+          let err = '';
+          child.stderr.on('data', (d) => (err += String(d)));
+          child.on('exit', (code) => resolve({ code, err }));
+        }),
+      ),
+    );
+    for (const r of runs) expect(r, r.err).toMatchObject({ code: 0 });
+    const db = new Database(dbPath, { readonly: true });
+    try {
+      expect(schemaObjects(db)).toEqual(freshIndexSchema());
+    } finally {
+      db.close();
+    }
+  }, 120_000);
+
   it("an index from the build before names (user_version 12) gains the name records and nothing else", () => {
     const dbPath = path.join(tmp, 'v12.db');
     buildLegacyIndex('HEAD', dbPath, migrations.filter((m) => m.version <= 12));

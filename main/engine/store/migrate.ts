@@ -29,20 +29,24 @@ export function schemaIsCurrent(db: Db): boolean {
   return recorded !== null && recorded.size === migrations.length && schemaVersion(db) === LATEST_SCHEMA;
 }
 
-/** Applies every migration the index lacks, in one transaction: all of them, or none and a SchemaError. */
+/**
+ * Applies every migration the index lacks, in one transaction: all of them, or none and a SchemaError.
+ * What is lacking is read again inside the write transaction: another process may have upgraded the
+ * index while this one waited for it.
+ */
 export function migrate(db: Db, file: string): void {
-  const current = schemaVersion(db);
-  const recorded = recordedNames(db);
-  if (current > LATEST_SCHEMA || (recorded && [...recorded].some((n) => !migrations.some((m) => m.name === n)))) throw newerSchema(file, current);
-  const empty = current === 0 && !recorded && (db.prepare("SELECT count(*) FROM sqlite_master").pluck().get() as number) === 0;
-  if (recorded && recorded.size === migrations.length && current === LATEST_SCHEMA) return;
-
-  const states: MigrationState[] = empty ? migrations.map(() => 'missing') : recorded ? migrations.map((m) => (recorded.has(m.name) ? 'applied' : 'missing')) : migrationStates(db);
-  // Half a migration is finished only when nothing after it ran: replayed under later ones, it would
-  // bring back what they removed.
-  const partial = states.indexOf('partial');
-  if (partial >= 0 && states.slice(partial + 1).includes('applied')) throw refusal(file, describe(db));
+  if (schemaIsCurrent(db)) return;
   db.transaction(() => {
+    const current = schemaVersion(db);
+    const recorded = recordedNames(db);
+    if (current > LATEST_SCHEMA || (recorded && [...recorded].some((n) => !migrations.some((m) => m.name === n)))) throw newerSchema(file, current);
+    if (recorded && recorded.size === migrations.length && current === LATEST_SCHEMA) return;
+    const empty = current === 0 && !recorded && (db.prepare('SELECT count(*) FROM sqlite_master').pluck().get() as number) === 0;
+    const states: MigrationState[] = empty ? migrations.map(() => 'missing') : recorded ? migrations.map((m) => (recorded.has(m.name) ? 'applied' : 'missing')) : migrationStates(db);
+    // Half a migration is finished only when nothing after it ran: replayed under later ones, it would
+    // bring back what they removed.
+    const partial = states.indexOf('partial');
+    if (partial >= 0 && states.slice(partial + 1).includes('applied')) throw refusal(file, describe(db));
     migrations.forEach((m, i) => {
       const state = states[i]!;
       if (state === 'applied') return;
