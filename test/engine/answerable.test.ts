@@ -3,7 +3,8 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { LociEngine } from '../../main/engine/engine.js';
-import { NOT_ANSWERED } from '../../main/engine/answer/not-answered.js';
+import { MODEL_NOT_GROUNDED, NOT_ANSWERED } from '../../main/engine/answer/not-answered.js';
+import { tinyModelPath } from '../llm/helpers/tiny-model.js';
 import { EMPTY_INDEX } from '../../main/engine/answer/extractive.js';
 import { THRESHOLD } from '../../main/engine/answer/answerable.js';
 
@@ -62,6 +63,29 @@ describe('an empty index', () => {
     } finally {
       await e.close();
       await rm(empty, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('with a local model', () => {
+  it("lets the model answer, under a notice that the notes don't seem to answer", async () => {
+    // The tiny GGUF (stories260K) writes nonsense; what is checked is the notice and the decision around it.
+    // The index is built without the model (its model pass over the notes takes minutes here), then opened with it.
+    const own = await mkdtemp(join(tmpdir(), 'loci-answerable-model-'));
+    await cp(samples, join(own, 'notes'), { recursive: true });
+    const plain = await LociEngine.open({ dbPath: join(own, 'index.db') });
+    await plain.library.startJob(join(own, 'notes')).done;
+    await plain.close();
+    const e = await LociEngine.open({ dbPath: join(own, 'index.db'), model: await tinyModelPath() });
+    try {
+      // bm25: loci would first ask the model for the question's key points, a second generation.
+      const off = await e.answers.ask('What is the capital of Peru?', { method: 'bm25' });
+      expect(off.mode).toBe('generated');
+      expect(off.answerable).toBe(false);
+      expect(off.notice).toContain(MODEL_NOT_GROUNDED);
+    } finally {
+      await e.close();
+      await rm(own, { recursive: true, force: true });
     }
   });
 });

@@ -151,7 +151,7 @@ export class AskService {
         unsaved = `This answer was not saved to the conversation history: ${errorText(err)}.`;
       }
     }
-    const notice = [...modelNotices, method === 'pgr' ? this.embedders.factPathsNotice() : null, unanswered && answer.mode === 'generated' ? MODEL_NOT_GROUNDED : null, unsaved].filter(Boolean).join(' ') || null;
+    const notice = [...modelNotices, method === 'pgr' ? this.embedders.factPathsNotice() : null, !judged.answerable && terms.length > 0 && answer.mode === 'generated' ? MODEL_NOT_GROUNDED : null, unsaved].filter(Boolean).join(' ') || null;
     return {
       question,
       ...answer,
