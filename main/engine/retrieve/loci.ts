@@ -15,6 +15,7 @@ import { choosePassages, DEFAULT_PASSAGE_CHOICE, shownByChosen, type PassageChoi
 import { notesInSpans } from './passage-spans.js';
 import { chunkDocuments, denseAgreementWeight, firstStageNotes, notesOf } from './fusion.js';
 import { withBigrams } from './han-bigrams.js';
+import { titleNameShare } from './title-names.js';
 import { embedderQuality, type EmbedderQuality } from './embedder-quality.js';
 import { withSameStory } from './same-story.js';
 import { withJoinedHanWords } from './han-recut.js';
@@ -57,6 +58,14 @@ export interface LociParams {
   bridgeParents: number;
   /** A bridged document gains wBridge × its parent's score (split as below). */
   wBridge: number;
+  /**
+   * The same for a parent the question names by title (the first hop the question states), where the
+   * corpus's titles name things (title-names.ts); it falls to wBridge where they are topics.
+   */
+  wAnchorBridge: number;
+  /** Share of title mentions written as names from which titles count as names, and at which fully. */
+  namesFrom: number;
+  namesFull: number;
   /**
    * A parent's bridge is divided by (the number of notes it mentions) to this power, as a walk splits a
    * node's mass over its edges: a hub page that names twenty notes vouches for each less than a passage
@@ -127,6 +136,11 @@ export const DEFAULT_LOCI_PARAMS: LociParams = {
   wTitleExact: 2,
   bridgeParents: 3,
   wBridge: 0.5,
+  // Where titles name things (Wikipedia: 72–97% of title mentions capitalised mid-sentence; the docs
+  // folders 18–27%), the thing the question names vouches for the things its text names: docs/tuning.md.
+  wAnchorBridge: 1.5,
+  namesFrom: 0.35,
+  namesFull: 0.65,
   // With stemmed BM25 (migration 5), documentation hubs ("Space Lua" naming twenty pages) bridged past
   // the note that answers: SilverBullet fell to 93.8 against BM25's 96.9. Split by √mentions it is level
   // with BM25 there, Foam gains (96.8 → 100) and HotpotQA train-100 keeps 93.0 (1: 92.5) — all dev sets, one run.
@@ -152,6 +166,12 @@ export const DEFAULT_LOCI_PARAMS: LociParams = {
  * weighed — and it reshuffled BM25's top by noise: CRUD 10k 1/2/3-doc 49.9/52.7/51.3 with the walk at
  * full weight against BM25's 50.3/52.3/52.2.
  */
+/** How far the corpus's titles are names, 0–1, from the share of title mentions written as names (0.5: no case to tell). */
+export function namesWeightOf(share: number | null, p: Pick<LociParams, 'namesFrom' | 'namesFull'>): number {
+  if (share === null) return 0.5;
+  return Math.min(1, Math.max(0, (share - p.namesFrom) / (p.namesFull - p.namesFrom)));
+}
+
 export function walkWeightOf(referencing: number, p: Pick<LociParams, 'adaptive' | 'fullReferencing'>): number {
   if (!p.adaptive) return 1;
   return Math.min(1, referencing / p.fullReferencing);
@@ -177,6 +197,9 @@ export interface LociExplanation {
   weights: { bm25: number; bigramShare: number; dense: number; title: number; ppr: number };
   /** Share of the corpus's notes that name or link another note (the walk's weight follows it). */
   referencingShare: number;
+  /** Share of title mentions written as names (title-names.ts; null: no case to tell) and the anchor bridge weight it gave. */
+  titleNameShare: number | null;
+  anchorBridge: number;
   /** How far the embedder is trusted beside BM25 on this corpus (embedder-quality.ts); null when not estimated. */
   embedderTrust: EmbedderQuality | null;
   /** Chinese questions: words the question's cut split that were searched whole (han-recut.ts). */
@@ -234,15 +257,21 @@ function titleRanking(t: TitleIndex, terms: string[]): Scored[] {
   return [...scores].map(([id, score]) => ({ id, score })).sort((a, b2) => b2.score - a.score);
 }
 
-/** Word n-grams of already segmented words, up to `maxWords` long. */
-function* ngrams(words: string[], maxWords: number): Generator<string> {
+/**
+ * The titles a question names: word n-grams that are a title, less those inside a longer one it names
+ * ("King Arthur" in "King Arthur Was a Gentleman" names the film, not the king).
+ */
+export function namedTitles(words: string[], maxWords: number, isTitle: (gram: string) => boolean): string[] {
+  const found: { start: number; end: number; gram: string }[] = [];
   for (let i = 0; i < words.length; i++) {
     let gram = '';
     for (let n = 0; n < maxWords && i + n < words.length; n++) {
       gram = n === 0 ? words[i]! : `${gram} ${words[i + n]!}`;
-      yield gram;
+      if (isTitle(gram)) found.push({ start: i, end: i + n + 1, gram });
     }
   }
+  const inside = (a: (typeof found)[number], b: (typeof found)[number]) => b !== a && b.start <= a.start && a.end <= b.end && b.end - b.start > a.end - a.start;
+  return [...new Set(found.filter((a) => !found.some((b) => inside(a, b))).map((a) => a.gram))];
 }
 
 export function createLociRetriever(overrides: Partial<LociParams> = {}): Retriever {
@@ -261,6 +290,8 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
     // Built once per index generation: which notes mention which titles, and how specific each title is.
     const mentions = entityGraph(ctx).titleMentions;
     const referencing = ctx.cache.derived('loci:referencing-share', () => referencingShare(mentions));
+    const nameShare = ctx.cache.derived('loci:title-name-share', () => titleNameShare(ctx.db, mentions));
+    const wAnchor = p.wBridge + (p.wAnchorBridge - p.wBridge) * namesWeightOf(nameShare, p);
     const docs = new Map<number, LociDocument>();
     const entry = (docId: number) => {
       let d = docs.get(docId);
@@ -336,10 +367,8 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
       if (!shownChunk.has(w.docId)) shownChunk.set(w.docId, w.chunkId);
     });
     if (p.wTitleExact) {
-      for (const gram of new Set(ngrams(qa.words.map(matchWord), p.maxTitleWords))) {
-        const ids = mentions.byTitle.get(gram);
-        if (!ids || !specificEnough(gram)) continue;
-        for (const id of ids) {
+      for (const gram of namedTitles(qa.words.map(matchWord), p.maxTitleWords, (g) => mentions.byTitle.has(g) && specificEnough(g))) {
+        for (const id of mentions.byTitle.get(gram)!) {
           const d = entry(id);
           if (d.titleInQuestion) continue;
           d.titleInQuestion = true;
@@ -350,15 +379,17 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
 
     // Second hop: the best first-hop documents lend part of their score to the documents they mention.
     if (p.wBridge && p.bridgeParents > 0) {
-      const parents = [...docs.values()].sort((a, b) => b.score - a.score).slice(0, p.bridgeParents);
+      const top = [...docs.values()].sort((a, b) => b.score - a.score).slice(0, p.bridgeParents);
+      const parents = [...new Set([...top, ...[...docs.values()].filter((d) => d.titleInQuestion && wAnchor > 0)])];
       const bonus = new Map<number, number>();
       for (const parent of parents) {
+        const w = parent.titleInQuestion ? wAnchor : p.wBridge;
         const mentioned = mentions.byDoc.get(parent.docId) ?? [];
         const split = mentioned.length ** p.bridgeSplitPower;
         for (const { docId: target, key } of mentioned) {
           const d = entry(target);
           d.bridgedFrom.push({ docId: parent.docId, title: parent.title, mention: key });
-          const b = (p.wBridge * titleSpecificity(mentions, d.title) ** p.specificityPower * parent.score) / split;
+          const b = (w * titleSpecificity(mentions, d.title) ** p.specificityPower * parent.score) / split;
           bonus.set(target, Math.max(bonus.get(target) ?? 0, b));
         }
       }
@@ -376,7 +407,7 @@ export function createLociRetriever(overrides: Partial<LociParams> = {}): Retrie
     // Passages are shown in their sections' spans only where passage choice is at work (notes of several
     // passages; elsewhere a span is its passage).
     const contexts: RetrievedContext[] = passages === bm25 ? chunkContexts(ctx.db, notePassages(shown, nearTop, docOf, k)) : notesInSpans(ctx.db, shown, nearTop, docOf, k);
-    const explanation: LociExplanation = { method: 'loci', params: p, weights, referencingShare: referencing, embedderTrust: trust, joinedWords: qa.terms.filter((t) => !analysed.terms.includes(t)), documents: ranked };
+    const explanation: LociExplanation = { method: 'loci', params: p, weights, referencingShare: referencing, titleNameShare: nameShare, anchorBridge: wAnchor, embedderTrust: trust, joinedWords: qa.terms.filter((t) => !analysed.terms.includes(t)), documents: ranked };
     return { contexts, explanation, query: qa };
   };
 }
@@ -390,7 +421,9 @@ export function formatLociExplanation(x: LociExplanation): string {
     `loci (ranks: bm25 / dense / title / ppr, weighted ${w.bm25.toFixed(2)} / ${w.dense.toFixed(2)} / ${w.title.toFixed(2)} / ${w.ppr.toFixed(2)}; ` +
       `BM25 re-read by character bigrams at ${w.bigramShare.toFixed(2)}, by the question words' proximity at ${x.params.proximity.minDistance.toFixed(2)} / ${x.params.proximity.window.toFixed(2)} ` +
       `and lifted by likeness to its first passage at ${x.params.sameStory.toFixed(2)} for Chinese questions; ` +
-      `${(100 * x.referencingShare).toFixed(0)}% of notes name or link another; TQ = title in the question)`,
+      `${(100 * x.referencingShare).toFixed(0)}% of notes name or link another; ` +
+      `${x.titleNameShare === null ? 'no case to tell whether titles are names' : `${(100 * x.titleNameShare).toFixed(0)}% of title mentions written as names`}, so a note the question names lends ${x.anchorBridge.toFixed(2)} of its score to the notes it names; ` +
+      `TQ = title in the question)`,
   ];
   const t = x.embedderTrust;
   if (t) {
