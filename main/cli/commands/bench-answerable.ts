@@ -36,6 +36,8 @@ export function registerBenchAnswerable(program: Command): void {
       // The bench code loads only when a bench runs.
       const { formatAnswerableReport, observe, report } = await import('../../bench/answerable.js');
       const { suiteSetNames } = await import('../../bench/suite.js');
+      const { LOCI_METHODS } = await import('../../bench/names.js');
+      if (!(LOCI_METHODS as string[]).includes(o.method)) throw new Error(`--method must be one of ${LOCI_METHODS.join(', ')}`);
       const sets = o.sets ? list(o.sets) : undefined;
       const unknown = (sets ?? []).filter((n) => !suiteSetNames().includes(n));
       if (unknown.length) throw new Error(`unknown set(s) ${unknown.join(', ')}: the dev suite has ${suiteSetNames().join(', ')}`);
