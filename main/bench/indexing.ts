@@ -11,7 +11,7 @@ import type { IndexProgress } from '../engine/types.js';
 
 const SHARED = resolve(import.meta.dirname, '../../../shared/data');
 const NEWS = join(SHARED, 'crud/news.jsonl.gz');
-/** The indexer's phase-time key for the engine thread's share of preparing notes (see indexer.ts). */
+/** The indexer's phase-time key for the engine thread's share of preparing notes (see index/note-pipeline.ts). */
 const ENGINE_SHARE = 'prepare on engine thread';
 /** Notes edited one at a time for the one-note figure. */
 const ONE_NOTE_EDITS = 9;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { openDb, type Db } from '../engine/store/db.js';
 import type { Embedder } from '../engine/embed/embedder.js';
 import { createStaticEmbedder, keptVectorsModel } from '../engine/embed/static-embedder.js';
-import { indexTexts, type IndexerOptions } from '../engine/indexer.js';
+import { indexTexts, type IndexerOptions } from '../engine/index/run.js';
 import { IndexCache } from '../engine/retrieve/index-cache.js';
 import { retrieve } from '../engine/retrieve/index.js';
 import type { RetrievalContext } from '../engine/retrieve/retriever.js';

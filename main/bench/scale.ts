@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { openDb } from '../engine/store/db.js';
 import type { Embedder } from '../engine/embed/embedder.js';
 import { createStaticEmbedder } from '../engine/embed/static-embedder.js';
-import { indexTexts, type TextDocument } from '../engine/indexer.js';
+import { indexTexts, type TextDocument } from '../engine/index/run.js';
 import { IndexCache } from '../engine/retrieve/index-cache.js';
 import { retrieve } from '../engine/retrieve/index.js';
 import type { RetrievalMethod } from '../engine/types.js';

@@ -5,7 +5,7 @@ import { openIndex, type Db } from './store/db.js';
 import { readOnlyNotice } from './read-only-index.js';
 import { createEmbedder } from './embed/registry.js';
 import type { Embedder } from './embed/embedder.js';
-import { graphEmbedder, needsReembedding, rememberGraphEmbedder, updateGraph } from './indexer.js';
+import { graphEmbedder, needsReembedding, rememberGraphEmbedder, updateGraph } from './graph/build.js';
 import type { RetrievalContext } from './retrieve/retriever.js';
 import { DEFAULT_SETTINGS, readSettings } from './settings.js';
 import { judgeNoteLanguages } from './ingest/note-language.js';

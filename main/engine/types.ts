@@ -9,7 +9,7 @@ export type Extractor = string;
 export const FAST_EXTRACTOR: Extractor = 'fast';
 /**
  * Bump whenever the parser or the fast extractor writes different rows for the same note: an index built
- * by an older version then has its fast-mode notes extracted again on the next run (indexer.ts).
+ * by an older version then has its fast-mode notes extracted again on the next run (index/run.ts).
  * 2: sentences no longer end after a title or an initial ("Dr. Amundsen").
  * 3: a lead-in ("Loci runs on:") and its short list items become one fact.
  * 4: a heading and the short list items right under it ("## Requirements", "- Node 20") become one fact.

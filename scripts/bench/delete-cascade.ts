@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { openDb } from '../../main/engine/store/db.js';
 import { createStaticEmbedder } from '../../main/engine/embed/static-embedder.js';
-import { indexFolder } from '../../main/engine/indexer.js';
+import { indexFolder } from '../../main/engine/index/run.js';
 import { deleteDocument } from '../../main/engine/store/documents.js';
 
 const copies = Number(process.argv[2] ?? 60);

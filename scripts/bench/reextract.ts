@@ -1,5 +1,5 @@
 // Re-extracting a whole library: what the first run after an upgrade of fast-mode extraction does
-// (indexer.ts, refreshOutdatedExtraction), and what a folder whose every note changed costs. Each note is
+// (index/run.ts, refreshOutdatedExtraction), and what a folder whose every note changed costs. Each note is
 // rewritten over its old rows, so any per-note statement that reads a table whole makes the run grow with
 // the square of the library. Reported as a ratio to a fresh index of the same notes, in the same run.
 //   npx tsx scripts/bench/reextract.ts [--rounds 2] (<notes folder> | --news <n>)
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDb } from '../../main/engine/store/db.js';
 import { forgetFastExtractions } from '../../main/engine/store/library.js';
-import { indexFolder } from '../../main/engine/indexer.js';
+import { indexFolder } from '../../main/engine/index/run.js';
 import { createEmbedder } from '../../main/engine/embed/registry.js';
 import { benchNotes } from './notes.js';
 

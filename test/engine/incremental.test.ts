@@ -3,7 +3,7 @@ import { appendFile, mkdir, mkdtemp, rm, unlink, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDb, type Db } from '../../main/engine/store/db.js';
-import { indexFolder } from '../../main/engine/indexer.js';
+import { indexFolder } from '../../main/engine/index/run.js';
 import { createEmbedder } from '../../main/engine/embed/registry.js';
 import type { Embedder } from '../../main/engine/embed/embedder.js';
 

@@ -3,7 +3,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDb, type Db } from '../../main/engine/store/db.js';
-import { indexFolder } from '../../main/engine/indexer.js';
+import { indexFolder } from '../../main/engine/index/run.js';
 import { createEmbedder } from '../../main/engine/embed/registry.js';
 import { embedMissing } from '../../main/engine/embed/embed-missing.js';
 import { LociEngine } from '../../main/engine/engine.js';

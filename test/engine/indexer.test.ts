@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { openDb, type Db } from '../../main/engine/store/db.js';
 import { migrations } from '../../main/engine/store/migrations/index.js';
 import { deleteDocument, pruneOrphanEntities } from '../../main/engine/store/documents.js';
-import { indexFolder } from '../../main/engine/indexer.js';
+import { indexFolder } from '../../main/engine/index/run.js';
 import { createEmbedder } from '../../main/engine/embed/registry.js';
 import type { Embedder } from '../../main/engine/embed/embedder.js';
 import { must } from '../support/must.js';

@@ -12,7 +12,7 @@ import { createStaticEmbedder } from '../../main/engine/embed/static-embedder.js
 import { extractorFor, extractWithModel } from '../../main/engine/extract/llm/extract.js';
 import { refineIndex } from '../../main/engine/extract/llm/refine.js';
 import { parseNote } from '../../main/engine/ingest/parse.js';
-import { indexFolder } from '../../main/engine/indexer.js';
+import { indexFolder } from '../../main/engine/index/run.js';
 import { LocalLlamaProvider } from '../../main/engine/llm/local/local-provider.js';
 import { openLlm } from '../../main/engine/llm/open.js';
 import { PROMPT_VERSION } from '../../main/engine/llm/prompts/index.js';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaticEmbedder } from '../../main/engine/embed/static-embedder.js';
 import type { Embedder } from '../../main/engine/embed/embedder.js';
 import { refineIndex } from '../../main/engine/extract/llm/refine.js';
-import { indexFolder } from '../../main/engine/indexer.js';
+import { indexFolder } from '../../main/engine/index/run.js';
 import { LocalLlamaProvider } from '../../main/engine/llm/local/local-provider.js';
 import type { Db } from '../../main/engine/store/db.js';
 import { tinyModelPath } from './helpers/tiny-model.js';

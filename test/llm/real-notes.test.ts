@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaticEmbedder } from '../../main/engine/embed/static-embedder.js';
 import { refineIndexWithModel } from '../../main/engine/extract/llm/refine.js';
-import { indexFolder } from '../../main/engine/indexer.js';
+import { indexFolder } from '../../main/engine/index/run.js';
 import { PROMPT_VERSION } from '../../main/engine/llm/prompts/index.js';
 import { openDb, type Db } from '../../main/engine/store/db.js';
 import { tinyModelPath } from './helpers/tiny-model.js';

@@ -7,7 +7,7 @@ import { createStaticEmbedder } from '../../main/engine/embed/static-embedder.js
 import type { Embedder } from '../../main/engine/embed/embedder.js';
 import { extractorFor } from '../../main/engine/extract/llm/extract.js';
 import { refineIndex } from '../../main/engine/extract/llm/refine.js';
-import { indexFolder } from '../../main/engine/indexer.js';
+import { indexFolder } from '../../main/engine/index/run.js';
 import { LocalLlamaProvider } from '../../main/engine/llm/local/local-provider.js';
 import type { LlmProvider } from '../../main/engine/llm/provider.js';
 import { openDb, type Db } from '../../main/engine/store/db.js';

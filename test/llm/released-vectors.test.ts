@@ -5,7 +5,7 @@ import { createEmbedder } from '../../main/engine/embed/registry.js';
 import type { Embedder } from '../../main/engine/embed/embedder.js';
 import { embedMissing } from '../../main/engine/embed/embed-missing.js';
 import { refineIndex } from '../../main/engine/extract/llm/refine.js';
-import { indexFolder } from '../../main/engine/indexer.js';
+import { indexFolder } from '../../main/engine/index/run.js';
 import { LocalLlamaProvider } from '../../main/engine/llm/local/local-provider.js';
 import { openDb, type Db } from '../../main/engine/store/db.js';
 import { removeDocumentsUnder } from '../../main/engine/store/library.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { choosePassages, DEFAULT_PASSAGE_CHOICE } from '../../main/engine/retrieve/passage-choice.js';
 import { analyseQuery, bm25Ranking } from '../../main/engine/retrieve/query.js';
-import { chunkDocuments } from '../../main/engine/retrieve/fusion.js';
+import { chunkDocuments } from '../../main/engine/retrieve/rank-fusion.js';
 import { createLociRetriever, lociRetriever } from '../../main/engine/retrieve/loci.js';
 import { indexNotes, type IndexedNotes } from '../support/indexed-notes.js';
 

@@ -1,7 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { indexFolder } from '../../main/engine/indexer.js';
+import { indexFolder } from '../../main/engine/index/run.js';
 import { IndexCache, type SnapshotUse } from '../../main/engine/retrieve/index-cache.js';
 import { entityGraph } from '../../main/engine/retrieve/ppr.js';
 import { indexBigramStats } from '../../main/engine/retrieve/han-bigrams.js';

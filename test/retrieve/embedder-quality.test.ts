@@ -3,13 +3,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Embedder } from '../../main/engine/embed/embedder.js';
 import { createEmbedder } from '../../main/engine/embed/registry.js';
-import { indexFolder } from '../../main/engine/indexer.js';
+import { indexFolder } from '../../main/engine/index/run.js';
 import { BAG_OF_WORDS, embedderQuality, estimateEmbedderQuality, reversedWords } from '../../main/engine/retrieve/embedder-quality.js';
 import { createLociRetriever, lociRetriever, type LociExplanation } from '../../main/engine/retrieve/loci.js';
 import { findBenchModel } from '../support/bench-models.js';
 import { indexNotes, type IndexedNotes } from '../support/indexed-notes.js';
 import { graphAgreementWeight, graphSeededDocuments, SEED_DEPTH } from '../../main/engine/retrieve/graph-seeds.js';
-import { firstStageNotes, fusedDocuments } from '../../main/engine/retrieve/fusion.js';
+import { firstStageNotes, fusedDocuments } from '../../main/engine/retrieve/rank-fusion.js';
 import { RRF_K } from '../../main/engine/retrieve/hybrid.js';
 import { analyseQuery } from '../../main/engine/retrieve/query.js';
 

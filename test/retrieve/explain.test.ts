@@ -2,7 +2,7 @@ import { beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { openDb, type Db } from '../../main/engine/store/db.js';
 import { createStaticEmbedder } from '../../main/engine/embed/static-embedder.js';
 import { dot, type Embedder } from '../../main/engine/embed/embedder.js';
-import { indexTexts } from '../../main/engine/indexer.js';
+import { indexTexts } from '../../main/engine/index/run.js';
 import { IndexCache } from '../../main/engine/retrieve/index-cache.js';
 import type { RetrievalContext } from '../../main/engine/retrieve/retriever.js';
 import { createHigRetriever, type HigExplanation } from '../../main/engine/retrieve/hig/retriever.js';

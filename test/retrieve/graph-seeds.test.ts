@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, type Db } from '../../main/engine/store/db.js';
 import { createStaticEmbedder } from '../../main/engine/embed/static-embedder.js';
-import { indexTexts } from '../../main/engine/indexer.js';
+import { indexTexts } from '../../main/engine/index/run.js';
 import { IndexCache } from '../../main/engine/retrieve/index-cache.js';
 import type { RetrievalContext } from '../../main/engine/retrieve/retriever.js';
 import { analyseQuery } from '../../main/engine/retrieve/query.js';
-import { denseAgreementWeight, firstStageNotes, fusedDocuments, MIN_DENSE_WEIGHT } from '../../main/engine/retrieve/fusion.js';
+import { denseAgreementWeight, firstStageNotes, fusedDocuments, MIN_DENSE_WEIGHT } from '../../main/engine/retrieve/rank-fusion.js';
 import { embedderQuality } from '../../main/engine/retrieve/embedder-quality.js';
 import { FULL_GRAPH_AGREEMENT, graphAgreementWeight, graphSeededDocuments, SEED_DEPTH, withLexicalFirst } from '../../main/engine/retrieve/graph-seeds.js';
 import { RRF_K } from '../../main/engine/retrieve/hybrid.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dfOf, hanBigrams, NoteBigramCounts, type BigramStats } from '../../main/engine/retrieve/han-bigram-counts.js';
 import { indexBigramStats } from '../../main/engine/retrieve/han-bigrams.js';
-import { indexFolder } from '../../main/engine/indexer.js';
+import { indexFolder } from '../../main/engine/index/run.js';
 import { indexNotes, type IndexedNotes } from '../support/indexed-notes.js';
 
 // The bigram document frequencies are kept note by note across index changes: an edit counts again only

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VectorMatrix } from '../../main/engine/embed/vector-matrix.js';
 import { createStaticEmbedder } from '../../main/engine/embed/static-embedder.js';
-import { indexFolder } from '../../main/engine/indexer.js';
+import { indexFolder } from '../../main/engine/index/run.js';
 import { IndexCache } from '../../main/engine/retrieve/index-cache.js';
 import { entityGraph } from '../../main/engine/retrieve/ppr.js';
 import { openDb } from '../../main/engine/store/db.js';

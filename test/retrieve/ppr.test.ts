@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { buildCsr, personalizedPageRank, pushPageRank } from '../../main/engine/graph/ppr.js';
+import { buildCsr, personalizedPageRank, pushPageRank } from '../../main/engine/graph/walk/pagerank.js';
 import { openDb, type Db } from '../../main/engine/store/db.js';
 import { createStaticEmbedder } from '../../main/engine/embed/static-embedder.js';
-import { indexFolder } from '../../main/engine/indexer.js';
+import { indexFolder } from '../../main/engine/index/run.js';
 import { IndexCache } from '../../main/engine/retrieve/index-cache.js';
 import type { RetrievalContext } from '../../main/engine/retrieve/retriever.js';
 import { createPprRetriever, entityGraph, type PprExplanation } from '../../main/engine/retrieve/ppr.js';

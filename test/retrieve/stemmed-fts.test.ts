@@ -3,7 +3,7 @@ import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { LATEST_SCHEMA, type Db } from '../../main/engine/store/db.js';
 import type { Embedder } from '../../main/engine/embed/embedder.js';
-import { indexFolder } from '../../main/engine/indexer.js';
+import { indexFolder } from '../../main/engine/index/run.js';
 import { IndexCache } from '../../main/engine/retrieve/index-cache.js';
 import { retrieve } from '../../main/engine/retrieve/index.js';
 import { indexNotes, type IndexedNotes } from '../support/indexed-notes.js';

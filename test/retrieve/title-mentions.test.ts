@@ -4,7 +4,7 @@ import type { RetrievalContext } from '../../main/engine/retrieve/retriever.js';
 import { indexNotes, type IndexedNotes } from '../support/indexed-notes.js';
 import { entityGraph } from '../../main/engine/retrieve/ppr.js';
 import { retrieve } from '../../main/engine/retrieve/index.js';
-import { referencingShare, titleSpecificity } from '../../main/engine/graph/title-mentions.js';
+import { referencingShare, titleSpecificity } from '../../main/engine/graph/walk/title-mentions.js';
 import type { LociExplanation } from '../../main/engine/retrieve/loci.js';
 
 /** A note's id by its title (−1: no such note). */

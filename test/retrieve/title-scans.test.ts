@@ -1,9 +1,9 @@
 import { appendFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildEntityGraph } from '../../main/engine/graph/entity-graph.js';
-import { NoteTitleScans, titleTrie, type MentionChunk, type TitleMentions } from '../../main/engine/graph/title-mentions.js';
-import { indexFolder } from '../../main/engine/indexer.js';
+import { buildEntityGraph } from '../../main/engine/graph/walk/entity-graph.js';
+import { NoteTitleScans, titleTrie, type MentionChunk, type TitleMentions } from '../../main/engine/graph/walk/title-mentions.js';
+import { indexFolder } from '../../main/engine/index/run.js';
 import { entityGraph } from '../../main/engine/retrieve/ppr.js';
 import { indexNotes, type IndexedNotes } from '../support/indexed-notes.js';
 

@@ -18,11 +18,11 @@ const MOVED = [
   'retrieve/loci.ts',
   'retrieve/ppr.ts',
   'retrieve/query.ts',
-  'retrieve/fusion.ts',
+  'retrieve/rank-fusion.ts',
   'retrieve/hig/retriever.ts',
   'retrieve/pgr/retriever.ts',
   'answer/extractive.ts',
-  'graph/entity-graph.ts',
+  'graph/walk/entity-graph.ts',
 ];
 
 function filesPreparingSql(): { file: string; calls: number }[] {

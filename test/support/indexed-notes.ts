@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { openDb, type Db } from '../../main/engine/store/db.js';
 import { createStaticEmbedder } from '../../main/engine/embed/static-embedder.js';
 import type { Embedder } from '../../main/engine/embed/embedder.js';
-import { indexFolder } from '../../main/engine/indexer.js';
+import { indexFolder } from '../../main/engine/index/run.js';
 import { IndexCache } from '../../main/engine/retrieve/index-cache.js';
 import type { RetrievalContext, Retriever } from '../../main/engine/retrieve/retriever.js';
 

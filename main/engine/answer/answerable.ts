@@ -10,7 +10,7 @@ import type { RetrievalContext } from '../retrieve/retriever.js';
 import { bm25Ranking, denseRanking, type QueryAnalysis } from '../retrieve/query.js';
 import { bm25Idf } from '../retrieve/bm25.js';
 import { chunkDocumentFrequencies } from '../store/retrieval.js';
-import { chunkDocuments } from '../retrieve/fusion.js';
+import { chunkDocuments } from '../retrieve/rank-fusion.js';
 import { termMatcher } from './term-match.js';
 
 /** The signals, each in [0, 1]. */

@@ -7,7 +7,8 @@ import { appendFileSync, cpSync, mkdtempSync, readdirSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createStaticEmbedder } from '../embed/static-embedder.js';
-import { indexFolder, updateGraph } from '../indexer.js';
+import { indexFolder } from '../index/run.js';
+import { updateGraph } from '../graph/build.js';
 import { IndexCache } from '../retrieve/index-cache.js';
 import { availableMethods, retrieve } from '../retrieve/index.js';
 import { extractiveAnswer } from '../answer/extractive.js';

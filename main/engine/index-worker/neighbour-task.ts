@@ -1,5 +1,5 @@
 import { VectorMatrix, type Scored } from '../embed/vector-matrix.js';
-import { exactNeighbours } from '../graph/exact-neighbours.js';
+import { exactNeighbours } from '../graph/similarity/exact-neighbours.js';
 
 /** Every document's K exact nearest neighbours, computed in a worker while the engine's thread fuses mind maps. */
 export interface NeighbourTask {

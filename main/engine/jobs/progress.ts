@@ -24,3 +24,8 @@ export function phaseProgress(phase: IndexPhase, total: number, emit?: (p: Index
     finish: () => send(total, undefined, true),
   };
 }
+
+/** Adds the seconds since `since` to a run's time for `phase` (`loci bench-index` shows them). */
+export function addTime(times: Record<string, number>, phase: string, since: number): void {
+  times[phase] = (times[phase] ?? 0) + (performance.now() - since) / 1000;
+}

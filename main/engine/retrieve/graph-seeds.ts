@@ -2,7 +2,7 @@
 // document level and pgr's topics from the lexical+dense fusion instead of dense similarity alone"), with
 // the dense ranking weighted by how far the index's document graph says it agrees with BM25.
 //
-// The plain fusion (fusion.ts) counts dense fully only when its top notes are BM25's top notes. That
+// The plain fusion (rank-fusion.ts) counts dense fully only when its top notes are BM25's top notes. That
 // guards against an embedder that does not know the corpus (GloVe on Chinese news ranks unrelated notes),
 // but it also silences dense where BM25 is the one that is lost: on SilverBullet, "How can I make the
 // container run as a particular user and group id?" has BM25 on Virtual Pages and Mermaid, dense on the
@@ -13,7 +13,7 @@
 // ranks notes no neighbourhood of BM25's holds.
 import type { RetrievalContext } from './retriever.js';
 import type { QueryAnalysis } from './query.js';
-import { denseAgreementWeight, documentsOf, firstStageNotes, fusedChunks, MIN_DENSE_WEIGHT, type FusedDocument } from './fusion.js';
+import { denseAgreementWeight, documentsOf, firstStageNotes, fusedChunks, MIN_DENSE_WEIGHT, type FusedDocument } from './rank-fusion.js';
 import type { Scored } from '../embed/vector-matrix.js';
 import { RRF_K } from './hybrid.js';
 import { docEdgesOf } from '../store/hig.js';
@@ -25,7 +25,7 @@ export const SEED_DEPTH = 40;
 export const NEIGHBOURHOOD_DEPTH = 10;
 /**
  * Chance-corrected share of dense's top notes inside BM25's neighbourhood at which dense counts fully.
- * Higher than fusion.ts's 0.3 for exact overlap, since a neighbourhood is easier to land in: 0.3 here
+ * Higher than rank-fusion.ts's 0.3 for exact overlap, since a neighbourhood is easier to land in: 0.3 here
  * counted dense fully on a Foam question where it was wrong (all dev sets, one run).
  */
 export const FULL_GRAPH_AGREEMENT = 0.5;

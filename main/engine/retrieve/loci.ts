@@ -13,7 +13,7 @@ import { bm25Idf } from './bm25.js';
 import { DEFAULT_PASSAGE_PARAMS, nearTopPassages, notePassages, type PassageParams } from './note-passages.js';
 import { choosePassages, DEFAULT_PASSAGE_CHOICE, shownByChosen, type PassageChoiceParams } from './passage-choice.js';
 import { notesInSpans } from './passage-spans.js';
-import { chunkDocuments, denseAgreementWeight, firstStageNotes, notesOf } from './fusion.js';
+import { chunkDocuments, denseAgreementWeight, firstStageNotes, notesOf } from './rank-fusion.js';
 import { withBigrams } from './han-bigrams.js';
 import { titleNameShare } from './title-names.js';
 import { embedderQuality, type EmbedderQuality } from './embedder-quality.js';
@@ -25,7 +25,7 @@ import { indexedTitles } from '../store/retrieval.js';
 import { bestChunks } from './hig/retriever.js';
 import { segmentWords } from '../text/segment.js';
 import { isStopWord } from '../text/stopwords.js';
-import { MAX_TITLE_WORDS, matchWord, referencingShare, specificEnough, titleSpecificity } from '../graph/title-mentions.js';
+import { MAX_TITLE_WORDS, matchWord, referencingShare, specificEnough, titleSpecificity } from '../graph/walk/title-mentions.js';
 
 export interface LociParams {
   /** Chunks taken from each first-stage ranking. */
@@ -80,7 +80,7 @@ export interface LociParams {
   wPpr: number;
   ppr: PprParams;
   /**
-   * Weight dense by how far its top agrees with BM25's on this question (fusion.ts), so an embedder
+   * Weight dense by how far its top agrees with BM25's on this question (rank-fusion.ts), so an embedder
    * that does not know the corpus's language or words counts for less, with no per-corpus weight; and
    * the walk by how far the corpus's notes refer to each other (walkWeightOf).
    */

@@ -3,13 +3,13 @@
 // query time. The first stage finds the passages that match the question; the walk carries part of
 // their weight through shared entities, titles and links to the notes that hold the second hop.
 import type { RetrievalContext, RetrievalResult, Retriever } from './retriever.js';
-import { buildEntityGraph, synonymPairs, type EntityGraph, type SynonymPairs } from '../graph/entity-graph.js';
-import { NoteTitleScans } from '../graph/title-mentions.js';
+import { buildEntityGraph, synonymPairs, type EntityGraph, type SynonymPairs } from '../graph/walk/entity-graph.js';
+import { NoteTitleScans } from '../graph/walk/title-mentions.js';
 import { indexNoteVersions } from './note-versions.js';
-import { personalizedPageRank, pushPageRank } from '../graph/ppr.js';
+import { personalizedPageRank, pushPageRank } from '../graph/walk/pagerank.js';
 import { chunkContexts } from './contexts.js';
 import { analyseQuery, type QueryAnalysis } from './query.js';
-import { fusedChunks } from './fusion.js';
+import { fusedChunks } from './rank-fusion.js';
 import { isStopWord } from '../text/stopwords.js';
 import { hasHan } from '../text/lang.js';
 

@@ -4,7 +4,7 @@ import type { LlmProvider } from '../llm/provider.js';
 import type { RefineReport } from '../extract/llm/refine.js';
 import type { JobControl } from '../jobs/folder-jobs.js';
 import { indexedIdsUnder } from '../store/library.js';
-import { updateGraph } from '../indexer.js';
+import { updateGraph } from '../graph/build.js';
 import type { ModelPassSummary } from '../api.js';
 import type { IndexProgress } from '../types.js';
 import { errorText, type EngineContext } from './engine-context.js';

@@ -1,7 +1,8 @@
 // The library: its folders, one job per folder (fast pass → model pass → graph), the one registry of
 // folder watchers, and each folder's scope. A folder joins the library only when its first run succeeds.
 import { resolve } from 'node:path';
-import { indexFolder, updateGraph, type IndexerOptions } from '../indexer.js';
+import { indexFolder, type IndexerOptions } from '../index/run.js';
+import { updateGraph } from '../graph/build.js';
 import { indexCounts } from '../store/counts.js';
 import { watchFolder, type FolderWatch } from '../jobs/watch.js';
 import { FolderJobs, type FolderJob, type JobControl } from '../jobs/folder-jobs.js';

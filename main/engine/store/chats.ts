@@ -38,7 +38,7 @@ export function listChats(db: Db): ChatSummary[] {
 
 /**
  * A chat's messages, their citations and passages naming each note by its path now: a note moved since
- * keeps its id and title (indexer.ts), and opening a citation goes by that id.
+ * keeps its id and title (index/note-pipeline.ts), and opening a citation goes by that id.
  */
 export function loadChat(db: Db, chatId: number): StoredChatMessage[] {
   const messages = (

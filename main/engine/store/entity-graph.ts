@@ -1,4 +1,4 @@
-// What the entity–chunk–note graph (graph/entity-graph.ts) is built from: chunks, entity mentions,
+// What the entity–chunk–note graph (graph/walk/entity-graph.ts) is built from: chunks, entity mentions,
 // triples, wikilinks and titles of the indexed notes, read in bulk once per index generation.
 import type { Db } from './db.js';
 
@@ -61,7 +61,7 @@ export function graphNotes(db: Db): GraphNoteRow[] {
 }
 
 /**
- * Every link as written (its target resolved by graph/link-resolution.ts, which needs the path in it) and
+ * Every link as written (its target resolved by graph/walk/link-resolution.ts, which needs the path in it) and
  * its normalised key (store/names.ts normalizeLinkTarget, stored when the note was written).
  */
 export function graphLinks(db: Db): { docId: number; target: string; key: string; line: number }[] {

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Embedder } from '../../../main/engine/embed/embedder.js';
-import { indexFolder } from '../../../main/engine/indexer.js';
+import { indexFolder } from '../../../main/engine/index/run.js';
 import { openDb, type Db } from '../../../main/engine/store/db.js';
 
 /** Model-pass options: one try, every fact kept, short replies. */

@@ -159,7 +159,7 @@ export async function refineAndRegraph(
 ): Promise<RefineReport> {
   // The graph step embeds the rewritten notes' rows: they are marked pending.
   const report = await refineIndexWithModel(db, embedder, modelSpec, { ...opts, embed: false });
-  const { updateGraph } = await import('../../indexer.js');
+  const { updateGraph } = await import('../../graph/build.js');
   await updateGraph(db, embedder, { signal: opts.signal });
   return report;
 }

@@ -11,7 +11,7 @@ import { chunkContexts } from '../contexts.js';
 import { notesInSpans } from '../passage-spans.js';
 import { severalPassagesPerNote } from '../passage-choice.js';
 import { DEFAULT_PASSAGE_PARAMS } from '../note-passages.js';
-import { chunkDocuments } from '../fusion.js';
+import { chunkDocuments } from '../rank-fusion.js';
 import { dot } from '../../embed/embedder.js';
 import { analyseQuery } from '../query.js';
 import { graphSeededDocuments } from '../graph-seeds.js';

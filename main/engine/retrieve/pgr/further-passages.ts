@@ -8,7 +8,7 @@ import type { RetrievalContext } from '../retriever.js';
 import type { Scored } from '../../embed/vector-matrix.js';
 import { passageSpans, spanContexts } from '../passage-spans.js';
 import { DEFAULT_PASSAGE_PARAMS, unshownRun, type ShownPassage } from '../note-passages.js';
-import { chunkDocuments } from '../fusion.js';
+import { chunkDocuments } from '../rank-fusion.js';
 
 /**
  * The first k contexts, each note's first followed by its passages among the fusion's first

@@ -1,9 +1,9 @@
-import type { Db } from '../store/db.js';
-import { topK, type Scored, VectorMatrix } from '../embed/vector-matrix.js';
-import { loadDocEdges, replaceDocEdges, type DocEdge } from '../store/graph-edges.js';
-import { loadEmbedding, loadEmbeddings } from '../store/embeddings.js';
-import { simhashTables } from './lsh-pairs.js';
-import { exactNeighbours } from './exact-neighbours.js';
+import type { Db } from '../../store/db.js';
+import { topK, type Scored, VectorMatrix } from '../../embed/vector-matrix.js';
+import { loadDocEdges, replaceDocEdges, type DocEdge } from '../../store/graph-edges.js';
+import { loadEmbedding, loadEmbeddings } from '../../store/embeddings.js';
+import { simhashTables } from '../similarity/lsh-pairs.js';
+import { exactNeighbours } from '../similarity/exact-neighbours.js';
 
 export const DEFAULT_DOC_NEIGHBOURS = 3;
 

@@ -6,15 +6,15 @@
 // for a wikilink or a title mention (the chunk's text names another note: the second hop of a
 // multi-hop question, weighted by how specific that title is), entity–entity for a triple, and synonym
 // edges between entities whose name vectors are nearly the same.
-import type { Db } from '../store/db.js';
-import { graphChunks, graphChunkWords, graphChunkWordsOf, graphEntities, graphLinks, graphMentions, graphNotes, graphTriples, type GraphNoteRow } from '../store/entity-graph.js';
-import { frontMatterAliases } from '../ingest/parse.js';
-import { noteVersions } from '../store/note-versions.js';
-import type { VectorMatrix } from '../embed/vector-matrix.js';
-import { buildCsr, type Csr } from './ppr.js';
-import { lshPairsSync } from './lsh-pairs.js';
-import { principalCoordinates } from './principal-basis.js';
-import type { SimilarPair } from './similar-pairs.js';
+import type { Db } from '../../store/db.js';
+import { graphChunks, graphChunkWords, graphChunkWordsOf, graphEntities, graphLinks, graphMentions, graphNotes, graphTriples, type GraphNoteRow } from '../../store/entity-graph.js';
+import { frontMatterAliases } from '../../ingest/parse.js';
+import { noteVersions } from '../../store/note-versions.js';
+import type { VectorMatrix } from '../../embed/vector-matrix.js';
+import { buildCsr, type Csr } from './pagerank.js';
+import { lshPairsSync } from '../similarity/lsh-pairs.js';
+import { principalCoordinates } from '../similarity/principal-basis.js';
+import type { SimilarPair } from '../similarity/similar-pairs.js';
 import { mentionsFrom, NoteTitleScans, noteNameKeys, titleSpecificity, titleTrie, type MentionChunk, type TitleMentions } from './title-mentions.js';
 import { linkResolver, type LinkableNote } from './link-resolution.js';
 

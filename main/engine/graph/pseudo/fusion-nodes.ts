@@ -1,7 +1,7 @@
-import type { Db } from '../store/db.js';
-import { toFloat32 } from '../store/embeddings.js';
-import { loadFusionVectors, superMemberships, type SuperKind } from '../store/super-nodes.js';
-import { principalBasis, projectRow } from './principal-basis.js';
+import type { Db } from '../../store/db.js';
+import { toFloat32 } from '../../store/embeddings.js';
+import { loadFusionVectors, superMemberships, type SuperKind } from '../../store/super-nodes.js';
+import { principalBasis, projectRow } from '../similarity/principal-basis.js';
 
 /**
  * The pseudo-graph's topic or fact nodes with their vectors, as growable typed rows: node id, document

@@ -1,4 +1,4 @@
-import type { Scored, VectorMatrix } from '../embed/vector-matrix.js';
+import type { Scored, VectorMatrix } from '../../embed/vector-matrix.js';
 
 /** Rows handled between two turns of the event loop. */
 const YIELD_EVERY = 256;

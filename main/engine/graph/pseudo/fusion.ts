@@ -1,9 +1,9 @@
-import type { Db } from '../store/db.js';
-import { VectorMatrix } from '../embed/vector-matrix.js';
-import { dot } from '../embed/embedder.js';
-import { toFloat32 } from '../store/embeddings.js';
-import { similarPairs, type SimilarPair } from './similar-pairs.js';
-import { lshPairs } from './lsh-pairs.js';
+import type { Db } from '../../store/db.js';
+import { VectorMatrix } from '../../embed/vector-matrix.js';
+import { dot } from '../../embed/embedder.js';
+import { toFloat32 } from '../../store/embeddings.js';
+import { similarPairs, type SimilarPair } from '../similarity/similar-pairs.js';
+import { lshPairs } from '../similarity/lsh-pairs.js';
 import { forgetFusionNodes, fusionNodes, keepFusionNodes, nodesOfDocs, PROJECTED, readNodes, refreshDocs, type FusionNodes, type NodeRows } from './fusion-nodes.js';
 import {
   addSuperMember,
@@ -16,7 +16,7 @@ import {
   removeSuperMember,
   superMemberVectors,
   superNodeOf,
-} from '../store/super-nodes.js';
+} from '../../store/super-nodes.js';
 
 export interface FusionThresholds {
   /** Topics (note-level mind-map roots) at or above this cosine join one super-topic node. */

@@ -5,8 +5,8 @@
 // notes qualify (two folders each with an `index.md`), the one the link most likely means (nearest): in the
 // linking note's library folder, named with the link's own case, in its folder, then the shortest path.
 import path from 'node:path';
-import { withoutLinkPosition } from '../ingest/links.js';
-import { normalizeName } from '../store/names.js';
+import { withoutLinkPosition } from '../../ingest/links.js';
+import { normalizeName } from '../../store/names.js';
 import { fileNameKeys, noteNameKeys, type NamedNote } from './title-mentions.js';
 
 /** Where a note's file lies: its library folder and its path inside it. */

@@ -1,4 +1,4 @@
-import { VectorMatrix } from '../embed/vector-matrix.js';
+import { VectorMatrix } from '../../embed/vector-matrix.js';
 
 export interface SimilarPair {
   a: number;

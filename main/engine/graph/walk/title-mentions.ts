@@ -4,10 +4,10 @@
 // written in another. A word trie over the titles walks each chunk once, so the scan costs one map
 // lookup per word and no segmenter runs; a note's hits are kept until the note is written again or a
 // title comes or goes (NoteTitleScans), and the mentions are assembled from them per index generation.
-import { segmentWords } from '../text/segment.js';
-import { isStopWord } from '../text/stopwords.js';
-import { hasHan } from '../text/lang.js';
-import { normalizeName } from '../store/names.js';
+import { segmentWords } from '../../text/segment.js';
+import { isStopWord } from '../../text/stopwords.js';
+import { hasHan } from '../../text/lang.js';
+import { normalizeName } from '../../store/names.js';
 
 /** Longest title, in words, looked for in a note's text. */
 export const MAX_TITLE_WORDS = 8;

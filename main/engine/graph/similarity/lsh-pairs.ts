@@ -1,4 +1,4 @@
-import { VectorMatrix } from '../embed/vector-matrix.js';
+import { VectorMatrix } from '../../embed/vector-matrix.js';
 import type { SimilarPair } from './similar-pairs.js';
 import { seededUniform } from './seeded-random.js';
 
