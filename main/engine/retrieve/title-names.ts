@@ -4,7 +4,7 @@
 // text has no case, so it says nothing there (null). Read from the notes themselves, no model.
 import type { Db } from '../store/db.js';
 import { chunkTexts } from '../store/retrieval.js';
-import type { TitleMentions } from '../graph/title-mentions.js';
+import type { TitleMentions } from '../graph/walk/title-mentions.js';
 
 /** Mentions read at most (evenly spaced over the corpus): enough for a share, bounded at any size. */
 const SAMPLE = 2_000;
