@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { expectAccessible, needBigLibrary, openBig, shot } from './support/big.js';
 
-// axe-core over every view of the app on the ~2,000-note library, in light and dark themes, and over
+// axe-core over every view of the app on the ~2,000-note library (generated from the repo's notes), in light and dark themes, and over
 // the overlays (quick switcher, note viewer). No serious or critical violations allowed.
 needBigLibrary();
 
@@ -17,7 +17,7 @@ test('every view passes axe (no serious or critical violations)', async ({ page 
 
     await page.keyboard.press('Control+2');
     await expect(page.getByRole('heading', { name: 'Ask' })).toBeVisible();
-    await page.getByLabel('Question').fill('What is SilverBullet?');
+    await page.getByLabel('Question').fill('Who is Mara Lindqvist?');
     await page.getByLabel('Question').press('Enter');
     await expect(page.getByTestId('answer').last().getByTestId('citation').first()).toBeVisible({ timeout: 120_000 });
     // With the passages the answer was drawn from open, so they are checked too.

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadCatalogue } from '../main/engine/llm/models/catalogue.js';
@@ -7,14 +7,15 @@ import { writeSentenceTransformersConfig } from '../main/engine/embed/sentence-t
 import { buildTinyBertOnnx } from '../test/embed/build-tiny-onnx.js';
 import { tinyModelFile } from '../test/llm/helpers/tiny-model.js';
 import { copySampleNotes, indexedSampleLibrary } from './support/notes.js';
+import { writeTinyTokenizer } from './support/tiny-tokenizer.js';
 import { startServer } from './support/start-server.js';
 
 // An embedding model installed under Models is put to work from the window: the catalogue row offers
 // "Use for search", the engine (the bundled CLI's server, as the packaged app runs it) loads the folder
 // and re-embeds the index, and the index then names the model, cut where the catalogue says.
 // The model is tiny and built here (no model hub on these machines), laid out under the catalogue's id
-// with the real tokenizer and the files `loci models pull` writes.
-const TOKENIZER = path.resolve('../shared/models/tokenizers/bge-small-zh-v1.5');
+// with a real WordPiece tokenizer built from the sample notes' words (e2e/support/tiny-tokenizer.ts) and the
+// files `loci models pull` writes.
 
 /** A models folder holding the catalogue's recommended embedding model, as `loci models pull` lays it out. */
 function modelsWithMiniLm(work: string) {
@@ -22,9 +23,8 @@ function modelsWithMiniLm(work: string) {
   const entry = loadCatalogue().find((m) => m.id === 'all-minilm-l6-v2')!;
   const folder = path.join(models, entry.id);
   mkdirSync(path.join(folder, 'onnx'), { recursive: true });
-  for (const f of readdirSync(TOKENIZER)) copyFileSync(path.join(TOKENIZER, f), path.join(folder, f));
-  const { vocab_size } = JSON.parse(readFileSync(path.join(folder, 'config.json'), 'utf8')) as { vocab_size: number };
-  writeFileSync(path.join(folder, 'onnx', 'model_quantized.onnx'), buildTinyBertOnnx({ vocabSize: vocab_size, dim: 24 }).onnx);
+  const { vocabSize } = writeTinyTokenizer(folder);
+  writeFileSync(path.join(folder, 'onnx', 'model_quantized.onnx'), buildTinyBertOnnx({ vocabSize, dim: 24 }).onnx);
   writeSentenceTransformersConfig(folder, entry.embedding!);
   return { models, entry };
 }
@@ -36,7 +36,6 @@ const serve = (db: string, models: string) =>
   });
 
 test('an installed embedding model: use it for search, the index is re-embedded with it', async ({ page }) => {
-  test.skip(!existsSync(path.join(TOKENIZER, 'tokenizer.json')), `no tokenizer at ${TOKENIZER}`);
   const { work, notes, db } = indexedSampleLibrary('loci-e2e-embedders-');
 
   const { models, entry } = modelsWithMiniLm(work);
@@ -95,7 +94,6 @@ test('an installed embedding model: use it for search, the index is re-embedded 
 });
 
 test('first run: the model step offers an installed embedding model for search', async ({ page }) => {
-  test.skip(!existsSync(path.join(TOKENIZER, 'tokenizer.json')), `no tokenizer at ${TOKENIZER}`);
   const work = mkdtempSync(path.join(os.tmpdir(), 'loci-e2e-onboarding-embedder-'));
   const notes = copySampleNotes();
   const { models, entry } = modelsWithMiniLm(work);

@@ -1,14 +1,15 @@
 import { existsSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { buildNewsFolder } from './support/big-library.js';
+import { buildExtraFolder } from './support/big-library.js';
 import { needBigLibrary, openBig, shot } from './support/big.js';
 
-// Journeys over the ~2,000-note library (SilverBullet, Foam, CRUD news and the sample notes), indexed
+// Journeys over the ~2,000-note library generated from the repo's sample notes and fixtures, indexed
 // once by the global setup: finding a note, reading it with its cited lines, related notes, the local
 // and global graph, the Library's per-note status, cancel, scopes and removal, and the settings form.
 needBigLibrary();
 
 const VIEWS = ['Library', 'Ask', 'Mind map', 'Graph', 'Settings'] as const;
+const QUESTION = 'How do I roast coffee in a popper?';
 
 async function switchTo(page: Page, query: string, key: 'Enter' | 'Alt+Enter' = 'Enter') {
   await page.keyboard.press('Control+k');
@@ -36,10 +37,10 @@ test('quick switcher: Ctrl+K / Ctrl+O from every view, fuzzy over titles and pat
   const dialog = page.getByTestId('quick-switcher');
   await expect(dialog).toContainText(/of 2,0\d\d notes/);
   // Fuzzy: letters of the path in order, not a substring.
-  await page.keyboard.type('foamrecipes');
+  await page.keyboard.type('samplebrewv60');
   const options = dialog.getByRole('option');
   await expect(options.first()).toBeVisible();
-  await expect(options.first()).toContainText(/foam_docs\/.*recipe/i);
+  await expect(options.first()).toContainText(/sample-notes\/brewing\/V60 Recipe/i);
   await page.keyboard.press('ArrowDown');
   await expect(options.nth(1)).toHaveAttribute('aria-selected', 'true');
   await shot(page, 'journey-01-switcher');
@@ -64,7 +65,7 @@ test('mind map: the note picker is the switcher', async ({ page }) => {
   await page.getByTestId('mm-pick').click();
   const dialog = page.getByRole('dialog', { name: "Open a note's mind map" });
   await expect(dialog).toBeVisible();
-  await page.keyboard.type('silverbullet Markdown');
+  await page.keyboard.type('Water Chemistry');
   const first = dialog.getByRole('option').first();
   const title = (await first.locator('span').first().textContent())!;
   await page.keyboard.press('Enter');
@@ -81,7 +82,7 @@ test('mind map: the note picker is the switcher', async ({ page }) => {
 test('reading: an answer cites lines; the rendered note highlights them; raw lines on demand; related notes with reasons', async ({ page }) => {
   const errors = await openBig(page);
   await page.keyboard.press('Control+2');
-  await page.getByLabel('Question').fill('How do I create a new note in Foam?');
+  await page.getByLabel('Question').fill(QUESTION);
   await page.getByLabel('Question').press('Enter');
   const answer = page.getByTestId('answer').last();
   const citation = answer.getByTestId('citation').first();
@@ -124,10 +125,10 @@ test('reading: an answer cites lines; the rendered note highlights them; raw lin
   // Rendered as the note viewer renders notes: lists and code are elements, no Markdown fences show.
   expect(await passages.locator('pre, code, li, table').count()).toBeGreaterThan(0);
   expect(await passages.textContent()).not.toContain('```');
-  // The question's words are marked where they occur ("How do I create a new note in Foam?").
+  // The question's words are marked where they occur.
   const marks = (await passages.locator('mark').allTextContents()).map((m) => m.toLowerCase());
   expect(marks.length).toBeGreaterThan(0);
-  for (const m of marks) expect(['creat', 'new', 'note', 'foam'].some((w) => m.startsWith(w)), m).toBe(true);
+  for (const m of marks) expect(['roast', 'coffee', 'popper'].some((w) => m.startsWith(w)), m).toBe(true);
   // A passage whose lines hold a cited fact says which: every citation's lines are checked against every passage's.
   const span = (source: string) => {
     const [path, lines] = source.split(' · ');
@@ -178,7 +179,7 @@ test('reading: an answer cites lines; the rendered note highlights them; raw lin
   const passageCount = await passages.getByTestId('passage').count();
   await page.getByRole('button', { name: 'New conversation' }).click();
   await expect(page.getByTestId('answer')).toHaveCount(0);
-  await page.getByRole('complementary', { name: 'Conversation history' }).getByRole('button', { name: 'How do I create a new note in Foam?' }).first().click();
+  await page.getByRole('complementary', { name: 'Conversation history' }).getByRole('button', { name: QUESTION }).first().click();
   const restored = page.getByTestId('answer').last().getByTestId('answer-passages');
   await expect(restored.locator('summary')).toHaveText(`${passageCount} passages retrieved`);
   await restored.locator('summary').click();
@@ -186,7 +187,7 @@ test('reading: an answer cites lines; the rendered note highlights them; raw lin
 
   // Deleted from the history, with a confirmation; from the keyboard (Delete on a focused item) as well.
   const history = page.getByRole('complementary', { name: 'Conversation history' });
-  const item = history.getByRole('button', { name: 'How do I create a new note in Foam?', exact: true });
+  const item = history.getByRole('button', { name: QUESTION, exact: true });
   const before = await item.count();
   await item.first().focus();
   await page.keyboard.press('Delete');
@@ -195,7 +196,7 @@ test('reading: an answer cites lines; the rendered note highlights them; raw lin
   await page.keyboard.press('Escape');
   await expect(confirm).toBeHidden();
   await expect(item).toHaveCount(before);
-  await history.getByRole('button', { name: 'Delete the conversation “How do I create a new note in Foam?”' }).first().click();
+  await history.getByRole('button', { name: `Delete the conversation “${QUESTION}”` }).first().click();
   await confirm.getByRole('button', { name: 'Delete conversation' }).click();
   await expect(item).toHaveCount(before - 1);
   // It was the open one: the thread is cleared rather than showing a conversation that is gone.
@@ -205,7 +206,7 @@ test('reading: an answer cites lines; the rendered note highlights them; raw lin
 
 test('graph: opens around the current note (1–2 hops, filters kept), the whole library clusters, labels on hover, fits', async ({ page }) => {
   await openBig(page);
-  await switchTo(page, 'foam_docs/index');
+  await switchTo(page, 'sample-notes/index');
   const viewer = page.getByTestId('note-viewer');
   // The title replaces the path once the note has loaded.
   await expect(viewer.getByTestId('note-rendered')).toBeVisible();
@@ -238,7 +239,7 @@ test('graph: opens around the current note (1–2 hops, filters kept), the whole
   await page.waitForTimeout(3000);
   await shot(page, 'journey-08-global-super-topics');
   // Hover: find a node, centre on it, point at it: its label shows.
-  await page.getByLabel('Find a node in the graph').fill('Foam');
+  await page.getByLabel('Find a node in the graph').fill('Coffee');
   await expect(page.getByTestId('graph-canvas')).toHaveAttribute('data-settled', 'true', { timeout: 90_000 });
   await page.getByRole('button', { name: 'Find', exact: true }).click();
   await page.waitForTimeout(600);
@@ -260,7 +261,7 @@ test('library: per-note status, a run cancelled shows as cancelled, scopes, remo
   await shot(page, 'journey-09-library-status');
 
   // A second folder, cancelled while it indexes: shown as cancelled, not as an error.
-  const extra = buildNewsFolder(200, 2500);
+  const extra = buildExtraFolder(200);
   try {
     await page.getByLabel('Folder path').fill(extra);
     await page.getByRole('button', { name: 'Add folder' }).click();
@@ -276,7 +277,7 @@ test('library: per-note status, a run cancelled shows as cancelled, scopes, remo
     await card.getByRole('button', { name: 'Re-index' }).click();
     await expect(card.getByTestId('index-report')).toBeVisible({ timeout: 120_000 });
     await card.getByTestId('scope-editor').locator('summary').click();
-    await card.getByLabel('Exclude').fill('batch-00/\nbatch-01/');
+    await card.getByLabel('Exclude').fill('notebook/beans/\nnotebook/brewing/');
     await card.getByRole('button', { name: /Save scope/ }).click();
     await expect(card.getByText('Saved.')).toBeVisible();
 
