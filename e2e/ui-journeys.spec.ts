@@ -37,10 +37,10 @@ test('quick switcher: Ctrl+K / Ctrl+O from every view, fuzzy over titles and pat
   const dialog = page.getByTestId('quick-switcher');
   await expect(dialog).toContainText(/of 2,0\d\d notes/);
   // Fuzzy: letters of the path in order, not a substring.
-  await page.keyboard.type('samplebrewv60');
+  await page.keyboard.type('v60recipe');
   const options = dialog.getByRole('option');
   await expect(options.first()).toBeVisible();
-  await expect(options.first()).toContainText(/sample-notes\/brewing\/V60 Recipe/i);
+  await expect(options.first()).toContainText(/brewing\/.*V60 Recipe/i);
   await page.keyboard.press('ArrowDown');
   await expect(options.nth(1)).toHaveAttribute('aria-selected', 'true');
   await shot(page, 'journey-01-switcher');
@@ -77,6 +77,97 @@ test('mind map: the note picker is the switcher', async ({ page }) => {
   await switchTo(page, 'Coffee Notebook', 'Alt+Enter');
   await expect(page.getByRole('heading', { name: 'Mind map' })).toBeVisible();
   await expect(page.getByTestId('mm-pick')).toContainText('Coffee Notebook');
+});
+
+test('mind map: a new note replaces the old selection; full width beside a note; arrow keys; focus comes back', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const errors = await openBig(page);
+  await page.keyboard.press('Control+1');
+  await switchTo(page, 'sample-notes/brewing/V60 Recipe', 'Alt+Enter');
+  const nodes = page.getByTestId('mm-node');
+  const details = page.getByTestId('mm-details');
+  await expect(nodes.first()).toHaveAttribute('aria-label', /.+/);
+  // Arrow keys walk the tree top to bottom; the details follow the focused node.
+  await nodes.first().focus();
+  await page.keyboard.press('ArrowDown');
+  const second = page.locator('[data-testid="mm-node"]:focus');
+  await expect(second).toHaveAttribute('aria-selected', 'true');
+  const secondLabel = (await second.getAttribute('aria-label'))!;
+  expect(secondLabel).not.toBe(await nodes.first().getAttribute('aria-label'));
+  await expect(details.locator('p')).toHaveText(secondLabel);
+  await page.keyboard.press('ArrowUp');
+  await expect(nodes.first()).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(page.locator('[data-testid="mm-node"]:focus')).toHaveAttribute('aria-label', secondLabel);
+  const oldSource = (await details.getByRole('button', { name: /^Source/ }).textContent())!;
+
+  // Another note: its own root is selected, and "Source" opens that note, not the old one's lines.
+  await page.getByTestId('mm-pick').click();
+  await page.keyboard.type('sample-notes/travel/Gothenburg');
+  await expect(page.getByRole('dialog').getByRole('option').first()).toContainText('Gothenburg');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('mm-pick')).toContainText('Gothenburg');
+  const root = (await nodes.first().getAttribute('aria-label'))!;
+  await expect(details.locator('p')).toHaveText(root);
+  await expect(details.locator('p')).not.toHaveText(secondLabel);
+  const source = details.getByRole('button', { name: /^Source/ });
+  if (await source.count()) expect(await source.textContent()).not.toBe(oldSource);
+  await nodes.first().focus();
+  await page.keyboard.press('ArrowDown');
+  const picked = page.locator('[data-testid="mm-node"]:focus');
+  const pickedLabel = (await picked.getAttribute('aria-label'))!;
+  await details.getByRole('button', { name: /^Source/ }).click();
+  const viewer = page.getByTestId('note-viewer');
+  await expect(viewer.getByTestId('note-viewer-path')).toContainText('Gothenburg Trip.md');
+  await expect(viewer.getByTestId('note-rendered').locator('[data-cited]').first()).toBeVisible();
+
+  // Beside the open note the map keeps most of the view's width (it was squeezed to ~250 px).
+  const map = await page.getByTestId('mindmap').boundingBox();
+  expect(map!.width).toBeGreaterThan(450);
+  await expect(details).toContainText(pickedLabel);
+  await shot(page, 'journey-02b-mindmap-beside-note');
+
+  // Escape closes the note and focus goes back to the button that opened it.
+  await page.keyboard.press('Escape');
+  await expect(viewer).toBeHidden();
+  await expect(details.getByRole('button', { name: /^Source/ })).toBeFocused();
+  // Ctrl+2 puts the cursor in the question box.
+  await page.keyboard.press('Control+2');
+  await expect(page.getByLabel('Question')).toBeFocused();
+  expect(errors).toEqual([]);
+});
+
+test('links: a wikilink opens its note, backlinks lead back, tags are shown and searchable', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const errors = await openBig(page);
+  await switchTo(page, 'sample-notes/index');
+  const viewer = page.getByTestId('note-viewer');
+  await expect(viewer.getByRole('heading', { level: 2 }).first()).toHaveText('Coffee Notebook');
+  await expect(viewer.getByTestId('note-tags')).toContainText('#coffee');
+  // [[Kestrel Coffee Works]] is a link now, to the note the engine resolves it to.
+  const link = viewer.getByTestId('note-rendered').getByTestId('wikilink').filter({ hasText: 'Kestrel Coffee Works' }).first();
+  await expect(link).toHaveAttribute('title', 'sample-notes/roasters/Kestrel Coffee Works.md');
+  await link.click();
+  await expect(viewer.getByRole('heading', { level: 2 }).first()).toHaveText('Kestrel Coffee Works');
+  // Its backlinks: the index links to it, and so do generated notes; each opens at the linking line.
+  const backlinks = viewer.getByTestId('backlinks');
+  const fromIndex = backlinks.getByTestId('backlink').filter({ hasText: 'sample-notes/index.md' });
+  await expect(fromIndex).toHaveCount(1);
+  expect(await backlinks.getByTestId('backlink').count()).toBeGreaterThan(1);
+  await backlinks.scrollIntoViewIfNeeded();
+  await shot(page, 'journey-05b-backlinks');
+  await fromIndex.getByRole('button').click();
+  await expect(viewer.getByRole('heading', { level: 2 }).first()).toHaveText('Coffee Notebook');
+  await expect(viewer.getByTestId('note-rendered').locator('[data-cited]').first()).toContainText('Kestrel Coffee Works');
+  // A tag opens the switcher on it: every note listed carries it.
+  await viewer.getByTestId('note-tags').getByRole('button', { name: '#index' }).click();
+  const dialog = page.getByTestId('quick-switcher');
+  await expect(dialog.getByRole('combobox')).toHaveValue('#index');
+  await expect(dialog.getByRole('option').first()).toBeVisible();
+  for (const tags of await dialog.getByTestId('switcher-tags').allTextContents()) expect(tags).toContain('#index');
+  await shot(page, 'journey-05c-tag-search');
+  await page.keyboard.press('Escape');
+  expect(errors).toEqual([]);
 });
 
 test('reading: an answer cites lines; the rendered note highlights them; raw lines on demand; related notes with reasons', async ({ page }) => {
@@ -261,7 +352,7 @@ test('library: per-note status, a run cancelled shows as cancelled, scopes, remo
   await shot(page, 'journey-09-library-status');
 
   // A second folder, cancelled while it indexes: shown as cancelled, not as an error.
-  const extra = buildExtraFolder(200);
+  const extra = buildExtraFolder(600);
   try {
     await page.getByLabel('Folder path').fill(extra);
     await page.getByRole('button', { name: 'Add folder' }).click();

@@ -61,13 +61,13 @@ export function generateLibrary(dir: string, target = 2000): GeneratedLibrary {
     const links = [titles[(i + 1) % count]!, titles[Math.floor(rand() * count)]!, src.title];
     const place = PLACES[Math.floor(rand() * PLACES.length)]!;
     const tags = [...new Set([...src.tags, season, place])];
+    // The links sit in the intro's paragraph: a section of bare link lists would outrank the notes' text in search.
     const body = [
       `---\ntitle: ${titles[i]}\ntags: [${tags.join(', ')}]\n---`,
       `# ${titles[i]}`,
-      `${src.intro}\n\nWritten in the ${place}, ${season} entry ${i + 1}. #${src.topic}`,
+      `${src.intro}\nWritten in the ${place}, ${season} entry ${i + 1}; it follows [[${links[0]}]], compare [[${links[1]}]] and [[${links[2]}]]. #${src.topic}`,
       ...src.sections,
       other === src ? '' : other.sections[Math.floor(rand() * other.sections.length)] ?? '',
-      `## See also\n${links.map((t) => `- [[${t}]]`).join('\n')}`,
     ].filter(Boolean);
     writeFileSync(path.join(folder, `${fileName(titles[i]!)}.md`), `${body.join('\n\n')}\n`);
   }

@@ -24,6 +24,7 @@ function call<Req extends z.ZodType, Res extends z.ZodType>(request: Req, respon
 export const calls = {
   'library.roots': call(none, z.array(z.string()), 'Folders in the library.'),
   'library.documents': call(none, z.array(s.documentSummary), 'Every note the index knows, with status.'),
+  'library.tags': call(none, s.noteTags, 'The tags of every note that has any (front matter and #tags).'),
   'library.index': call(
     z.object({ root, watch: z.boolean().optional() }).strict(),
     s.indexReport,
@@ -77,6 +78,11 @@ export const calls = {
   ),
   'notes.mindMap': call(z.object({ docPath, docId }).strict(), s.mindMapView.nullable(), "A note's mind map tree."),
   'notes.text': call(z.object({ docPath, docId }).strict(), s.noteText, "A note's lines (only notes inside the library's folders)."),
+  'notes.links': call(
+    z.object({ docId: z.number().int().positive() }).strict(),
+    s.noteLinks,
+    "A note's links with the notes they lead to, the notes that link to it (backlinks), and its tags.",
+  ),
   'graph.view': call(
     z.object({ limit: z.number().int().min(1).max(20000).optional() }).strict(),
     s.graphView,

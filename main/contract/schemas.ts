@@ -21,6 +21,8 @@ export {
   noteState,
   modelPassSummary,
   noteText,
+  noteLinks,
+  noteTags,
   stats,
   chatSummary,
   chatMessage,

@@ -14,6 +14,7 @@ export function engineServices(engine: LociEngine, emit: Emit, keepWatching: (ro
       roots: () => library.roots(),
       folders: () => library.folders(),
       documents: () => views.documents(),
+      tags: () => views.tags(),
       index: async ({ root, watch }) => {
         let job;
         try {
@@ -43,6 +44,7 @@ export function engineServices(engine: LociEngine, emit: Emit, keepWatching: (ro
       mindMap: ({ docPath, docId }) => views.mindMap(docPath, docId),
       text: ({ docPath, docId }) => views.noteText(docPath, docId),
       related: ({ docId, limit }) => views.related(docId, { limit }),
+      links: ({ docId }) => views.noteLinks(docId),
     },
     graph: {
       view: ({ limit }) => views.graph({ limit }),

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import css from './App.module.css';
 import { EmptyState, ErrorBox, Button } from './components/ui.js';
 import { AppContext, type AppContextValue, type NoteRef, type NoteTarget, type ViewName } from './lib/app-context.js';
@@ -47,6 +47,8 @@ function Connected({ client, theme, toggleTheme }: { client: AppContextValue['cl
   const [mindMapDoc, setMindMapDoc] = useState<NoteRef | null>(null);
   const [graphDoc, setGraphDoc] = useState<NoteRef | null>(null);
   const [switcher, setSwitcher] = useState<SwitcherPurpose | null>(null);
+  const [switcherQuery, setSwitcherQuery] = useState('');
+  const [tags, setTags] = useState<Res<'library.tags'> | null>(null);
   const [docs, setDocs] = useState<Res<'library.documents'> | null>(null);
   /**
    * First run: the library is empty when the app opens; cleared when the user finishes or skips. Null
@@ -62,6 +64,7 @@ function Connected({ client, theme, toggleTheme }: { client: AppContextValue['cl
   /** What the engine worked around or wants the user to know (engine.warnings, then engine.warning), until dismissed. */
   const [notices, setNotices] = useState<string[]>([]);
   const library = useLibraryActivity(client);
+  const { openNote, closeNote } = useNotePanelFocus(note, setNote);
 
   useEffect(() => {
     socketListener = setOnline;
@@ -106,13 +109,17 @@ function Connected({ client, theme, toggleTheme }: { client: AppContextValue['cl
     },
     [note, view, mindMapDoc],
   );
-  const openSwitcher = useCallback((purpose: SwitcherPurpose = 'note') => setSwitcher(purpose), []);
+  const openSwitcher = useCallback((purpose: SwitcherPurpose = 'note', query = '') => {
+    setSwitcherQuery(query);
+    setSwitcher(purpose);
+  }, []);
 
   // The switcher's note list, fetched when it opens and whenever an index run lands.
   useEffect(() => {
     if (switcher === null) return;
     let live = true;
     client.call('library.documents', {}).then((d) => live && setDocs(d), () => live && setDocs([]));
+    client.call('library.tags', {}).then((t) => live && setTags(t), () => live && setTags([]));
     return () => {
       live = false;
     };
@@ -123,26 +130,27 @@ function Connected({ client, theme, toggleTheme }: { client: AppContextValue['cl
       setSwitcher(null);
       if (purpose === 'mindmap') openMindMap(picked);
       else if (purpose === 'graph') openGraph(picked);
-      else setNote(picked);
+      else openNote(picked);
     },
-    [openMindMap, openGraph],
+    [openMindMap, openGraph, openNote],
   );
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if ((e.ctrlKey || e.metaKey) && !e.shiftKey && (e.key === 'k' || e.key === 'K' || e.key === 'o' || e.key === 'O')) {
         e.preventDefault();
+        setSwitcherQuery('');
         setSwitcher((s) => (s ? null : 'note'));
       } else if ((e.ctrlKey || e.metaKey || e.altKey) && /^[1-5]$/.test(e.key)) {
         e.preventDefault();
         showView(NAV[Number(e.key) - 1]!.view);
-      } else if (e.key === 'Escape' && note && !switcher) {
-        setNote(null);
+      } else if (e.key === 'Escape' && note && !switcher && !e.defaultPrevented) {
+        closeNote();
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [note, switcher, showView]);
+  }, [note, switcher, showView, closeNote]);
 
   const ctx = useMemo<AppContextValue>(
     () => ({
@@ -150,7 +158,7 @@ function Connected({ client, theme, toggleTheme }: { client: AppContextValue['cl
       host,
       view,
       go: showView,
-      openNote: setNote,
+      openNote,
       openMindMap,
       mindMapDoc,
       openGraph,
@@ -158,7 +166,7 @@ function Connected({ client, theme, toggleTheme }: { client: AppContextValue['cl
       openSwitcher,
       indexVersion: library.version,
     }),
-    [client, host, view, showView, openMindMap, mindMapDoc, openGraph, graphDoc, openSwitcher, library.version],
+    [client, host, view, showView, openNote, openMindMap, mindMapDoc, openGraph, graphDoc, openSwitcher, library.version],
   );
 
   return (
@@ -236,13 +244,54 @@ function Connected({ client, theme, toggleTheme }: { client: AppContextValue['cl
         </main>
         {note && (
           <ViewBoundary name="The note" resetKey={note}>
-            <NoteViewer target={note} onClose={() => setNote(null)} />
+            <NoteViewer target={note} onClose={closeNote} />
           </ViewBoundary>
         )}
       </div>
-      {switcher && <QuickSwitcher docs={docs} purpose={switcher} onPick={pickFromSwitcher} onClose={() => setSwitcher(null)} />}
+      {switcher && <QuickSwitcher docs={docs} tags={tags} initialQuery={switcherQuery} purpose={switcher} onPick={pickFromSwitcher} onClose={() => setSwitcher(null)} />}
     </AppContext.Provider>
   );
+}
+
+/** Panels (the note viewer, dialogs) are not where focus comes back to. */
+const PANELS = '[data-testid="note-viewer"], [role="dialog"], [role="alertdialog"]';
+
+/**
+ * Opening and closing the note panel with focus kept in place: closing it (Escape, Close) returns focus to
+ * the element that opened it — a citation, a search result, the switcher's caller — not to <body>.
+ */
+function useNotePanelFocus(note: NoteTarget | null, setNote: (n: NoteTarget | null) => void) {
+  const lastOutside = useRef<HTMLElement | null>(null);
+  const opener = useRef<HTMLElement | null>(null);
+  useEffect(() => {
+    const onFocus = (e: FocusEvent) => {
+      if (e.target instanceof HTMLElement && !e.target.closest(PANELS)) lastOutside.current = e.target;
+    };
+    document.addEventListener('focusin', onFocus);
+    return () => document.removeEventListener('focusin', onFocus);
+  }, []);
+  const open = note !== null;
+  const openNote = useCallback(
+    (target: NoteTarget) => {
+      if (!open) {
+        const active = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+        opener.current = active && active !== document.body && !active.closest(PANELS) ? active : lastOutside.current;
+      }
+      setNote(target);
+    },
+    [open, setNote],
+  );
+  const closeNote = useCallback(() => {
+    setNote(null);
+    const back = opener.current;
+    opener.current = null;
+    // After the panel is gone; the opener may have gone too (a re-rendered list): then the current view's nav item.
+    requestAnimationFrame(() => {
+      const target = back?.isConnected && back.getClientRects().length ? back : document.querySelector<HTMLElement>('nav [aria-current="page"]');
+      target?.focus();
+    });
+  }, [setNote]);
+  return { openNote, closeNote };
 }
 
 /** Messages the engine raised on its own, listed until dismissed: errors alert, notices only inform. */

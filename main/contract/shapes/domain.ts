@@ -228,6 +228,19 @@ export const noteText = z.object({
   lines: z.array(z.string()),
 });
 
+const noteRef = z.object({ docId: z.number(), docPath: z.string(), title: z.string() });
+
+/** A note's links, each with the note it leads to (null: no note), the notes linking to it, and its tags. */
+export const noteLinks = z.object({
+  links: z.array(z.object({ target: z.string(), line: z.number(), note: noteRef.nullable() })),
+  /** One entry per linking note: its first linking line and how many of its links lead here. */
+  backlinks: z.array(noteRef.extend({ line: z.number(), count: z.number() })),
+  tags: z.array(z.string()),
+});
+
+/** Tags of every note that has any (front matter `tags:` and `#tags`). */
+export const noteTags = z.array(z.object({ docId: z.number(), tags: z.array(z.string()) }));
+
 /**
  * A change of embedder (settings): the index is re-embedded for the new one in the background and the
  * new embedder answers once what questions read is embedded, while PG-RAG's fact paths and the

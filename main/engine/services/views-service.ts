@@ -10,10 +10,11 @@ import { isIndexedDocument } from '../store/graph-queries.js';
 import { documentStates, extractorCounts, findIndexedDocument, type DocumentStateRow } from '../store/library.js';
 import { buildGraphView, buildLocalGraph } from '../graph/graph-view.js';
 import { relatedNotes } from '../graph/related.js';
+import { libraryTags, noteLinks } from '../graph/note-links.js';
 import { OutsideLibraryError, realPathInside } from '../ingest/contain.js';
 import { noteContent } from '../ingest/read.js';
 import { NotFoundError } from '../errors.js';
-import type { DocumentSummary, GraphView, MindMapView, NoteText, RelatedNote, Stats } from '../api.js';
+import type { DocumentSummary, GraphView, MindMapView, NoteLinks, NoteTags, NoteText, RelatedNote, Stats } from '../api.js';
 import { errorText, type EngineContext } from './engine-context.js';
 import type { EmbedderService } from './embedder-service.js';
 
@@ -67,6 +68,17 @@ export class ViewsService {
   localGraph(docId: number, opts: { hops?: 1 | 2; limit?: number } = {}): GraphView {
     if (!isIndexedDocument(this.ctx.db, docId)) throw new NotFoundError(`No indexed note with id ${docId}.`);
     return buildLocalGraph(this.ctx.db, docId, opts.hops ?? 1, opts.limit ?? 300);
+  }
+
+  /** A note's links resolved to notes, its backlinks and its tags (graph/note-links.ts). */
+  noteLinks(docId: number): NoteLinks {
+    const links = noteLinks(this.ctx.db, docId);
+    if (!links) throw new NotFoundError(`No indexed note with id ${docId}.`);
+    return links;
+  }
+
+  tags(): NoteTags {
+    return libraryTags(this.ctx.db);
   }
 
   /** Notes related to one note, best first, each with why (similar passage, shared entities, shared topics). */

@@ -4,30 +4,62 @@ import { useMemo, type ReactNode } from 'react';
 import Markdown, { type Options } from 'react-markdown';
 import rehypeSanitize from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
+import type { Res } from '../../../main/contract/contract.js';
 import { useApp, type NoteTarget } from '../lib/app-context.js';
 import { capNesting } from '../lib/cap-nesting.js';
+import { remarkWikilinks, WIKILINK_HREF } from '../lib/remark-wikilinks.js';
 import css from './NoteMarkdown.module.css';
 
 export type RehypePlugins = NonNullable<Options['rehypePlugins']>;
+/** The note's links as the engine resolved them (notes.links); absent where links are not followed (passages). */
+export type ResolvedLinks = Res<'notes.links'>['links'];
+const REMARK = [remarkGfm, remarkWikilinks];
 
 const NONE: RehypePlugins = [];
 
 /** `rehypePlugins` run after sanitizing (the note viewer marks the cited lines). */
-export function NoteMarkdown({ docPath, text, rehypePlugins = NONE }: { docPath: string; text: string; rehypePlugins?: RehypePlugins }) {
+export function NoteMarkdown({ docPath, text, rehypePlugins = NONE, links }: { docPath: string; text: string; rehypePlugins?: RehypePlugins; links?: ResolvedLinks | null }) {
   const { openNote } = useApp();
   const plugins = useMemo(() => [rehypeSanitize, ...rehypePlugins], [rehypePlugins]);
-  const components = useMemo(() => ({ a: linkFor(docPath, openNote), img: NoteImage }), [docPath, openNote]);
+  const components = useMemo(() => ({ a: linkFor(docPath, openNote, links), img: NoteImage }), [docPath, openNote, links]);
   return (
-    <Markdown remarkPlugins={[remarkGfm]} rehypePlugins={plugins} skipHtml components={components}>
+    <Markdown remarkPlugins={REMARK} rehypePlugins={plugins} skipHtml components={components}>
       {capNesting(text)}
     </Markdown>
   );
 }
 
-/** Links in a note: web links open outside the app; links to other notes open them here. */
-function linkFor(fromPath: string, openNote: (t: NoteTarget) => void) {
+/**
+ * Links in a note: web links open outside the app; links to other notes open them here — a wikilink at the
+ * note the engine resolved it to (shown as plain text, with why, when no note has that name).
+ */
+function linkFor(fromPath: string, openNote: (t: NoteTarget) => void, links: ResolvedLinks | null | undefined) {
   return function NoteLink({ href, children }: { href?: string; children?: ReactNode }) {
     if (!href) return <span>{children}</span>;
+    if (href.startsWith(WIKILINK_HREF)) {
+      const target = decodeURIComponent(href.slice(WIKILINK_HREF.length));
+      const note = links?.find((l) => l.target === target)?.note;
+      if (!note) {
+        return (
+          <span className={links ? css.deadLink : undefined} title={links ? `No note is named “${target}”` : undefined} data-testid={links ? 'dead-link' : undefined}>
+            {children}
+          </span>
+        );
+      }
+      return (
+        <a
+          href={`#${encodeURIComponent(note.docPath)}`}
+          data-testid="wikilink"
+          title={note.docPath}
+          onClick={(e) => {
+            e.preventDefault();
+            openNote({ docPath: note.docPath, docId: note.docId });
+          }}
+        >
+          {children}
+        </a>
+      );
+    }
     if (/^[a-z][a-z0-9+.-]*:/i.test(href)) {
       return (
         <a href={href} target="_blank" rel="noreferrer noopener">
@@ -38,12 +70,13 @@ function linkFor(fromPath: string, openNote: (t: NoteTarget) => void) {
     const [file] = href.split('#');
     const resolved = file ? resolvePath(fromPath, decodeURIComponent(file)) : fromPath;
     const docPath = /\.(md|markdown|txt)$/i.test(resolved) ? resolved : `${resolved}.md`;
+    const known = links?.find((l) => l.target === docPath)?.note;
     return (
       <a
         href={`#${encodeURIComponent(docPath)}`}
         onClick={(e) => {
           e.preventDefault();
-          openNote({ docPath });
+          openNote(known ? { docPath: known.docPath, docId: known.docId } : { docPath });
         }}
       >
         {children}

@@ -1,4 +1,5 @@
-// Quick switcher (Ctrl+K / Ctrl+O): fuzzy search over every note's title and path, from any view.
+// Quick switcher (Ctrl+K / Ctrl+O): fuzzy search over every note's title, path and tags, from any view;
+// a query starting with `#` searches tags only.
 // A combobox over a listbox (WAI-ARIA pattern): arrows move, Enter opens the note, Alt+Enter (or the
 // purpose the switcher was opened with) opens its mind map instead.
 import fuzzysort from 'fuzzysort';
@@ -20,33 +21,53 @@ const PURPOSE_LABEL: Record<SwitcherPurpose, string> = {
 
 export function QuickSwitcher({
   docs,
+  tags,
+  initialQuery = '',
   purpose,
   onPick,
   onClose,
 }: {
   docs: Doc[] | null;
+  tags?: Res<'library.tags'> | null;
+  initialQuery?: string;
   purpose: SwitcherPurpose;
   onPick(note: NoteRef, purpose: SwitcherPurpose): void;
   onClose(): void;
 }) {
-  const [query, setQuery] = useState('');
+  const [query, setQuery] = useState(initialQuery);
   const [active, setActive] = useState(0);
   const inputRef = useRef<HTMLInputElement>(null);
   const listRef = useRef<HTMLUListElement>(null);
   const id = useId();
   const restoreFocus = useRef<Element | null>(null);
 
-  const prepared = useMemo(
-    () => (docs ?? []).filter((d) => d.status !== 'skipped').map((d) => ({ doc: d, title: fuzzysort.prepare(d.title), path: fuzzysort.prepare(d.relPath) })),
-    [docs],
-  );
+  const prepared = useMemo(() => {
+    const tagsOf = new Map((tags ?? []).map((t) => [t.docId, t.tags]));
+    return (docs ?? [])
+      .filter((d) => d.status !== 'skipped')
+      .map((d) => {
+        const list = tagsOf.get(d.id) ?? [];
+        return { doc: d, tagList: list, title: fuzzysort.prepare(d.title), path: fuzzysort.prepare(d.relPath), tags: fuzzysort.prepare(list.map((t) => `#${t}`).join(' ')) };
+      });
+  }, [docs, tags]);
 
   const results = useMemo(() => {
     const q = query.trim();
-    if (!q) return prepared.slice(0, LIMIT).map((p) => ({ doc: p.doc, title: <>{p.doc.title}</>, path: <>{p.doc.relPath}</> }));
-    // Title matches weigh more than path matches: people remember what a note is called.
-    const found = fuzzysort.go(q, prepared, { keys: ['title', 'path'], limit: LIMIT, threshold: 0.2, scoreFn: (r) => Math.max((r[0]?.score ?? 0) * 1, (r[1]?.score ?? 0) * 0.85) });
-    return found.map((r) => ({ doc: r.obj.doc, title: mark(r[0], r.obj.doc.title), path: mark(r[1], r.obj.doc.relPath) }));
+    const shown = (p: (typeof prepared)[number]) => p.tagList.map((t) => `#${t}`).join(' ');
+    if (!q) return prepared.slice(0, LIMIT).map((p) => ({ doc: p.doc, title: <>{p.doc.title}</>, path: <>{p.doc.relPath}</>, tags: p.tagList.length ? <>{shown(p)}</> : null }));
+    if (q.startsWith('#')) {
+      // A tag search: notes carrying a tag that matches, best tag first.
+      const found = fuzzysort.go(q, prepared, { key: 'tags', limit: LIMIT, threshold: 0.3 });
+      return found.map((r) => ({ doc: r.obj.doc, title: <>{r.obj.doc.title}</>, path: <>{r.obj.doc.relPath}</>, tags: mark(r, shown(r.obj)) }));
+    }
+    // Title matches weigh more than path and tag matches: people remember what a note is called.
+    const found = fuzzysort.go(q, prepared, {
+      keys: ['title', 'path', 'tags'],
+      limit: LIMIT,
+      threshold: 0.2,
+      scoreFn: (r) => Math.max((r[0]?.score ?? 0) * 1, (r[1]?.score ?? 0) * 0.85, (r[2]?.score ?? 0) * 0.8),
+    });
+    return found.map((r) => ({ doc: r.obj.doc, title: mark(r[0], r.obj.doc.title), path: mark(r[1], r.obj.doc.relPath), tags: mark(r[2], shown(r.obj)) }));
   }, [prepared, query]);
 
   useEffect(() => {
@@ -123,6 +144,7 @@ export function QuickSwitcher({
             >
               <span className={css.title}>{r.title}</span>
               <span className={css.path}>{r.path}</span>
+              {r.tags && <span className={css.tags} data-testid="switcher-tags">{r.tags}</span>}
               {r.doc.status !== 'indexed' && <span className={css.status}>{r.doc.status}</span>}
             </li>
           ))}

@@ -28,8 +28,8 @@ export interface AppContextValue {
   /** Shows the graph around a note (its local graph); null shows the whole library. */
   openGraph(note: NoteRef | null): void;
   graphDoc: NoteRef | null;
-  /** The quick switcher (Ctrl+K / Ctrl+O); the purpose says what picking a note does. */
-  openSwitcher(purpose?: 'note' | 'mindmap' | 'graph'): void;
+  /** The quick switcher (Ctrl+K / Ctrl+O); the purpose says what picking a note does; `query` is typed in for you (`#tag`). */
+  openSwitcher(purpose?: 'note' | 'mindmap' | 'graph', query?: string): void;
   /** Bumped whenever an index run or a watched change lands, so views refetch. */
   indexVersion: number;
 }

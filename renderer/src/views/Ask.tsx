@@ -36,7 +36,7 @@ const METHODS: { value: Method; label: string }[] = [
 let streamCounter = 0;
 
 export function AskView() {
-  const { client, indexVersion } = useApp();
+  const { client, indexVersion, view } = useApp();
   const [turns, setTurns] = useState<Turn[]>([]);
   const [question, setQuestion] = useState('');
   const [method, setMethod] = useState<Method>('loci');
@@ -47,6 +47,12 @@ export function AskView() {
   const [historyError, setHistoryError] = useState<unknown>(null);
   const [deleting, setDeleting] = useState<ChatSummary | null>(null);
   const end = useRef<HTMLDivElement>(null);
+  const questionRef = useRef<HTMLTextAreaElement>(null);
+
+  // Coming to Ask (Ctrl+2, the sidebar) puts the cursor in the question box.
+  useEffect(() => {
+    if (view === 'ask') questionRef.current?.focus();
+  }, [view]);
 
   useEffect(() => {
     return client.on('answer.token', ({ streamId, token }) =>
@@ -152,7 +158,7 @@ export function AskView() {
           <label htmlFor="question" className="sr-only">
             Question
           </label>
-          <textarea id="question" placeholder="Ask a question (Enter to send, Shift+Enter for a new line)" value={question} onChange={(e) => setQuestion(e.target.value)} onKeyDown={onKey} rows={2} />
+          <textarea ref={questionRef} id="question" placeholder="Ask a question (Enter to send, Shift+Enter for a new line)" value={question} onChange={(e) => setQuestion(e.target.value)} onKeyDown={onKey} rows={2} />
           <Button type="submit" variant="primary" disabled={busy || !question.trim()}>
             {busy ? 'Answering…' : 'Ask'}
           </Button>

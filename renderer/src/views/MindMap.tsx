@@ -46,7 +46,7 @@ export function MindMapView() {
         </EmptyState>
       )}
       {docPath && map.data === null && !map.loading && !map.error && <EmptyState title="This note has no mind map" />}
-      {map.data && note && <MindMapTree key={`${note.docId ?? ''}:${note.docPath}`} root={map.data} note={note} query={query} />}
+      {map.data && note && <MindMapTree key={`${note.docId ?? ''}:${note.docPath}:${map.data.id}`} root={map.data} note={note} query={query} />}
     </section>
   );
 }
@@ -59,6 +59,7 @@ function MindMapTree({ root, note, query }: { root: MmNode; note: NoteRef; query
   const zoomRef = useRef<d3.ZoomBehavior<SVGSVGElement, unknown> | null>(null);
   const [expanded, setExpanded] = useState<Set<number>>(() => initialExpanded(root));
   const [selected, setSelected] = useState<MmNode>(root);
+  const nodeRefs = useRef(new Map<number, SVGGElement>());
 
   const q = query.trim().toLowerCase();
   const matches = useMemo(() => {
@@ -93,7 +94,18 @@ function MindMapTree({ root, note, query }: { root: MmNode; note: NoteRef; query
     zoomRef.current = zoom;
     svg.call(zoom).on('dblclick.zoom', null);
     fit(false);
-    return () => void svg.on('.zoom', null);
+    // The canvas changes size when a note opens or closes beside it: fit the map again, or it sits off-centre.
+    let width = svgRef.current!.clientWidth;
+    const resized = new ResizeObserver(() => {
+      const now = svgRef.current?.clientWidth ?? width;
+      if (Math.abs(now - width) > 40) fit(false);
+      width = now;
+    });
+    resized.observe(svgRef.current!);
+    return () => {
+      resized.disconnect();
+      svg.on('.zoom', null);
+    };
   }, []);
 
   /** Zooms so the whole visible tree fits the canvas (never above 100%; on first show, never so far
@@ -120,16 +132,50 @@ function MindMapTree({ root, note, query }: { root: MmNode; note: NoteRef; query
       return next;
     });
 
+  // Visible nodes top to bottom, as the tree reads: ↑/↓ walk this order (WAI-ARIA tree pattern).
+  const order = useMemo(() => {
+    const out: d3.HierarchyPointNode<MmNode>[] = [];
+    layout.eachBefore((n) => void out.push(n));
+    return out;
+  }, [layout]);
+  // One tab stop in the tree: the selected node, or the root when its branch was folded away.
+  const tabStop = order.some((n) => n.data.id === selected.id) ? selected.id : root.id;
+
+  /** Moves focus (and the selection) to a node, panning it into view when it is off the canvas. */
+  const focusNode = (n: d3.HierarchyPointNode<MmNode>) => {
+    setSelected(n.data);
+    nodeRefs.current.get(n.data.id)?.focus({ preventScroll: true });
+    const svg = svgRef.current;
+    if (!svg || !zoomRef.current) return;
+    const t = d3.zoomTransform(svg);
+    const [x, y] = t.apply([n.y, n.x]);
+    if (x < 40 || y < 20 || x > svg.clientWidth - 160 || y > svg.clientHeight - 20) d3.select(svg).transition().duration(150).call(zoomRef.current.translateTo, n.y + 60, n.x);
+  };
+
   const onKey = (e: KeyboardEvent, n: d3.HierarchyPointNode<MmNode>) => {
+    const at = order.indexOf(n);
+    const hasKids = n.data.children.length > 0;
+    const open = expanded.has(n.data.id);
+    let handled = true;
     if (e.key === 'Enter' || e.key === ' ') {
-      e.preventDefault();
       setSelected(n.data);
-      if (n.data.children.length) toggle(n.data);
-    } else if (e.key === 'ArrowRight' && n.data.children.length && !expanded.has(n.data.id)) {
-      toggle(n.data);
-    } else if (e.key === 'ArrowLeft' && expanded.has(n.data.id)) {
-      toggle(n.data);
-    }
+      if (hasKids) toggle(n.data);
+    } else if (e.key === 'ArrowDown') {
+      if (order[at + 1]) focusNode(order[at + 1]!);
+    } else if (e.key === 'ArrowUp') {
+      if (at > 0) focusNode(order[at - 1]!);
+    } else if (e.key === 'Home') {
+      focusNode(order[0]!);
+    } else if (e.key === 'End') {
+      focusNode(order[order.length - 1]!);
+    } else if (e.key === 'ArrowRight') {
+      if (hasKids && !open) toggle(n.data);
+      else if (n.children?.[0]) focusNode(n.children[0]);
+    } else if (e.key === 'ArrowLeft') {
+      if (hasKids && open) toggle(n.data);
+      else if (n.parent) focusNode(n.parent);
+    } else handled = false;
+    if (handled) e.preventDefault();
   };
 
   const zoomBy = (k: number) => zoomRef.current && d3.select(svgRef.current!).transition().duration(150).call(zoomRef.current.scaleBy, k);
@@ -151,7 +197,8 @@ function MindMapTree({ root, note, query }: { root: MmNode; note: NoteRef; query
                   key={n.data.id}
                   className={cls}
                   transform={`translate(${n.y},${n.x})`}
-                  tabIndex={0}
+                  ref={(el) => void (el ? nodeRefs.current.set(n.data.id, el) : nodeRefs.current.delete(n.data.id))}
+                  tabIndex={tabStop === n.data.id ? 0 : -1}
                   role="treeitem"
                   aria-expanded={hasKids ? isOpen : undefined}
                   aria-selected={selected.id === n.data.id}
@@ -164,6 +211,7 @@ function MindMapTree({ root, note, query }: { root: MmNode; note: NoteRef; query
                     if (hasKids) toggle(n.data);
                   }}
                   onKeyDown={(e) => onKey(e, n)}
+                  onFocus={() => selected.id !== n.data.id && setSelected(n.data)}
                 >
                   <circle r={n.data.kind === 'topic' ? 8 : 6} />
                   <text x={hasKids && isOpen ? -12 : 12} dy="0.32em" textAnchor={hasKids && isOpen ? 'end' : 'start'}>
@@ -214,7 +262,7 @@ function MindMapTree({ root, note, query }: { root: MmNode; note: NoteRef; query
             </ul>
           </>
         )}
-        <span className={ui.muted}>Click a node to select it and fold or unfold its branch; drag to pan, wheel to zoom. Keyboard: Tab, Enter, ←/→.</span>
+        <span className={ui.muted}>Click a node to select it and fold or unfold its branch; drag to pan, wheel to zoom. Keyboard: Tab to the map, ↑/↓ to move, ←/→ to fold or unfold, Enter to select.</span>
       </aside>
     </div>
   );

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { NoteMarkdown, noteMarkdownClass, type RehypePlugins } from '../components/NoteMarkdown.js';
+import { Backlinks } from '../components/Backlinks.js';
 import { RelatedNotes } from '../components/RelatedNotes.js';
 import { Button, ErrorBox, ui } from '../components/ui.js';
 import { useApp, type NoteTarget } from '../lib/app-context.js';
@@ -22,6 +23,7 @@ export function NoteViewer({ target, onClose }: { target: NoteTarget; onClose():
   const docs = useCall('library.documents', target.docId === undefined ? {} : null, [indexVersion]);
   // Related notes need the note's id; an older link may carry only its path.
   const docId = target.docId ?? docs.data?.find((d) => d.relPath === target.docPath)?.id;
+  const links = useCall('notes.links', docId === undefined ? null : { docId }, [indexVersion]);
 
   useEffect(() => {
     localStorage.setItem(RAW_KEY, raw ? '1' : '0');
@@ -65,7 +67,7 @@ export function NoteViewer({ target, onClose }: { target: NoteTarget; onClose():
           Close
         </Button>
       </div>
-      <div className={css.path}>
+      <div className={css.path} data-testid="note-viewer-path">
         {target.docPath}
         {from !== null && ` · ${lineRange(from, to)}`}
       </div>
@@ -93,9 +95,10 @@ export function NoteViewer({ target, onClose }: { target: NoteTarget; onClose():
               <pre>{markdown.frontMatter.join('\n')}</pre>
             </details>
           )}
-          <NoteMarkdown docPath={target.docPath} text={markdown.text} rehypePlugins={rehypePlugins} />
+          <NoteMarkdown docPath={target.docPath} text={markdown.text} rehypePlugins={rehypePlugins} links={links.data?.links ?? null} />
         </div>
       )}
+      <Backlinks links={links.data} error={links.error} />
       <RelatedNotes docId={docId} />
     </aside>
   );

@@ -244,7 +244,7 @@ export function buildEntityGraph(db: Db, entityVectors: VectorMatrix | null, par
 }
 
 /** A note row as the graph names it: title, front-matter aliases, file name, and where the file lies. */
-function namedNote(row: GraphNoteRow): LinkableNote {
+export function namedNote(row: GraphNoteRow): LinkableNote {
   const json = (v: string | null): unknown => (v === null ? undefined : JSON.parse(v));
   const fileName = row.relPath.slice(row.relPath.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '');
   const aliases = frontMatterAliases({ aliases: json(row.aliases), alias: json(row.alias) });
