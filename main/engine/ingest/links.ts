@@ -1,7 +1,6 @@
 import path from 'node:path';
+import { WIKILINK_SOURCE } from '../../contract/shapes/wikilink-syntax.js';
 
-/** `[[target]]`, `[[target|alias]]`, `[[target#heading]]`, `![[embed]]`. */
-const WIKILINK_SOURCE = String.raw`!?\[\[([^[\]\n|#^]*)([#^][^[\]\n|]*)?(?:\|([^[\]\n]*))?\]\]`;
 const WIKILINK = new RegExp(WIKILINK_SOURCE, 'g');
 /** The same pattern anchored at lastIndex, for a parser that asks "is there a wikilink here?". */
 const WIKILINK_HERE = new RegExp(WIKILINK_SOURCE, 'y');
