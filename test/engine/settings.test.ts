@@ -49,7 +49,9 @@ describe('settings', () => {
       await expect(engine.settings.update({ fusionFact: 1.5 })).rejects.toThrow(/at most 1/);
       await expect(engine.settings.update({ colour: 'red' })).rejects.toThrow(/Unknown setting 'colour'/);
       expect(engine.settings.get().threads).toBe(1);
-      await engine.settings.update({ threads: 2, model: 'x.gguf' });
+      await expect(engine.settings.update({ threads: 2, model: 'x.gguf' })).rejects.toThrow(/Setting 'model'.*x\.gguf/);
+      expect(engine.settings.get().threads).toBe(1);
+      await engine.settings.update({ threads: 2, model: resolve('test/fixtures/models/stories260K.gguf') });
       await engine.settings.update({ model: null });
       expect(engine.settings.get()).toMatchObject({ threads: 2, model: '' });
     } finally {
