@@ -3,7 +3,7 @@ import type { MindMapNode, ParsedNote } from '../types.js';
 
 /**
  * The texts a note's rows are embedded by, built from the prepared note before it is written — the same
- * texts embed/embed-missing.ts reads back from the store (test/engine/index-workers.test.ts holds the two
+ * texts embed/embed-missing.ts reads back from the store (test/index/index-workers.test.ts holds the two
  * to the same vectors), so the vectors can be made in the worker that already holds the words.
  */
 export const EMBED_MAX_CHARS = 8000;
