@@ -1,16 +1,16 @@
 #!/usr/bin/env node
-// `npm start`: the desktop app on the bundled sample notes. Where the Electron binary is not installed
-// (CI, headless boxes, this project's build machines) it says so and starts browser mode instead.
+// `npm start`: the desktop app on the bundled sample notes. Where the Electron binary is not installed it is
+// downloaded on first start (bin/electron-binary.mjs); where it cannot be (offline, or
+// ELECTRON_SKIP_BINARY_DOWNLOAD set as on CI) start says why and serves browser mode instead.
 //   npm start -- [--browser] [--folder dir] [--db file] [--port n]
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { electronPlan, installedElectron, installElectron } from './electron-binary.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const require = createRequire(import.meta.url);
 
 const { values: args } = parseArgs({
   options: {
@@ -21,16 +21,6 @@ const { values: args } = parseArgs({
   },
 });
 
-function electronBinary() {
-  try {
-    const bin = require('electron');
-    if (typeof bin === 'string' && existsSync(bin)) return { bin };
-    return { reason: `the electron package points at ${bin}, which does not exist.` };
-  } catch (err) {
-    return { reason: `it is not installed (the electron package says: ${err instanceof Error ? err.message : String(err)})` };
-  }
-}
-
 if (!existsSync(args.folder)) {
   console.error(`loci start: the notes folder ${args.folder} does not exist.`);
   process.exit(1);
@@ -40,7 +30,8 @@ const { register } = await import('tsx/esm/api');
 register();
 const { ensureRendererBuilt } = await import('../main/server/build-ui.ts');
 await ensureRendererBuilt();
-const electron = args.browser ? { reason: '--browser was given.' } : electronBinary();
+const plan = electronPlan({ browser: args.browser, installed: installedElectron(), env: process.env });
+const electron = plan.action === 'install' ? await installElectron() : plan;
 
 if (electron.bin) {
   const r = spawnSync(process.execPath, [path.join(repo, 'main', 'app', 'build.mjs')], { cwd: repo, stdio: 'inherit' });
@@ -52,7 +43,7 @@ if (electron.bin) {
   });
   child.on('exit', (code) => process.exit(code ?? 0));
 } else {
-  console.log(`Electron is not available: the desktop app needs the Electron binary, and here ${electron.reason.split('\n')[0]}`);
+  console.log(`Electron is not available: the desktop app needs the Electron binary, and ${electron.reason.split('\n')[0]}`);
   console.log('Starting browser mode instead: the same UI, served on 127.0.0.1.');
   const { runServe } = await import('../main/cli/commands/serve.ts');
   await runServe({ folder: args.folder, db: args.db, port: args.port ? Number(args.port) : undefined });
