@@ -78,7 +78,7 @@ describe('with a local model', () => {
     await plain.close();
     const e = await LociEngine.open({ dbPath: join(own, 'index.db'), model: await tinyModelPath() });
     try {
-      // bm25: loci would first ask the model for the question's key points, a second generation.
+      // bm25: one generation, the answer (pgr would first ask the model for the question's key points).
       const off = await e.answers.ask('What is the capital of Peru?', { method: 'bm25' });
       expect(off.mode).toBe('generated');
       expect(off.answerable).toBe(false);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fastKeyPoints, keyPhrases } from '../../main/engine/retrieve/pgr/key-points.js';
+import { availableMethods, needsKeyPoints } from '../../main/engine/retrieve/index.js';
 
 describe('fast-mode key points', () => {
   it('are the question plus its names and quoted titles, without the sentence-initial question word', () => {
@@ -23,5 +24,11 @@ describe('fast-mode key points', () => {
 
   it('give just the question when it has no key phrase', () => {
     expect(fastKeyPoints('what is this?')).toEqual(['what is this?']);
+  });
+});
+
+describe('which methods read key points', () => {
+  it('only pgr: loci and the rest are asked no model generation for them', () => {
+    expect(availableMethods().filter(needsKeyPoints)).toEqual(['pgr']);
   });
 });

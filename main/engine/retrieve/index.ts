@@ -18,6 +18,16 @@ const retrievers: Partial<Record<RetrievalMethod, Retriever>> = {
   loci: lociRetriever,
 };
 
+/**
+ * What a method reads beyond the index, so a caller pays only for that: PG-RAG's key points cost a model
+ * generation per question, and only pgr reads them (loci, hig and the rest ignore them).
+ */
+const NEEDS_KEY_POINTS: ReadonlySet<RetrievalMethod> = new Set(['pgr']);
+
+export function needsKeyPoints(method: RetrievalMethod): boolean {
+  return NEEDS_KEY_POINTS.has(method);
+}
+
 /** Chosen by measurement (loci bench, fast mode): best recall@5 on HotpotQA, MuSiQue and 2Wiki. */
 export const DEFAULT_METHOD: RetrievalMethod = 'loci';
 

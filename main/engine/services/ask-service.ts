@@ -1,6 +1,6 @@
 // Questions and the conversations they make: retrieval, then a model's answer (or fast mode's
 // extractive one), saved as a chat. An ask given an id can be cancelled by it: a local model stops writing.
-import { retrieve } from '../retrieve/index.js';
+import { needsKeyPoints, retrieve } from '../retrieve/index.js';
 import { extractiveAnswer } from '../answer/extractive.js';
 import { answerability } from '../answer/answerable.js';
 import { MODEL_NOT_GROUNDED, notAnswered } from '../answer/not-answered.js';
@@ -93,7 +93,9 @@ export class AskService {
     const spec = this.model.spec();
     let llm = await orNotice(() => this.model.provider(), spec, modelNotices, opts.signal);
     const retrieval = this.embedders.retrievalContext;
-    if (llm && (method === 'pgr' || method === 'loci')) {
+    // An earlier question's key points must not stand for this one's.
+    retrieval.keyPoints = undefined;
+    if (llm && needsKeyPoints(method)) {
       const { keyPoints } = await import('../answer/generate.js');
       const model = llm;
       const points = await orNotice(() => keyPoints(model, question, { signal: opts.signal }), spec, modelNotices, opts.signal);
