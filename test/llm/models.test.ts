@@ -207,6 +207,14 @@ describe('model downloader against a local HTTP server serving the real tiny GGU
     expect(readSentenceTransformersConfig(bge.path)).toEqual({ maxSeqLength: 384, pooling: 'cls', prompts: { query: '为这个句子生成表示以用于检索相关文章：' } });
   });
 
+  // `.invalid` never resolves (RFC 2606): the same failure offline and online.
+  it('a download that cannot reach its host names the host and leaves no empty model folder', async () => {
+    const sub = join(dir, 'offline');
+    const off = entry({ id: 'tiny-offline', kind: 'transformers.js', role: 'embedding', files: [{ path: 'onnx/model.onnx', url: 'http://models.loci.invalid/model.onnx', sha256: sha }] });
+    await expect(pullModel(off, sub)).rejects.toThrow(/^Could not reach models\.loci\.invalid to download onnx\/model\.onnx \((ENOTFOUND|EAI_AGAIN)\)\. Check the internet connection/);
+    expect(existsSync(join(sub, 'tiny-offline'))).toBe(false);
+  });
+
   it('imports a GGUF file into the models folder and resolves it by name; refuses non-GGUF files', async () => {
     const models = join(dir, 'models');
     const src = join(dir, 'my-model.gguf');

@@ -1,7 +1,7 @@
 // Resumable model download: bytes go to `<file>.partial`, an interrupted download continues with an
 // HTTP Range request, and the finished file is checked against its sha256 before it is renamed into place.
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync, mkdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -54,7 +54,14 @@ export async function sha256File(file: string): Promise<string> {
 export async function pullModel(entry: CatalogueEntry, destDir: string, opts: PullOptions = {}): Promise<PullResult> {
   const base = entry.kind === 'gguf' ? destDir : join(destDir, entry.id);
   const files: PulledFile[] = [];
-  for (const f of entryFiles(entry)) files.push(await pullFile(f, join(base, f.path), opts));
+  const fresh = !existsSync(base);
+  try {
+    for (const f of entryFiles(entry)) files.push(await pullFile(f, join(base, f.path), opts));
+  } catch (err) {
+    // A model folder this pull made and nothing arrived in is removed (a partial download stays, to resume).
+    if (fresh && entry.kind !== 'gguf') removeIfEmpty(base);
+    throw err;
+  }
   if (entry.kind !== 'gguf') {
     // After the downloaded files, so a file the download brought (the authors' own) is kept over the declaration.
     if (entry.embedding) writeSentenceTransformersConfig(base, entry.embedding);
@@ -63,6 +70,19 @@ export async function pullModel(entry: CatalogueEntry, destDir: string, opts: Pu
   const gguf = files[0];
   if (!gguf) throw new Error(`Catalogue entry ${entry.id} names no GGUF file`);
   return { id: entry.id, path: gguf.path, files };
+}
+
+/** A download that never reached its server, said with the host and the cause ("fetch failed" alone says neither). */
+function unreachable(f: CatalogueFile, err: unknown): Error {
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  const why = cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err));
+  return new Error(`Could not reach ${new URL(f.url).host} to download ${f.path} (${why}). Check the internet connection (or proxy) and try again.`, { cause: err });
+}
+
+/** Removes a folder that holds no file (empty subfolders only). */
+function removeIfEmpty(dir: string): void {
+  const hasFile = (d: string): boolean => readdirSync(d, { withFileTypes: true }).some((e) => (e.isDirectory() ? hasFile(join(d, e.name)) : true));
+  if (existsSync(dir) && !hasFile(dir)) rmSync(dir, { recursive: true, force: true });
 }
 
 async function pullFile(f: CatalogueFile, dest: string, opts: PullOptions): Promise<PulledFile> {
@@ -74,7 +94,9 @@ async function pullFile(f: CatalogueFile, dest: string, opts: PullOptions): Prom
   }
   const partial = `${dest}.partial`;
   let start = existsSync(partial) ? statSync(partial).size : 0;
-  const res = await fetch(f.url, { headers: start > 0 ? { range: `bytes=${start}-` } : {}, signal: opts.signal, redirect: 'follow' });
+  const res = await fetch(f.url, { headers: start > 0 ? { range: `bytes=${start}-` } : {}, signal: opts.signal, redirect: 'follow' }).catch((err: unknown) => {
+    throw opts.signal?.aborted ? err : unreachable(f, err);
+  });
   if (res.status === 416 && start > 0) {
     // The partial file already holds every byte: fall through to the checksum.
   } else if (!res.ok || !res.body) {
