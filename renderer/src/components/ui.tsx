@@ -1,5 +1,6 @@
 import type { ComponentProps, ReactNode } from 'react';
 import css from './ui.module.css';
+import { errorText } from '../lib/error-text.js';
 
 type ButtonProps = ComponentProps<'button'> & { variant?: 'primary' | 'plain'; size?: 'small' | 'normal' };
 
@@ -17,12 +18,20 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
   );
 }
 
+/** What went wrong and what to do; the call's own message behind "Details". */
 export function ErrorBox({ error }: { error: unknown }) {
   if (!error) return null;
-  const message = error instanceof Error ? error.message : String(error);
+  const { what, todo, details } = errorText(error);
   return (
-    <div className={css.error} role="alert">
-      {message}
+    <div className={css.error} role="alert" data-testid="error-box">
+      <p className={css.errorWhat}>{what}</p>
+      {todo && <p className={css.errorTodo}>{todo}</p>}
+      {details && details !== what && (
+        <details className={css.errorDetails}>
+          <summary>Details</summary>
+          <pre>{details}</pre>
+        </details>
+      )}
     </div>
   );
 }
