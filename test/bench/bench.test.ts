@@ -21,7 +21,10 @@ describe.skipIf(!have)('loci bench', () => {
     const lines = out.trim().split('\n');
     expect(lines[0]).toMatch(/2wiki, 4 questions, 40 documents, embedder glove/);
     expect(lines[1]).toMatch(/\| method\s+\|\s+R@2 \|\s+R@5 \| ans@2 \| ans@5 \| ans shown \| ans sources \| ret p50 \| ret p95 \| ask p50 \| ask p95 \| index s \| peak RSS MB \|/);
-    const rows = lines.slice(3).filter((l) => l.startsWith('| '));
+    // The methods' table ends at the first line that is not a row; the paired comparisons follow it.
+    const tableEnd = lines.findIndex((l, i) => i >= 3 && !l.startsWith('| '));
+    const rows = lines.slice(3, tableEnd === -1 ? undefined : tableEnd);
+    expect(out).toMatch(/vs bm25/i);
     const methods = rows.map((l) => l.split('|')[1]!.trim());
     expect(methods).toEqual(['bm25', 'hig', 'pgr', 'loci', 'minisearch', 'orama']);
     for (const l of rows) {
