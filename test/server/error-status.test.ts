@@ -11,6 +11,7 @@ import { portTransport, servePort, type PortLike } from '../../main/contract/tra
 import { LociEngine } from '../../main/engine/engine.js';
 import { composeHost } from '../../main/host/compose.js';
 import { startBrowserMode, type BrowserMode } from '../../main/server/browser-mode.js';
+import { httpCall, type HttpCallResult } from '../support/http-call.js';
 
 // Each kind of failure answered over real HTTP by the real server on a real index: the caller's mistakes
 // as 400/404, a clash with another writer as 409, Loci's own faults as 500 — each in words for people.
@@ -20,14 +21,7 @@ let mode: BrowserMode;
 let engine: LociEngine;
 let notes: string;
 
-async function call(name: string, body: unknown): Promise<{ status: number; body: { ok: boolean; error?: { code?: string; message: string } } }> {
-  const r = await fetch(`${mode.server.url}/api/call/${name}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-loci-token': mode.server.token },
-    body: JSON.stringify(body),
-  });
-  return { status: r.status, body: (await r.json()) as never };
-}
+const call = (name: string, body: unknown): Promise<HttpCallResult> => httpCall(mode.server, name, body);
 
 beforeAll(async () => {
   notes = path.join(tmp, 'notes');

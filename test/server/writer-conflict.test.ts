@@ -8,20 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LociEngine } from '../../main/engine/engine.js';
 import { startBrowserMode, type BrowserMode } from '../../main/server/browser-mode.js';
 import { writeGeneratedNotes } from '../support/generated-notes.js';
+import { httpCall, type HttpCallResult } from '../support/http-call.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'loci-conflict-'));
 const dbPath = path.join(tmp, 'index.db');
 const notes = path.join(tmp, 'notes');
 let mode: BrowserMode;
 
-async function call(name: string, body: unknown): Promise<{ status: number; body: { ok: boolean; error?: { code?: string; message: string; holder?: { pid: number; activity: string } } } }> {
-  const r = await fetch(`${mode.server.url}/api/call/${name}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-loci-token': mode.server.token },
-    body: JSON.stringify(body),
-  });
-  return { status: r.status, body: (await r.json()) as never };
-}
+const call = (name: string, body: unknown): Promise<HttpCallResult> => httpCall(mode.server, name, body);
 
 beforeAll(async () => {
   await writeGeneratedNotes(notes, 40);
