@@ -1,9 +1,9 @@
 // The answer evaluation behind `loci bench --answer`: scoring rules on fixed strings, and one run with the
 // real tiny model over a small made-up corpus (not from any data set) to check the table's structure.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { BenchDataset } from '../../main/bench/dataset.js';
 import { runAnswerBench, scoreReply, tokenF1 } from '../../main/bench/answers.js';
 import { tinyModelPath } from '../llm/helpers/tiny-model.js';
+import { twoHopSet } from './helpers/two-hop-set.js';
 
 describe('answer scoring', () => {
   it('exact match, token F1 and containment, best alias, citations ignored', () => {
@@ -24,18 +24,7 @@ describe('runAnswerBench with the real tiny model', () => {
   });
 
   it('answers each question from loci, bm25 and no context and reports every condition', async () => {
-    const ds: BenchDataset = {
-      format: 'hotpotqa',
-      corpus: [
-        { title: 'Marsh Lane library', text: 'The Marsh Lane library opened in 1962 and holds about 40,000 books.' },
-        { title: 'Quay Street', text: 'Quay Street runs along the harbour and is home to the Harbour Bakery.' },
-        { title: 'Harbour Bakery', text: 'Ines Varga has run the Harbour Bakery since 2010.' },
-      ],
-      questions: [
-        { id: 'a', question: 'When did the Marsh Lane library open?', answers: ['1962'], gold: [0] },
-        { id: 'b', question: 'Who runs the bakery on Quay Street?', answers: ['Ines Varga'], gold: [1, 2] },
-      ],
-    };
+    const ds = twoHopSet;
     const r = await runAnswerBench(ds, { model, k: 2, maxTokens: 16 });
     expect(r.model).toBe('stories260K');
     expect(r.questions).toBe(2);

@@ -2,25 +2,14 @@
 // by the real tiny model, to check what the report holds. The extractive answer quotes the notes, so grounding
 // must find its sentences supported: that is the scorer's own check.
 import { describe, expect, it } from 'vitest';
-import type { BenchDataset } from '../../main/bench/dataset.js';
 import { evaluateGroundingSet, formatGroundingReport } from '../../main/bench/grounded-answers.js';
 import { prepareIndex } from '../../main/bench/runner.js';
 import { createStaticEmbedder } from '../../main/engine/embed/static-embedder.js';
 import { LocalLlamaProvider } from '../../main/engine/llm/local/local-provider.js';
 import { tinyModelPath } from '../llm/helpers/tiny-model.js';
+import { twoHopSet } from './helpers/two-hop-set.js';
 
-const ds: BenchDataset = {
-  format: 'hotpotqa',
-  corpus: [
-    { title: 'Marsh Lane library', text: 'The Marsh Lane library opened in 1962 and holds about 40,000 books.' },
-    { title: 'Quay Street', text: 'Quay Street runs along the harbour and is home to the Harbour Bakery.' },
-    { title: 'Harbour Bakery', text: 'Ines Varga has run the Harbour Bakery since 2010.' },
-  ],
-  questions: [
-    { id: 'a', question: 'When did the Marsh Lane library open?', answers: ['1962'], gold: [0] },
-    { id: 'b', question: 'Who runs the bakery on Quay Street?', answers: ['Ines Varga'], gold: [1, 2] },
-  ],
-};
+const ds = twoHopSet;
 
 describe('evaluateGroundingSet with the real tiny model', () => {
   it('scores both answers per question, with citation precision against the gold notes and grounded shares', async () => {
