@@ -6,7 +6,7 @@ import type { Embedder } from '../../main/engine/embed/embedder.js';
 import { DEFAULT_THRESHOLDS, rougeTokens } from '../../main/engine/extract/llm/consistency.js';
 import { extractorFor, extractWithModel, type LlmExtraction } from '../../main/engine/extract/llm/extract.js';
 import { dropTrailingNoise, parseOutline } from '../../main/engine/extract/llm/piece-facts.js';
-import { segmentNote } from '../../main/engine/extract/llm/segment.js';
+import { segmentNote } from '../../main/engine/extract/llm/pre-segment.js';
 import { parseNote } from '../../main/engine/ingest/parse.js';
 import { LocalLlamaProvider } from '../../main/engine/llm/local/local-provider.js';
 import { PROMPT_VERSION } from '../../main/engine/llm/prompts/index.js';

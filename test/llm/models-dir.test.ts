@@ -1,7 +1,7 @@
 // Models live beside the index: under LOCI_HOME when it is set, unless a models or data folder is named.
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { modelsDir } from '../../main/engine/llm/models/paths.js';
+import { modelsDir } from '../../main/engine/llm/models/models-dir.js';
 import { defaultDbPath } from '../../main/engine/paths.js';
 
 const KEYS = ['LOCI_HOME', 'LOCI_DATA_DIR', 'LOCI_MODELS_DIR'] as const;

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { findCatalogueEntry, loadCatalogue } from '../../engine/llm/models/catalogue.js';
 import { importModel } from '../../engine/llm/models/import.js';
 import { listInstalled } from '../../engine/llm/models/installed.js';
-import { modelsDir } from '../../engine/llm/models/paths.js';
+import { modelsDir } from '../../engine/llm/models/models-dir.js';
 import { pullModel } from '../../engine/llm/models/pull.js';
 import { transformersSpec } from '../../engine/embed/registry.js';
 import { dbOption, print } from '../options.js';

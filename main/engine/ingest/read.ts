@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { SkipReason } from '../types.js';
-import { describeError } from './errors.js';
+import { describeError } from './describe-error.js';
 import { realPathInside } from './contain.js';
 import { decodeNote, type ReadAs } from './decode.js';
 

@@ -2,7 +2,7 @@ import { statSync, type Stats } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { SkippedFile } from '../types.js';
-import { describeError } from './errors.js';
+import { describeError } from './describe-error.js';
 import { isInsideReal } from './contain.js';
 
 export interface ScannedFile {

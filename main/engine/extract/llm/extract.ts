@@ -20,7 +20,7 @@ import type { ExtractedEntity, ExtractedFci, ExtractedTriple, Extraction, MindMa
 import { checkConsistency, DEFAULT_THRESHOLDS, rougeL, type ConsistencyScore, type ConsistencyThresholds } from './consistency.js';
 import { triplesFromFcis } from './fci-triples.js';
 import { factsForPiece, type AttemptRecord, type KeptReply, type PieceFactsOptions } from './piece-facts.js';
-import { locateInPiece, segmentNote, type Piece } from './segment.js';
+import { locateInPiece, segmentNote, type Piece } from './pre-segment.js';
 import { mapPool } from '../../jobs/map-pool.js';
 import { createHash } from 'node:crypto';
 

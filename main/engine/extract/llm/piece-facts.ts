@@ -8,7 +8,7 @@ import { pieceOutput, type PieceOutput } from '../../llm/prompts/schemas.js';
 import type { LlmProvider } from '../../llm/provider.js';
 import { generateStructured } from '../../llm/structured.js';
 import { checkConsistency, rougeTokens, type ConsistencyScore, type ConsistencyThresholds } from './consistency.js';
-import { locateInPiece, type Piece } from './segment.js';
+import { locateInPiece, type Piece } from './pre-segment.js';
 import { meaningFlips } from './meaning-flips.js';
 import type { ExtractedFci } from '../../types.js';
 

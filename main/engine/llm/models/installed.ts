@@ -2,7 +2,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { findCatalogueEntry, loadCatalogue, type CatalogueEntry } from './catalogue.js';
-import { modelsDir } from './paths.js';
+import { modelsDir } from './models-dir.js';
 import { isGguf } from './import.js';
 import { UserError } from '../../errors.js';
 import { transformersSpec } from '../../embed/registry.js';

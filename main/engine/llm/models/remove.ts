@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import { TRANSFORMERS_PREFIX } from '../../embed/registry.js';
 import { listInstalled, resolveModelFile, type InstalledEntry } from './installed.js';
-import { modelsDir } from './paths.js';
+import { modelsDir } from './models-dir.js';
 
 /**
  * The model specs in use: for answers (model ids, catalogue ids or paths) and for search (embedder
