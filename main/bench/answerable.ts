@@ -8,7 +8,8 @@ import type { Embedder } from '../engine/embed/embedder.js';
 import { retrieve } from '../engine/retrieve/index.js';
 import { analyseQuery } from '../engine/retrieve/query.js';
 import { answerScore, answerSignals, BIAS, SIGNAL_NAMES, THRESHOLD, WEIGHTS, type AnswerSignals } from '../engine/answer/answerable.js';
-import { ASK_K, pct, prepareIndex, table } from './runner.js';
+import { pct, table } from './report-table.js';
+import { ASK_K, prepareIndex } from './runner.js';
 import { suiteGroups, type SuiteOptions, type SuiteReport } from './suite.js';
 
 export type SetKind = 'wiki' | 'news' | 'notes';

@@ -16,7 +16,8 @@ import { scoreReply } from './answers.js';
 import type { BenchDataset } from './dataset.js';
 import { pairedBootstrap, type Interval } from './paired.js';
 import { keptIndexFile, suiteGroups } from './suite.js';
-import { prepareIndex, relPathOf, table, type PreparedIndex } from './runner.js';
+import { table } from './report-table.js';
+import { prepareIndex, relPathOf, type PreparedIndex } from './runner.js';
 
 export interface GroundingBenchOptions {
   model: string;

@@ -2,7 +2,7 @@
 // a change that moves a set by a few questions' worth of noise is shown as noise, not as a gain or a loss.
 import { readFileSync } from 'node:fs';
 import { quantileSorted, randomInt, randomLcg } from 'd3';
-import { pct, table } from './runner.js';
+import { pct, table } from './report-table.js';
 
 export interface Interval {
   /** Questions paired. */

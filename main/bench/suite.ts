@@ -9,7 +9,8 @@ import { DEFAULT_CRUD_POOL, loadCrud } from './crud.js';
 import { loadDataset } from './datasets.js';
 import type { BenchDataset } from './dataset.js';
 import { loadDocsQa } from './docs-qa.js';
-import { ASK_K, evaluateDataset, pct, prepareIndex, table, type BenchReport } from './runner.js';
+import { pct, table } from './report-table.js';
+import { ASK_K, evaluateDataset, prepareIndex, type BenchReport } from './runner.js';
 import { LOCI_METHODS, type DatasetFormat, type SuiteName } from './names.js';
 import { SOURCE_CHARS } from '../engine/answer/generate.js';
 

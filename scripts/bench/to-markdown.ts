@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { formatAnswerReport, type AnswerBenchReport } from '../../main/bench/answers.js';
-import { formatReport, type BenchReport } from '../../main/bench/runner.js';
+import { formatReport } from '../../main/bench/report-table.js';
+import type { BenchReport } from '../../main/bench/runner.js';
 import { formatSuite, type SuiteReport } from '../../main/bench/suite.js';
 
 type Report = SuiteReport | BenchReport | AnswerBenchReport;

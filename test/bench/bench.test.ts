@@ -4,7 +4,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadDataset } from '../../main/bench/datasets.js';
-import { formatReport, runBench, type BenchReport } from '../../main/bench/runner.js';
+import { formatReport } from '../../main/bench/report-table.js';
+import { runBench, type BenchReport } from '../../main/bench/runner.js';
 
 const REPO = join(import.meta.dirname, '../..');
 const DATA = join(REPO, '../shared/data');

@@ -77,7 +77,8 @@ export function registerBench(program: Command): void {
       const pool = positiveInt('--pool', o.pool);
       // The bench code (and its devDependencies) is loaded here, not with the CLI: `loci ask` never needs it.
       const { loadDataset } = await import('../../bench/datasets.js');
-      const { evaluateDataset, formatReport, needsLociIndex, prepareIndex } = await import('../../bench/runner.js');
+      const { evaluateDataset, needsLociIndex, prepareIndex } = await import('../../bench/runner.js');
+      const { formatReport } = await import('../../bench/report-table.js');
       const { formatSuite, runSuite, suiteSetNames } = await import('../../bench/suite.js');
       const sets = o.sets ? list(o.sets) : undefined;
       const unknownSets = (sets ?? []).filter((n) => !suiteSetNames().includes(n));
