@@ -40,7 +40,11 @@ export function installElectron(log = (line) => process.stdout.write(line)) {
   const started = Date.now();
   const ticker = setInterval(() => log(` ${Math.round((Date.now() - started) / 1000)} s…`), 5000);
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(dir, 'install.js')], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+    // The caller has decided to install, so a skip flag left in the shell (from `npm ci` here) must not turn
+    // Electron's installer into a silent no-op.
+    const env = { ...process.env };
+    delete env.ELECTRON_SKIP_BINARY_DOWNLOAD;
+    const child = spawn(process.execPath, [path.join(dir, 'install.js')], { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     child.stderr.on('data', (c) => (err += c));
     child.on('exit', (code) => {
@@ -49,7 +53,7 @@ export function installElectron(log = (line) => process.stdout.write(line)) {
       const bin = installedElectron();
       if (code === 0 && bin) resolve({ bin });
       else {
-        const why = err.trim().split('\n').find((l) => /Error|ENOTFOUND|EAI_AGAIN|ECONN|ETIMEDOUT|fetch failed|HTTP/i.test(l)) ?? err.trim().split('\n')[0] ?? `exit code ${code}`;
+        const why = err.trim().split('\n').find((l) => /Error|ENOTFOUND|EAI_AGAIN|ECONN|ETIMEDOUT|fetch failed|HTTP/i.test(l)) || err.trim().split('\n')[0] || `exit code ${code}, no binary`;
         resolve({ reason: `downloading Electron ${version} from ${new URL(mirror).host} failed (${why.trim()}); check the connection or set ELECTRON_MIRROR, then start again.` });
       }
     });
