@@ -1,5 +1,6 @@
 // How a bench report reads in a terminal or in docs/benchmarks.md: Markdown tables, percentages.
 import type { BenchReport } from './runner.js';
+import type { EmbedderQuality } from '../engine/retrieve/embedder-quality.js';
 
 export const pct = (x: number) => (Number.isFinite(x) ? (100 * x).toFixed(1) : '–');
 
@@ -43,7 +44,20 @@ export function formatReport(r: BenchReport): string {
     ...table(header, rows),
     'R@k: supporting documents among the first k distinct documents; ans@k: the answer in the first k contexts returned.',
     'ans shown: the same score on the extractive answer `loci ask` shows (no model); ask = retrieval of 8 contexts + that answer, ms.',
+    ...(r.embedderTrust ? [`embedder trust (loci's dense weight): ${trustText(r.embedderTrust)}`] : []),
   ].join('\n');
+}
+
+/** The trust estimate's figures: what decided how much loci weighs the embedder's ranking on this corpus. */
+export function trustCells(t: EmbedderQuality): string[] {
+  // + 0 turns a rounded -0 (a reversal that moved nothing, by float error) into 0.
+  const n = (x: number | null) => (x === null ? '–' : (Math.round(x * 100) / 100 + 0).toFixed(2));
+  return [String(t.probes), n(t.coverage), n(t.orderSensitivity), n(t.weight)];
+}
+
+function trustText(t: EmbedderQuality): string {
+  const [probes, coverage, order, weight] = trustCells(t);
+  return `weight ${weight} (coverage ${coverage}, order sensitivity ${order}, ${probes} probe sentences)`;
 }
 
 /** A Markdown table: first column left-aligned, the rest right-aligned. */

@@ -10,6 +10,7 @@ import { indexTexts, type IndexerOptions } from '../engine/index/run.js';
 import { IndexCache } from '../engine/retrieve/index-cache.js';
 import { retrieve } from '../engine/retrieve/index.js';
 import type { RetrievalContext } from '../engine/retrieve/retriever.js';
+import { embedderQuality, type EmbedderQuality } from '../engine/retrieve/embedder-quality.js';
 import type { RetrievalMethod } from '../engine/types.js';
 import { EXTRACTIVE_NOTICE, extractiveAnswer } from '../engine/answer/extractive.js';
 import { formatSources } from '../engine/answer/generate.js';
@@ -76,6 +77,8 @@ export interface BenchReport {
   embedder: string;
   indexSeconds: number;
   results: MethodResult[];
+  /** loci's estimate of how far to trust the embedder on this corpus (its dense weight); null without a Loci index. */
+  embedderTrust: EmbedderQuality | null;
 }
 
 export interface BenchOptions {
@@ -337,6 +340,7 @@ export async function evaluateDataset(
     embedder: prepared?.embedder.id ?? opts.embedderId ?? '–',
     indexSeconds: prepared?.indexSeconds ?? 0,
     results,
+    embedderTrust: prepared ? await embedderQuality(prepared.ctx) : null,
   };
 }
 

@@ -9,7 +9,7 @@ import { DEFAULT_CRUD_POOL, loadCrud } from './crud.js';
 import { loadDataset } from './datasets.js';
 import type { BenchDataset } from './dataset.js';
 import { loadDocsQa } from './docs-qa.js';
-import { pct, table } from './report-table.js';
+import { pct, table, trustCells } from './report-table.js';
 import { ASK_K, evaluateDataset, prepareIndex, type BenchReport } from './runner.js';
 import { LOCI_METHODS, type DatasetFormat, type SuiteName } from './names.js';
 import { SOURCE_CHARS } from '../engine/answer/generate.js';
@@ -181,6 +181,13 @@ export function formatSuite(r: SuiteReport): string {
       '',
       'index seconds: ' + r.reports.map((rep) => `${rep.name} ${rep.indexSeconds.toFixed(1)}`).join(', '),
     );
+    const trusted = r.reports.filter((rep) => rep.embedderTrust);
+    if (trusted.length)
+      out.push(
+        '',
+        "embedder trust, loci's weight for the dense ranking (coverage: share of probe sentences dense finds first over BM25's; order sensitivity: how far reversing a sentence moves its vector)",
+        ...table(['set', 'probes', 'coverage', 'order sensitivity', 'dense weight'], trusted.map((rep) => [setCol(rep), ...trustCells(rep.embedderTrust!)])),
+      );
   }
   if (r.skipped.length) out.push('', 'not run here: ' + r.skipped.map((s) => `${s.name} (${s.reason})`).join('; '));
   return out.join('\n');

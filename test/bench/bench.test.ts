@@ -26,6 +26,8 @@ describe.skipIf(!have)('loci bench', () => {
     const tableEnd = lines.findIndex((l, i) => i >= 3 && !l.startsWith('| '));
     const rows = lines.slice(3, tableEnd === -1 ? undefined : tableEnd);
     expect(out).toMatch(/vs bm25/i);
+    // GloVe averages word vectors: reversing a sentence leaves it unmoved, so loci gives dense no weight and says why.
+    expect(out).toMatch(/^embedder trust \(loci's dense weight\): weight 0\.00 \(coverage –, order sensitivity 0\.0\d, \d+ probe sentences\)$/m);
     const methods = rows.map((l) => l.split('|')[1]!.trim());
     expect(methods).toEqual(['bm25', 'hig', 'pgr', 'loci', 'minisearch', 'orama']);
     for (const l of rows) {
@@ -52,6 +54,8 @@ describe.skipIf(!have)('loci bench', () => {
     expect(report.questions).toBe(2);
     expect(report.paragraphs).toBe(40);
     expect(report.results.map((r) => r.method)).toEqual(['bm25', 'minisearch']);
+    expect(report.embedderTrust).toMatchObject({ coverage: null, weight: 0 });
+    expect(report.embedderTrust!.probes).toBeGreaterThan(0);
     expect(Object.keys(report.results[0]!.recall)).toEqual(['2', '5', '10']);
     // Each question's scores, in the set's order, averaging to the table's figures.
     const ids = loadDataset(join(DATA, 'musique/dev_answerable_10.jsonl'), { limit: 2 }).questions.map((q) => q.id);

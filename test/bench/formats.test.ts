@@ -150,6 +150,9 @@ describe.skipIf(!haveNotes)('docs-QA dev sets (ours) over the notes folders', ()
     expect(text).toMatch(/\| 2wiki-dev \(10q\/\d+d\)/);
     expect(text).toContain(`| foam-qa (${readDocsQa(join(DEV_SETS_DIR, 'foam.json')).questions.length}q/`);
     expect(text).toContain('ask latency p50 / p95 ms');
+    // Each set's trust estimate, the figures behind loci's dense weight: GloVe is a bag of words, weight 0.
+    expect(text).toContain("embedder trust, loci's weight for the dense ranking");
+    expect(text).toMatch(/\| 2wiki-dev \(10q\/\d+d\) \|\s+\d+ \|\s+– \|\s+0\.0\d \|\s+0\.00 \|/);
   }, 300_000);
 
   it('--keep-index keeps each corpus’s index and the next run reuses it, with the same figures', async () => {
