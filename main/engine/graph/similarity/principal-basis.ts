@@ -21,31 +21,9 @@ export function principalBasis(data: Float32Array, size: number, dim: number, k:
   for (let it = 0; it < 4; it++) {
     const next = new Float64Array(k * dim);
     for (let base = 0; base < rows * dim; base += dim) {
-      // Four directions per pass over the row; each sum still adds in the same order (the same basis).
+      project(centred, base, dim, q, k, coords, 0);
       let j = 0;
       for (; j + 4 <= k; j += 4) {
-        let s0 = 0;
-        let s1 = 0;
-        let s2 = 0;
-        let s3 = 0;
-        for (let d = 0, p = j * dim; d < dim; d++, p++) {
-          const c = centred[base + d]!;
-          s0 += c * q[p]!;
-          s1 += c * q[p + dim]!;
-          s2 += c * q[p + 2 * dim]!;
-          s3 += c * q[p + 3 * dim]!;
-        }
-        coords[j] = s0;
-        coords[j + 1] = s1;
-        coords[j + 2] = s2;
-        coords[j + 3] = s3;
-      }
-      for (; j < k; j++) {
-        let s = 0;
-        for (let d = 0; d < dim; d++) s += centred[base + d]! * q[j * dim + d]!;
-        coords[j] = s;
-      }
-      for (j = 0; j + 4 <= k; j += 4) {
         const c0 = coords[j]!;
         const c1 = coords[j + 1]!;
         const c2 = coords[j + 2]!;
@@ -83,8 +61,13 @@ export function principalCoordinates(data: Float32Array, size: number, dim: numb
 
 /** Row `r` of `data` (rows of `dim`) on the `k` directions of `basis`, written to `out` from `r * k`. */
 export function projectRow(data: Float32Array, dim: number, r: number, basis: Float32Array, k: number, out: Float32Array): void {
-  const base = r * dim;
-  const at = r * k;
+  project(data, r * dim, dim, basis, k, out, r * k);
+}
+
+type Floats = Float32Array | Float64Array;
+
+/** The `dim` values of `x` from `from`, on the `k` directions of `basis`, written to `out` from `at`. */
+function project(x: Floats, from: number, dim: number, basis: Floats, k: number, out: Floats, at: number): void {
   // Four directions per pass over the row; each sum still adds in the same order.
   let j = 0;
   for (; j + 4 <= k; j += 4) {
@@ -93,11 +76,11 @@ export function projectRow(data: Float32Array, dim: number, r: number, basis: Fl
     let s2 = 0;
     let s3 = 0;
     for (let d = 0, b = j * dim; d < dim; d++, b++) {
-      const x = data[base + d]!;
-      s0 += x * basis[b]!;
-      s1 += x * basis[b + dim]!;
-      s2 += x * basis[b + 2 * dim]!;
-      s3 += x * basis[b + 3 * dim]!;
+      const v = x[from + d]!;
+      s0 += v * basis[b]!;
+      s1 += v * basis[b + dim]!;
+      s2 += v * basis[b + 2 * dim]!;
+      s3 += v * basis[b + 3 * dim]!;
     }
     out[at + j] = s0;
     out[at + j + 1] = s1;
@@ -106,7 +89,7 @@ export function projectRow(data: Float32Array, dim: number, r: number, basis: Fl
   }
   for (; j < k; j++) {
     let s = 0;
-    for (let d = 0, b = j * dim; d < dim; d++, b++) s += data[base + d]! * basis[b]!;
+    for (let d = 0, b = j * dim; d < dim; d++, b++) s += x[from + d]! * basis[b]!;
     out[at + j] = s;
   }
 }
