@@ -1,5 +1,4 @@
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { cpSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,30 +9,21 @@ import { LociCallError } from '../../main/contract/errors.js';
 import { portTransport, servePort, type PortLike } from '../../main/contract/transports/message-port.js';
 import { LociEngine } from '../../main/engine/engine.js';
 import { composeHost } from '../../main/host/compose.js';
-import { startBrowserMode, type BrowserMode } from '../../main/server/browser-mode.js';
-import { httpCall, type HttpCallResult } from '../support/http-call.js';
+import { serveIndexedNotes, type ServedIndex } from '../support/served-index.js';
 
 // Each kind of failure answered over real HTTP by the real server on a real index: the caller's mistakes
 // as 400/404, a clash with another writer as 409, Loci's own faults as 500 — each in words for people.
-const tmp = mkdtempSync(path.join(os.tmpdir(), 'loci-status-'));
-const dbPath = path.join(tmp, 'index.db');
-let mode: BrowserMode;
+let served: ServedIndex;
+let dbPath: string;
 let engine: LociEngine;
 let notes: string;
-
-const call = (name: string, body: unknown): Promise<HttpCallResult> => httpCall(mode.server, name, body);
+const call = (name: string, body: unknown) => served.call(name, body);
 
 beforeAll(async () => {
-  notes = path.join(tmp, 'notes');
-  cpSync(path.resolve('test/fixtures/notes'), notes, { recursive: true });
-  engine = await LociEngine.open({ dbPath });
-  mode = await startBrowserMode({ engine, staticDir: tmp, log: () => {} });
-  expect((await call('library.index', { root: notes })).status).toBe(200);
+  served = await serveIndexedNotes('loci-status-', (folder) => cpSync(path.resolve('test/fixtures/notes'), folder, { recursive: true }));
+  ({ dbPath, engine, notes } = served);
 }, 60_000);
-afterAll(async () => {
-  await mode.close().catch(() => undefined);
-  rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => served.close());
 
 describe('HTTP statuses by error kind', () => {
   it.each([
