@@ -5,6 +5,7 @@ import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { KIND_NAMES, measureEmbedFloor } from './embed-floor.js';
 import { percentile } from './metrics.js';
 import { PEER_NAMES } from './names.js';
 import type { IndexProgress } from '../engine/types.js';
@@ -22,6 +23,8 @@ export interface BenchIndexOptions {
   queries?: boolean;
   oneNote?: boolean;
   progress?: boolean;
+  /** Embedder spec (embed/registry.ts) Loci indexes with; a real one adds the embedding floor and the fast index beside it. */
+  embedder?: string;
 }
 
 export type IndexBenchResult = { source: string } & Awaited<ReturnType<typeof benchIndex>>;
@@ -29,7 +32,9 @@ export type IndexBenchResult = { source: string } & Awaited<ReturnType<typeof be
 /**
  * `loci bench-index`: the floor (read + hash + FTS5 insert of every note in one plain loop), the peers
  * (MiniSearch, Orama) over the same texts, then Loci's full index with its phases, an unchanged re-run and
- * one changed note — all in one run, so the ratios are measured under the same load. Works on a copy of
+ * one changed note — all in one run, so the ratios are measured under the same load. With `embedder`, Loci
+ * indexes with it, and the same run times the fast (built-in embedder) index and the embedding floor: each
+ * distinct passage text embedded once, raw, by the same loaded model (embed-floor.ts). Works on a copy of
  * the folder (or on the first `news` CRUD-RAG articles written as notes), removed afterwards.
  */
 export async function runIndexBench(folder: string, opts: BenchIndexOptions): Promise<IndexBenchResult> {
@@ -71,7 +76,19 @@ async function benchIndex(work: string, notes: string, opts: BenchIndexOptions) 
     }
   }
 
-  const engine = await LociEngine.open({ dbPath: join(work, 'index.db') });
+  // The fast index, when Loci's is another embedder's: what a real embedder adds to it.
+  let fastSeconds: number | null = null;
+  if (opts.embedder && opts.embedder !== 'glove') {
+    const fast = await LociEngine.open({ dbPath: join(work, 'fast.db'), embedder: 'glove' });
+    try {
+      fastSeconds = (await fast.library.index(notes)).seconds;
+    } finally {
+      await fast.close();
+    }
+  }
+
+  const dbPath = join(work, 'index.db');
+  const engine = await LociEngine.open({ dbPath, embedder: opts.embedder });
   try {
     const phases = new PhaseClock(opts.progress === true);
     const queries = opts.queries ? new QueryProbe(engine.answers) : null;
@@ -80,6 +97,9 @@ async function benchIndex(work: string, notes: string, opts: BenchIndexOptions) 
     phases.end();
     queries?.stop();
     const idle = queries ? await queries.idle(20) : null;
+    const fastRatio = fastSeconds === null ? null : full.seconds / fastSeconds;
+    // Right after the full index, before any edit: the passages it embedded, by the model it loaded.
+    const { floor: embedFloor, kinds: embedKinds } = await measureEmbedFloor(dbPath, engine.embedders.embedder, phases.detail);
 
     let unchangedSeconds: number | null = null;
     let oneNoteChanged: number | null = null;
@@ -109,6 +129,15 @@ async function benchIndex(work: string, notes: string, opts: BenchIndexOptions) 
       fullSeconds: full.seconds,
       floorRatio: full.seconds / floor,
       miniSearchRatio: peers.minisearch ? full.seconds / peers.minisearch : null,
+      embedder: engine.embedders.embedder.id,
+      embedFloor,
+      /** Loci's full index time over the embedding floor's. */
+      embedFloorRatio: full.seconds / embedFloor.seconds,
+      /** The fast index's time, when Loci indexed with another embedder (null otherwise: the full index is the fast one). */
+      fastSeconds,
+      fastRatio,
+      /** Where the embedding went, per kind of row. */
+      embedKinds,
       phases: phases.result(),
       docsPerSecond: full.counts.documents / full.seconds,
       unchangedSeconds,
@@ -263,6 +292,10 @@ export function formatIndexBench(r: IndexBenchResult): string {
     `  ratio to MiniSearch              ${s(r.miniSearchRatio, 2)}×`,
     `  phases, wall s                   ${phases(r.phases.wallSeconds)}`,
     `  work, s (all threads)            ${phases(work)}`,
+    `embedding floor (${r.embedder})`.padEnd(34) + ` ${s(r.embedFloor.seconds)} s  (${r.embedFloor.texts} distinct passage texts, ${r.embedFloor.tokens} tokens, each once)`,
+    `  ratio to embedding floor         ${s(r.embedFloorRatio, 2)}×`,
+    ...(r.fastSeconds === null ? [] : [`fast index (built-in embedder)     ${s(r.fastSeconds)} s; loci ${s(r.fastRatio, 2)}× it`]),
+    `  embedded, per kind               ${r.embedKinds.map((k) => `${KIND_NAMES[k.kind]} ${k.embedded} texts / ${k.tokens} tokens / ${s(k.seconds, 1)} s`).join('; ')}`,
     ...(engineShare === undefined ? [] : [`  engine thread preparing notes    ${s(engineShare)} s wall between its writes (their read, parse, extract and embed are in the line above)`]),
     `unchanged re-run                   ${s(r.unchangedSeconds, 3)} s`,
     `one note changed                   p50 ${s(r.oneNoteP50, 3)} s, max ${s(r.oneNoteSeconds.length ? Math.max(...r.oneNoteSeconds) : null, 3)} s over ${r.oneNoteSeconds.length} notes, one edit each (${r.oneNoteChanged ?? '–'} re-done per run at most)`,

@@ -14,9 +14,10 @@ export function registerBenchIndex(program: Command): void {
     .option('--no-peers', 'skip MiniSearch and Orama')
     .option('--queries', 'ask a question every 250 ms during the full index and report the latency (p50, p95)')
     .option('--no-one-note', 'skip the unchanged re-run and the one-note re-index')
+    .option('--embedder <spec>', "embedder Loci indexes with ('glove', 'transformers:<folder>', …); the run also times each distinct passage text embedded once by it (the floor) and the fast index")
     .option('--progress', 'log each phase and every 5,000 notes (elapsed time, peak memory) to stderr, for long runs')
     .addOption(jsonOption())
-    .action(async (folder: string, opts: { json?: boolean; news?: string; peers?: boolean; queries?: boolean; oneNote?: boolean; progress?: boolean }) => {
+    .action(async (folder: string, opts: { json?: boolean; embedder?: string; news?: string; peers?: boolean; queries?: boolean; oneNote?: boolean; progress?: boolean }) => {
       const { formatIndexBench, runIndexBench } = await import('../../bench/indexing.js');
       const result = await runIndexBench(folder, opts);
       print(!!opts.json, result, () => formatIndexBench(result));

@@ -11,7 +11,7 @@ import { embedOnce } from './embed-once.js';
  */
 export const KINDS_SEARCH_READS: readonly OwnerKind[] = ['doc', 'chunk', 'fci', 'entity'];
 /** Fact paths last: every method but PG-RAG's can use the rest while they are embedded. */
-const KINDS: readonly OwnerKind[] = [...KINDS_SEARCH_READS, 'mm'];
+export const KINDS: readonly OwnerKind[] = [...KINDS_SEARCH_READS, 'mm'];
 const BATCH = 256;
 /**
  * A one-passage note embeds the same text as its passage. A run stopped after the notes' vectors (or
@@ -43,6 +43,8 @@ export interface EmbedMissingOptions {
    * row still holds the text embedded: a note rewritten or removed meanwhile is its index run's to embed.
    */
   lock?: (write: () => Promise<void>) => Promise<void>;
+  /** Adds the seconds spent embedding each kind's texts, as `embed: <kind>` (`loci bench-index`). */
+  times?: Record<string, number>;
 }
 
 /**
@@ -52,7 +54,7 @@ export interface EmbedMissingOptions {
  * rows lacked a vector.
  */
 export async function embedMissing(db: Db, embedder: Embedder, opts: EmbedMissingOptions = {}): Promise<number> {
-  const { onProgress, signal, scope = null, kinds = KINDS, lock } = opts;
+  const { onProgress, signal, scope = null, kinds = KINDS, lock, times } = opts;
   const todo = kinds.map((kind) => {
     const docIds = scope ? (kind === 'entity' ? scope.entities : scope.rows) : null;
     return { kind, rows: docIds?.length === 0 ? [] : rowsMissingEmbeddings(db, kind, embedder.id, docIds) };
@@ -85,7 +87,9 @@ export async function embedMissing(db: Db, embedder: Embedder, opts: EmbedMissin
       // A text a removed or rewritten row held (migration 11) is not embedded again; taken back, it leaves
       // the released ones (a repeated text stays shared with the run's later rows, as an embedded one does).
       const taken = released ? releasedVectorsFor(db, embedder.id, [...new Set(texts)].filter((t) => !shared.has(t))) : new Map<string, Float32Array>();
+      const started = performance.now();
       const vectors = await embedOnce(embedder, texts, taken.size ? new Map([...shared, ...taken]) : shared);
+      if (times) times[`embed: ${kind}`] = (times[`embed: ${kind}`] ?? 0) + (performance.now() - started) / 1000;
       texts.forEach((t, j) => {
         if (repeated.has(t)) shared.set(t, vectors[j]!);
       });
@@ -110,7 +114,8 @@ export async function embedMissing(db: Db, embedder: Embedder, opts: EmbedMissin
   return total;
 }
 
-function embeddedText(text: string | null): string {
+/** The text a row is embedded by: its text cut where long documents are cut. */
+export function embeddedText(text: string | null): string {
   return (text ?? '').slice(0, EMBEDDED_TEXT_MAX_CHARS);
 }
 
@@ -126,7 +131,7 @@ function textCounts(texts: string[]): { distinct: Set<string>; repeated: Set<str
  * one per four characters (within 0.75–1.12 of MiniLM's count for each kind of row, on Wikipedia, news
  * and documentation); at most where the model cuts.
  */
-function estimatedTokens(text: string, cut: number): number {
+export function estimatedTokens(text: string, cut: number): number {
   const han = text.match(/\p{Script=Han}/gu)?.length ?? 0;
   return Math.min(cut, 1 + han + (text.length - han) / 4);
 }

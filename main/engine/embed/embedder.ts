@@ -10,6 +10,8 @@ export interface Embedder {
   embedQueries?(texts: string[]): Promise<Float32Array[]>;
   /** Where the model cuts a text, in its tokens, when known: what a long text costs it (progress estimates). */
   readonly maxTokens?: number;
+  /** How many tokens the model reads of each text (cut where it cuts), when it has a tokenizer: what `loci bench-index` reports. */
+  countTokens?(texts: string[]): number[];
   dispose?(): Promise<void>;
 }
 

@@ -117,6 +117,7 @@ export async function createTransformersEmbedder(opts: TransformersEmbedderOptio
     dim: probe!.length,
     maxTokens,
     embed: (texts) => embedInLengthOrder(prefixed(passagePrompt, texts), batchSize, run),
+    countTokens: (texts) => prefixed(passagePrompt, texts).map((t) => Math.min(maxTokens, tokenizer.encode(t).length)),
     ...(queryPrompt || passagePrompt ? { embedQueries: (texts: string[]) => embedInLengthOrder(prefixed(queryPrompt, texts), batchSize, run) } : {}),
     async dispose() {
       await extractor.dispose();

@@ -115,7 +115,7 @@ export async function updateGraph(
   const scoped = sameModel || opts.graphRebuiltLater || (graphModel === null && everyDocumentPending(db));
   const scope = scoped ? { rows: pending.filter((id) => !embeddedHere.has(id)), entities: pending } : null;
   const kinds = opts.factPathsLater ? { kinds: KINDS_SEARCH_READS } : {};
-  const embedded = await embedWithProgress(db, embedder, { onProgress: opts.onProgress, signal: opts.signal, scope, ...kinds });
+  const embedded = await embedWithProgress(db, embedder, { onProgress: opts.onProgress, signal: opts.signal, scope, times, ...kinds });
   addTime(times, 'embed', t0);
   if (opts.graphRebuiltLater && !sameModel) {
     // Searchable now (a new generation reloads what questions read); related notes and pgr catch up then.

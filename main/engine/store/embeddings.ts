@@ -81,6 +81,12 @@ export function rowsMissingEmbeddings(db: Db, kind: OwnerKind, model: string, do
     .all({ kind, model, ...(scoped ? { docs: JSON.stringify(docIds) } : {}) }) as [number, string][];
 }
 
+/** Every row of `kind` with the text it is embedded by (uncut), in id order: what `loci bench-index` counts and embeds as the floor. */
+export function embeddedTexts(db: Db, kind: OwnerKind): [number, string][] {
+  const rows = db.prepare(`SELECT * FROM (${EMBEDDED_TEXT[kind](false)}) ORDER BY 1`).raw().all() as [number, string | null][];
+  return rows.map(([id, text]) => [id, text ?? '']);
+}
+
 /**
  * This model's vectors of rows of `kind` (of the given documents, or all), by the text each embeds (cut
  * to EMBEDDED_TEXT_MAX_CHARS), for texts among `wanted`.

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { formatIndexBench, runIndexBench } from '../../main/bench/indexing.js';
+import { LociEngine } from '../../main/engine/engine.js';
+import { openDb } from '../../main/engine/store/db.js';
+import { FIXTURE_NOTES } from '../fixtures/paths.js';
+
+/** The passage texts Loci embeds (a chunk's note title, a space, its text), counted straight from an index of the folder. */
+async function distinctPassageTexts(folder: string): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'loci-floor-'));
+  try {
+    const engine = await LociEngine.open({ dbPath: join(dir, 'index.db'), embedder: 'glove' });
+    await engine.library.index(folder);
+    await engine.close();
+    const db = openDb(join(dir, 'index.db'), { readonly: true });
+    const { n } = db.prepare("SELECT COUNT(DISTINCT COALESCE(d.title, '') || ' ' || c.text) AS n FROM chunks c JOIN documents d ON d.id = c.document_id").get() as { n: number };
+    db.close();
+    return n;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('loci bench-index: the embedding floor', () => {
+  it('embeds each distinct passage text once and reports the index time over it, with the cost of each kind', async () => {
+    const r = await runIndexBench(FIXTURE_NOTES, { embedder: 'glove', peers: false, oneNote: false });
+    const json = JSON.parse(JSON.stringify(r)) as typeof r;
+
+    expect(json.embedFloor.texts).toBe(await distinctPassageTexts(FIXTURE_NOTES));
+    expect(json.embedFloor.texts).toBeGreaterThan(0);
+    expect(json.embedFloor.tokens).toBeGreaterThan(json.embedFloor.texts);
+    expect(json.embedFloor.seconds).toBeGreaterThan(0);
+    expect(json.embedFloorRatio).toBeCloseTo(json.fullSeconds / json.embedFloor.seconds, 6);
+    // The built-in embedder's index is the fast one: no second index to compare with.
+    expect(json.fastSeconds).toBeNull();
+    expect(json.fastRatio).toBeNull();
+
+    // Every kind, in the order the index embeds them; a text is counted under the first kind that has it.
+    expect(json.embedKinds.map((k) => k.kind)).toEqual(['doc', 'chunk', 'fci', 'entity', 'mm']);
+    const passages = json.embedKinds.find((k) => k.kind === 'chunk')!;
+    expect(passages.distinct).toBe(json.embedFloor.texts);
+    expect(passages.rows).toBe(json.counts.chunks);
+    expect(json.embedKinds.find((k) => k.kind === 'mm')!.rows).toBe(json.counts.mindMapNodes);
+    for (const k of json.embedKinds) {
+      expect(k.embedded).toBeLessThanOrEqual(k.distinct);
+      expect(k.distinct).toBeLessThanOrEqual(k.rows);
+      expect(k.tokens >= k.embedded).toBe(true);
+    }
+
+    expect(formatIndexBench(r)).toMatch(/ratio to embedding floor\s+\d+\.\d\d×/);
+  }, 60_000);
+});
