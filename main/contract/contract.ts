@@ -56,6 +56,11 @@ export const calls = {
     z.object({ dir: z.string(), matches: z.array(z.string()), truncated: z.boolean() }),
     'Existing directories starting with a typed path (up to 20; hidden ones only when asked or typed), for the folder field.',
   ),
+  'library.estimate': call(
+    z.object({ embedder: z.string().trim().min(1, 'name an embedder').max(4096), root: root.optional(), refresh: z.boolean().optional() }).strict(),
+    s.indexEstimate,
+    "How long indexing the library's folders (or one folder, `root`) from scratch takes with an embedder on this machine: a short timed probe of the real index run on a sample of the notes, in a temporary database, kept per embedder and library until the library's size changes markedly; `refresh` measures again.",
+  ),
   'engine.warnings': call(none, z.array(z.string()), 'Problems the engine worked around since it started (e.g. a stored embedder that failed to load, a refused folder), and notices (e.g. notes extracted again after an upgrade).'),
   ask: call(
     z

@@ -26,6 +26,7 @@ export {
   stats,
   chatSummary,
   chatMessage,
+  indexEstimate,
   PATH_SEPARATOR,
 } from './shapes/domain.js';
 export { graphView, relatedNote } from './shapes/graph.js';

@@ -45,3 +45,5 @@ export type Stats = z.infer<typeof shape.stats>;
 export type EmbedderSwitch = z.infer<typeof shape.embedderSwitch>;
 export type ChatSummary = z.infer<typeof shape.chatSummary>;
 export type ChatMessage = z.infer<typeof shape.chatMessage>;
+export type ProbeResult = z.infer<typeof shape.estimateProbe>;
+export type IndexEstimate = z.infer<typeof shape.indexEstimate>;

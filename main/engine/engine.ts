@@ -18,6 +18,7 @@ import { LibraryService } from './services/library-service.js';
 import { AskService } from './services/ask-service.js';
 import { ViewsService } from './services/views-service.js';
 import { SettingsService } from './services/settings-service.js';
+import { EstimateService } from './services/estimate-service.js';
 
 export { ReadOnlyIndexError } from './read-only-index.js';
 export type { EngineEvent } from './services/engine-events.js';
@@ -65,6 +66,8 @@ export class LociEngine {
   /** What the UI reads: notes, mind maps, note text, graphs, related notes, stats. */
   readonly views: ViewsService;
   readonly settings: SettingsService;
+  /** How long indexing the library takes with each embedder, from timed probes. */
+  readonly estimates: EstimateService;
 
   private constructor(
     private readonly ctx: EngineContext,
@@ -82,6 +85,7 @@ export class LociEngine {
     this.answers = new AskService(ctx, this.embedders, this.model);
     this.views = new ViewsService(ctx, this.embedders, () => this.library.roots());
     this.settings = new SettingsService(ctx, this.embedders, this.model, this.library);
+    this.estimates = new EstimateService(ctx, () => this.library.roots());
   }
 
   static async open(opts: EngineOptions): Promise<LociEngine> {

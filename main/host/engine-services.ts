@@ -33,6 +33,7 @@ export function engineServices(engine: LociEngine, emit: Emit, keepWatching: (ro
       setScope: async ({ root, include, exclude }) => (await library.setScope(root, { include, exclude })).searchable,
       reindex: ({ root, docId }) => library.reindex(root, docId).searchable,
       completePath: ({ prefix, hidden }) => library.completePath(prefix, { hidden }),
+      estimate: ({ embedder, root, refresh }) => engine.estimates.estimate(embedder, { root, refresh }),
     },
     engine: { warnings: () => engine.events.warnings() },
     ask: {

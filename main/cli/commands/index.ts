@@ -13,6 +13,8 @@ import { registerModels } from './models.js';
 import { registerBenchLlm } from './bench-llm.js';
 import { registerServe } from './serve.js';
 import { registerCheck } from './check.js';
+import { registerEstimate } from './estimate.js';
+import { registerBenchEstimate } from './bench-estimate.js';
 
 /** Every `loci` subcommand registers itself here: one line per command file. */
 export function registerCommands(program: Command): void {
@@ -30,4 +32,6 @@ export function registerCommands(program: Command): void {
   registerBenchLlm(program);
   registerServe(program);
   registerCheck(program);
+  registerEstimate(program);
+  registerBenchEstimate(program);
 }

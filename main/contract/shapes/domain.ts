@@ -269,3 +269,32 @@ export const stats = z.object({
   /** An embedder switch under way, as its latest event said (a window opened mid-switch shows it at once). */
   switching: embedderSwitch.nullable(),
 });
+
+/** What a timed probe of the index run measured for one embedder (see engine/index/estimate.ts). */
+export const estimateProbe = z.object({
+  /** Loading the embedder, paid once per run. */
+  loadSeconds: z.number(),
+  /** What the first notes cost beyond their size (lazy set-up, the model's first call), paid once. */
+  setupSeconds: z.number(),
+  /** The measured run: seconds per byte of note text. */
+  secondsPerByte: z.number(),
+  /** The sample the probe indexed. */
+  sampleNotes: z.number(),
+  sampleBytes: z.number(),
+  /** Wall time of the whole probe. */
+  probeSeconds: z.number(),
+});
+
+/** How long indexing the library (or one folder) from scratch in fast mode takes with an embedder, on this machine. */
+export const indexEstimate = z.object({
+  /** The embedder's spec (the settings' `embedder` value). */
+  embedder: z.string(),
+  seconds: z.number(),
+  /** The library the estimate is for, as scanned now. */
+  notes: z.number(),
+  bytes: z.number(),
+  probe: estimateProbe,
+  /** When the probe ran (ISO time); `cached` when this answer reused it. */
+  measuredAt: z.string(),
+  cached: z.boolean(),
+});
