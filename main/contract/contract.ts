@@ -93,6 +93,16 @@ export const calls = {
     s.graphView,
     'Documents, shared entities and super-topics as a graph.',
   ),
+  'graph.overview': call(
+    z.object({ by: s.clusterGrouping.optional() }).strict(),
+    s.graphOverview,
+    'The whole library as clusters (folders, or super-topics where folders do not split it) sized by their notes, with the document-layer edges between clusters counted.',
+  ),
+  'graph.cluster': call(
+    z.object({ id: z.string().min(1, 'a cluster id is required').max(8192), by: s.clusterGrouping.optional() }).strict(),
+    s.clusterView,
+    "One overview cluster opened: its notes with the edges among them, and each note's edges to the other clusters, counted.",
+  ),
   'graph.local': call(
     z
       .object({

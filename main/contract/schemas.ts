@@ -29,7 +29,7 @@ export {
   indexEstimate,
   PATH_SEPARATOR,
 } from './shapes/domain.js';
-export { graphView, relatedNote } from './shapes/graph.js';
+export { graphView, graphOverview, clusterView, clusterGrouping, relatedNote } from './shapes/graph.js';
 export { settingDescriptor };
 
 export const catalogueModel = z.object({

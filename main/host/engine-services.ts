@@ -50,6 +50,8 @@ export function engineServices(engine: LociEngine, emit: Emit, keepWatching: (ro
     graph: {
       view: ({ limit }) => views.graph({ limit }),
       local: ({ docId, hops, limit }) => views.localGraph(docId, { hops, limit }),
+      overview: ({ by }) => views.graphOverview(by),
+      cluster: ({ id, by }) => views.graphCluster(id, by),
     },
     stats: { stats: () => views.stats() },
     chats: {

@@ -29,6 +29,42 @@ export const graphView = z.object({
   links: z.array(graphLink),
 });
 
+/** How the overview groups notes: by folder (a folder too big to read is split by super-topic), or by super-topic. */
+export const clusterGrouping = z.enum(['folder', 'topic']);
+
+/** One cluster of the whole-library overview: a folder (with its sub-folders, unless they are clusters of their own) or a super-topic's notes. */
+export const graphCluster = z.object({
+  id: z.string(),
+  kind: z.enum(['folder', 'topic']),
+  label: z.string(),
+  /** The folder it covers, relative to its library folder (`''` at the top level). */
+  folder: z.string(),
+  notes: z.number(),
+  /** Document-layer edges with both ends inside it. */
+  innerLinks: z.number(),
+  /** Its commonest super-topics' names, most notes first (up to 3). */
+  topics: z.array(z.string()),
+});
+
+/** Document-layer edges between two clusters' notes, counted. */
+export const clusterLink = z.object({ source: z.string(), target: z.string(), weight: z.number() });
+
+export const graphOverview = z.object({
+  by: clusterGrouping,
+  /** Indexed notes in all clusters. */
+  notes: z.number(),
+  clusters: z.array(graphCluster),
+  links: z.array(clusterLink),
+});
+
+/** One cluster opened: its notes, the edges among them, and each note's edges to the other clusters (counted; target is a cluster id). */
+export const clusterView = z.object({
+  cluster: graphCluster,
+  nodes: z.array(graphNode),
+  links: z.array(graphLink),
+  outward: z.array(clusterLink),
+});
+
 /** Why a note is related. `text` names it (the shared entity, the similar passage, the shared topic); the lines are in the related note. */
 export const relatedReason = z.object({
   kind: z.enum(['similar', 'entity', 'super-topic']),

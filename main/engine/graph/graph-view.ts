@@ -56,16 +56,7 @@ export function buildLocalGraph(db: Db, docId: number, hops: 1 | 2, limit: numbe
 function assemble(db: Db, docs: GraphDoc[], limit: number): GraphView {
   const docIds = docs.map((d) => d.id);
   const topicOf = strongestTopics(db, docIds);
-  const nodes: GraphNode[] = docs.map((d) => ({
-    id: `d${d.id}`,
-    kind: 'doc',
-    label: d.title,
-    docId: d.id,
-    docPath: d.relPath,
-    weight: d.degree,
-    folder: folderOf(d.relPath),
-    ...topicOf.get(d.id),
-  }));
+  const nodes: GraphNode[] = docs.map((d) => docNode(d, topicOf));
   const links: GraphView['links'] = edgesWithin(db, docIds).map((e) => ({ source: `d${e.src}`, target: `d${e.dst}`, kind: 'similar', weight: e.weight }));
 
   const entities = entitiesSharedWithin(db, docIds, Math.floor(limit * SHARE.entities));
@@ -82,14 +73,19 @@ function assemble(db: Db, docs: GraphDoc[], limit: number): GraphView {
   return { nodes, links };
 }
 
+/** A note as a graph node, with its cluster keys. */
+export function docNode(d: GraphDoc, topicOf: Map<number, { topic: string; topicLabel: string }>): GraphNode {
+  return { id: `d${d.id}`, kind: 'doc', label: d.title, docId: d.id, docPath: d.relPath, weight: d.degree, folder: folderOf(d.relPath), ...topicOf.get(d.id) };
+}
+
 /** The folder a note sits in, relative to its library folder (`''` at the top level). */
-function folderOf(relPath: string): string {
+export function folderOf(relPath: string): string {
   const cut = relPath.lastIndexOf('/');
   return cut < 0 ? '' : relPath.slice(0, cut);
 }
 
 /** Each note's largest super-topic (ties: the lower id), as `s<id>` so it matches the super-topic node. */
-function strongestTopics(db: Db, docIds: number[]): Map<number, { topic: string; topicLabel: string }> {
+export function strongestTopics(db: Db, docIds: number[]): Map<number, { topic: string; topicLabel: string }> {
   const best = new Map<number, { superId: number; size: number; text: string }>();
   for (const r of documentSuperTopics(db, docIds)) {
     const b = best.get(r.docId);

@@ -10,11 +10,12 @@ import { isIndexedDocument } from '../store/graph-queries.js';
 import { documentStates, extractorCounts, findIndexedDocument, type DocumentStateRow } from '../store/library.js';
 import { buildGraphView, buildLocalGraph } from '../graph/graph-view.js';
 import { relatedNotes } from '../graph/related.js';
+import { buildClusterView, buildGraphOverview } from '../graph/overview.js';
 import { libraryTags, noteLinks } from '../graph/note-links.js';
 import { OutsideLibraryError, realPathInside } from '../ingest/contain.js';
 import { noteContent } from '../ingest/read.js';
 import { NotFoundError } from '../errors.js';
-import type { DocumentSummary, GraphView, MindMapView, NoteLinks, NoteTags, NoteText, RelatedNote, Stats } from '../api.js';
+import type { ClusterGrouping, ClusterView, DocumentSummary, GraphOverview, GraphView, MindMapView, NoteLinks, NoteTags, NoteText, RelatedNote, Stats } from '../api.js';
 import { errorText, type EngineContext } from './engine-context.js';
 import type { EmbedderService } from './embedder-service.js';
 
@@ -62,6 +63,16 @@ export class ViewsService {
 
   graph(opts: { limit?: number } = {}): GraphView {
     return buildGraphView(this.ctx.db, opts.limit ?? 2000);
+  }
+
+  /** The whole library as clusters with the edges between them counted (graph/overview.ts). */
+  graphOverview(by?: ClusterGrouping): GraphOverview {
+    return buildGraphOverview(this.ctx.db, by);
+  }
+
+  /** One overview cluster opened into its notes. */
+  graphCluster(id: string, by?: ClusterGrouping): ClusterView {
+    return buildClusterView(this.ctx.db, id, by);
   }
 
   /** The graph around one note, `hops` document-layer edges out, in the shape of `graph()`. */

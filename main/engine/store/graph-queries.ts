@@ -36,6 +36,11 @@ export function mostConnectedDocuments(db: Db, limit: number): GraphDoc[] {
   return stmt(db, `SELECT ${DOC_COLUMNS} FROM documents d WHERE d.status = 'indexed' ORDER BY degree DESC, d.id LIMIT ?`).all(limit) as GraphDoc[];
 }
 
+/** Every indexed document, for the whole-library overview. */
+export function allGraphDocuments(db: Db): GraphDoc[] {
+  return stmt(db, `SELECT ${DOC_COLUMNS} FROM documents d WHERE d.status = 'indexed' ORDER BY d.id`).all() as GraphDoc[];
+}
+
 export function graphDocuments(db: Db, docIds: Iterable<number>): GraphDoc[] {
   return stmt(db, `SELECT ${DOC_COLUMNS} FROM json_each(?) j CROSS JOIN documents d ON d.id = j.value WHERE d.status = 'indexed'`).all(ids(docIds)) as GraphDoc[];
 }
@@ -54,6 +59,17 @@ export function edgesWithin(db: Db, docIds: Iterable<number>): DocEdge[] {
     `SELECT e.src, e.dst, e.weight FROM json_each(?) j CROSS JOIN doc_edges e ON e.src = j.value
      WHERE e.dst IN (SELECT value FROM json_each(?))`,
   ).all(json, json) as DocEdge[];
+}
+
+/** Every document-layer edge between indexed documents, as (src, dst, weight) rows. */
+export function allDocEdges(db: Db): [number, number, number][] {
+  return stmt(
+    db,
+    `SELECT e.src, e.dst, e.weight FROM doc_edges e
+     JOIN documents a ON a.id = e.src AND a.status = 'indexed' JOIN documents b ON b.id = e.dst AND b.status = 'indexed'`,
+  )
+    .raw()
+    .all() as [number, number, number][];
 }
 
 /** A document's neighbours on the document layer, either direction, strongest edge per neighbour. */
@@ -87,12 +103,12 @@ export function mentionsWithin(db: Db, entityIds: Iterable<number>, docIds: Iter
   ).all(ids(entityIds), ids(docIds)) as { entityId: number; docId: number }[];
 }
 
-/** Super-topics joining at least two documents of the set, largest first. */
+/** Super-topics joining at least two documents of the set, largest first. (`+n.kind`: the kind index would scan every topic node per document.) */
 export function superTopicsWithin(db: Db, docIds: Iterable<number>, limit: number): { id: number; text: string; docs: number }[] {
   return stmt(
     db,
     `SELECT s.id, s.text, count(DISTINCT n.document_id) AS docs
-     FROM json_each(?) j CROSS JOIN mm_nodes n ON n.document_id = j.value AND n.kind = 'topic'
+     FROM json_each(?) j CROSS JOIN mm_nodes n ON n.document_id = j.value AND +n.kind = 'topic'
      JOIN super_members m ON m.node_id = n.id JOIN super_nodes s ON s.id = m.super_id AND s.kind = 'topic'
      GROUP BY s.id HAVING docs >= 2 ORDER BY docs DESC, s.id LIMIT ?`,
   ).all(ids(docIds), limit) as { id: number; text: string; docs: number }[];
@@ -108,12 +124,12 @@ export function superTopicMembersWithin(db: Db, superIds: Iterable<number>, docI
   ).all(ids(superIds), ids(docIds)) as { superId: number; docId: number }[];
 }
 
-/** Each document's super-topics with their size (members in the whole index), for clustering. */
+/** Each document's super-topics with their size (members in the whole index), for clustering. (`+n.kind`: as above.) */
 export function documentSuperTopics(db: Db, docIds: Iterable<number>): { docId: number; superId: number; text: string; size: number }[] {
   return stmt(
     db,
     `SELECT n.document_id AS docId, s.id AS superId, s.text, (SELECT count(*) FROM super_members c WHERE c.super_id = s.id) AS size
-     FROM json_each(?) j CROSS JOIN mm_nodes n ON n.document_id = j.value AND n.kind = 'topic'
+     FROM json_each(?) j CROSS JOIN mm_nodes n ON n.document_id = j.value AND +n.kind = 'topic'
      JOIN super_members m ON m.node_id = n.id JOIN super_nodes s ON s.id = m.super_id AND s.kind = 'topic'`,
   ).all(ids(docIds)) as { docId: number; superId: number; text: string; size: number }[];
 }
