@@ -1,13 +1,16 @@
 import type { IndexPhase, IndexProgress } from '../types.js';
+import { nextTimeLeft, TIME_LEFT_START } from './time-left.js';
 
 /**
- * Emits progress for one phase with an ETA from the observed rate; throttled so callers may tick per item.
+ * Emits progress for one phase with an ETA from the observed rate, smoothed (time-left.ts); throttled so
+ * callers may tick per item.
  * `work` (0–1), where items differ in cost, is the share of the phase's work done, which the ETA then
  * follows instead of the share of items.
  */
 export function phaseProgress(phase: IndexPhase, total: number, emit?: (p: IndexProgress) => void, minIntervalMs = 100) {
   const started = performance.now();
   let last = 0;
+  let left = TIME_LEFT_START;
   const send = (done: number, current?: string, force = false, work = done / Math.max(1, total)) => {
     if (!emit) return;
     const now = performance.now();
@@ -15,7 +18,8 @@ export function phaseProgress(phase: IndexPhase, total: number, emit?: (p: Index
     if (!force && total > 200 && now - last < minIntervalMs && done < total) return;
     last = now;
     const elapsed = (now - started) / 1000;
-    const etaSeconds = done >= total ? 0 : work > 0 && work < 1 ? Math.round((elapsed * (1 - work)) / work) : null;
+    left = nextTimeLeft(left, done >= total ? 1 : work, elapsed);
+    const etaSeconds = left.left === null ? null : Math.round(left.left);
     emit({ phase, done, total, etaSeconds, current });
   };
   send(0, undefined, true);
