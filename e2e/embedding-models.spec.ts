@@ -9,6 +9,7 @@ import { tinyModelFile } from '../test/llm/helpers/tiny-model.js';
 import { copySampleNotes, indexedSampleLibrary } from './support/notes.js';
 import { writeTinyTokenizer } from './support/tiny-tokenizer.js';
 import { startServer } from './support/start-server.js';
+import { expectAccessible } from './support/big.js';
 
 // An embedding model installed under Models is put to work from the window: the catalogue row offers
 // "Use for search", the engine (the bundled CLI's server, as the packaged app runs it) loads the folder
@@ -160,3 +161,56 @@ for (const library of FOREIGN_LIBRARIES) {
     }
   });
 }
+
+// The cost of each embedder before choosing it: Settings and the first run's model step time a short probe
+// of the real index run per embedder (GloVe, and the installed model) on this library and show the
+// estimate, with how it was measured behind a disclosure. No timing is asserted, only that each is measured.
+test('Settings show how long indexing this library takes with each embedder, measured again on request', async ({ page }) => {
+  const { work } = indexedSampleLibrary('loci-e2e-estimates-');
+  const { models, entry } = modelsWithMiniLm(work);
+  const server = await serve(path.join(work, 'index.db'), models);
+  try {
+    await page.goto(server.url);
+    await page.getByRole('button', { name: /^Settings/ }).first().click();
+    const estimates = page.getByRole('region', { name: 'Index time per embedder' });
+    const glove = estimates.getByRole('row', { name: /GloVe/ });
+    const mini = estimates.getByRole('row', { name: new RegExp(`${entry.id} \\(installed\\)`) });
+    await expect(glove).toContainText(/about \d+ (s|min)|under a second/, { timeout: 90_000 });
+    await expect(mini).toContainText(/about \d+ (s|min)|under a second/, { timeout: 90_000 });
+    // The basis: how many notes the probe indexed, of how many.
+    await mini.locator('summary').focus();
+    await page.keyboard.press('Enter');
+    await expect(mini).toContainText(/Indexed \d+ of \d+ notes \(\d[\d,]* KB of \d[\d,]* KB\) into a scratch index/);
+    await expectAccessible(page, 'settings with index estimates');
+    // Kept: asked again (a reopened Settings), the probe is not run again; "Measure again" runs it.
+    await page.getByRole('button', { name: /^Ask/ }).first().click();
+    await page.getByRole('button', { name: /^Settings/ }).first().click();
+    await expect(mini.locator('summary')).toHaveText(/about|under/);
+    await mini.locator('summary').click();
+    await expect(mini).toContainText('(kept from then)');
+    await estimates.getByRole('button', { name: 'Measure again' }).click();
+    await expect(estimates.getByRole('button', { name: 'Measuring…' })).toBeDisabled();
+    await expect(estimates.getByRole('button', { name: 'Measure again' })).toBeEnabled({ timeout: 90_000 });
+    await mini.locator('summary').click();
+    await expect(mini).not.toContainText('(kept from then)');
+  } finally {
+    await server.stop();
+  }
+});
+
+test('first run: the model step shows the index time with GloVe and with the installed embedding model', async ({ page }) => {
+  const work = mkdtempSync(path.join(os.tmpdir(), 'loci-e2e-onboarding-estimate-'));
+  const notes = copySampleNotes();
+  const { models, entry } = modelsWithMiniLm(work);
+  const server = await serve(path.join(work, 'index.db'), models);
+  try {
+    await page.goto(server.url);
+    await page.getByLabel('Folder path').fill(notes);
+    await page.getByRole('button', { name: 'Add folder' }).click();
+    const estimates = page.getByTestId('model-step').getByRole('region', { name: 'How long indexing your notes takes' });
+    await expect(estimates.getByRole('row', { name: /GloVe/ })).toContainText(/about \d+ (s|min)|under a second/, { timeout: 90_000 });
+    await expect(estimates.getByRole('row', { name: entry.name })).toContainText(/about \d+ (s|min)|under a second/, { timeout: 90_000 });
+  } finally {
+    await server.stop();
+  }
+});

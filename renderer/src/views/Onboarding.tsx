@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import type { EventPayload, Res } from '../../../main/contract/contract.js';
 import { FolderField } from '../components/FolderField.js';
 import { IndexProgress } from '../components/IndexProgress.js';
+import { IndexEstimates, type EstimatedEmbedder } from '../components/IndexEstimates.js';
 import { Badge, Button, ErrorBox, Notice, ProgressBar, ui } from '../components/ui.js';
 import { useApp } from '../lib/app-context.js';
 import { plural } from '../lib/format.js';
@@ -121,6 +122,10 @@ function ModelStep({ onDone }: { onDone(): void }) {
   const picks = [embedder?.model, recommended('chat')].filter((m): m is CatalogueModel => !!m);
   const settings = useCall('settings.get', {});
   const installed = models.data?.installed ?? [];
+  // The offered embedding model is measured once it is installed (a probe needs the model itself).
+  const offeredCopy = embedder && installedCopy(embedder.model, installed);
+  const estimated: EstimatedEmbedder[] = [{ spec: 'glove', name: 'GloVe (built in, in use)' }];
+  if (embedder && offeredCopy?.embedder) estimated.push({ spec: offeredCopy.embedder, name: embedder.model.name });
 
   return (
     <div className={`${ui.panel} ${ui.stack}`} aria-labelledby="models-step-title" data-testid="model-step">
@@ -149,6 +154,12 @@ function ModelStep({ onDone }: { onDone(): void }) {
           />
         ))}
       </div>
+      {models.data && (
+        <>
+          <IndexEstimates id="onboarding-estimates-title" title="How long indexing your notes takes" embedders={estimated} />
+          {embedder && !offeredCopy && <span className={ui.muted}>Once {embedder.model.name} is downloaded, Loci measures how long it takes on your notes.</span>}
+        </>
+      )}
       <span className={ui.row}>
         <Button variant="primary" onClick={onDone}>
           Go to my library

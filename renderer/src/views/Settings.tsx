@@ -5,8 +5,18 @@ import { useCall } from '../lib/use-call.js';
 import { embedderChoices } from '../lib/model-use.js';
 import { languagesLine } from '../lib/languages.js';
 import { DescribedSettings } from './SettingsForm.js';
+import { IndexEstimates, type EstimatedEmbedder } from '../components/IndexEstimates.js';
 import { ModelsPanel } from './Models.js';
 import views from './views.module.css';
+
+/** The built-in embedder, the installed embedding models and the one in the settings, each once. */
+function estimatedEmbedders(settings: Record<string, unknown> | null, installed: Parameters<typeof embedderChoices>[0]): EstimatedEmbedder[] {
+  const out: EstimatedEmbedder[] = [{ spec: 'glove', name: 'GloVe (built in)' }];
+  for (const c of embedderChoices(installed)) out.push({ spec: c.value, name: c.label });
+  const current = typeof settings?.embedder === 'string' ? settings.embedder : null;
+  if (current && !out.some((e) => e.spec === current)) out.push({ spec: current, name: current });
+  return out;
+}
 
 export function SettingsView() {
   const { indexVersion } = useApp();
@@ -30,6 +40,11 @@ export function SettingsView() {
         }}
       />
       <DescribedSettings settings={settings.data} settingsError={settings.error} onSaved={settings.reload} choices={{ embedder: embedderChoices(models.data?.installed) }} />
+      {stats.data && stats.data.roots.length > 0 && (
+        <section className={`${ui.panel} ${ui.stack}`}>
+          <IndexEstimates id="estimates-title" title="Index time per embedder" embedders={estimatedEmbedders(settings.data, models.data?.installed)} />
+        </section>
+      )}
       <ModelsPanel settings={settings.data} models={models} onSaved={settings.reload} />
 
       <section className={`${ui.panel} ${ui.stack}`} aria-labelledby="stats-title">
