@@ -36,9 +36,16 @@ test('every view passes axe (no serious or critical violations)', async ({ page 
     await expectAccessible(page, `mind map (${theme})`);
 
     await page.keyboard.press('Control+4');
-    await expect(page.getByTestId('graph-canvas')).toBeVisible();
-    await expect(page.getByTestId('graph-summary')).toHaveText(/[1-9][\d,]* nodes/);
-    await expectAccessible(page, `graph (${theme})`);
+    await expect(page.getByTestId('graph-overview')).toBeVisible();
+    await expect(page.getByTestId('graph-summary')).toHaveText(/[1-9][\d,]* clusters/);
+    await expectAccessible(page, `graph overview (${theme})`);
+    await page.getByTestId('graph-cluster').first().focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('graph-note').first()).toBeVisible();
+    await expectAccessible(page, `graph with a cluster opened (${theme})`);
+    await shot(page, `a11y-graph-cluster-${theme}`);
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('graph-overview')).not.toHaveAttribute('data-open');
 
     await page.keyboard.press('Control+5');
     await expect(page.getByRole('heading', { name: 'Language model' })).toBeVisible();

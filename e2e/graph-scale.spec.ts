@@ -1,31 +1,45 @@
 import os from 'node:os';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { needBigLibrary, openBig, shot } from './support/big.js';
 
-// The graph view on the ~2,000-note library (indexed once by the global setup), loaded at its largest
-// limit. Measures and prints: time from opening the view to the data and to the first painted frame,
-// frames delivered while the force layout runs, the worst frame, and how fast a zoom and a hover answer.
+// The whole-library graph on the ~2,000-note library (indexed once by the global setup), at 1280×800:
+// the cluster overview first, then one cluster opened. Asserts structure (a few dozen clusters, labels
+// that never overlap, keyboard reach, Enter opens, Escape goes back) and prints the timings: from
+// opening the view to the first painted frame, frames and the worst frame after it, and opening a cluster.
 needBigLibrary();
+test.use({ viewport: { width: 1280, height: 800 } });
 
-test('graph of ~2,000 notes: first paint and interaction', async ({ page }) => {
-  test.setTimeout(180_000);
-  await openBig(page);
-  await page.keyboard.press('Control+4');
-  await expect(page.getByTestId('graph-mode')).toHaveText('Whole library');
-  const summary = page.getByTestId('graph-summary');
-  await expect(summary).toHaveText(/\d+ nodes/);
+const MAX_CLUSTERS = 48;
 
-  // Largest limit: clear the marks, switch, and time data and first paint from the switch.
-  await page.evaluate(() => performance.clearMarks());
-  const t0 = await page.evaluate(() => performance.now());
-  await page.getByLabel('Maximum nodes loaded').selectOption('8000');
-  await expect.poll(async () => Number(((await summary.textContent()) ?? '').replace(/,/g, '').match(/^(\d+)/)?.[1] ?? 0), { timeout: 60_000 }).toBeGreaterThan(2500);
-  const firstPaint = await page.waitForFunction(() => performance.getEntriesByName('loci-graph-first-paint').at(-1)?.startTime ?? null, null, { timeout: 60_000 });
-  const paintMs = Math.round(((await firstPaint.jsonValue()) as number) - t0);
-  const sceneMs = Math.round(((await page.evaluate(() => performance.getEntriesByName('loci-graph-scene-start').at(-1)?.startTime ?? 0)) as number) - t0);
+interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 
-  // Frames while the simulation runs: a blocked page would deliver few of them.
-  const frames = await page.evaluate(
+/** Every drawn label's box, and the pairs that overlap (should be none). */
+async function labelBoxes(page: Page): Promise<{ boxes: (Rect & { text: string })[]; overlaps: string[]; outside: string[] }> {
+  return page.getByTestId('graph-overview').evaluate((svg) => {
+    const frame = svg.getBoundingClientRect();
+    const boxes = [...svg.querySelectorAll('[data-testid="graph-label"]')].map((t) => {
+      const r = t.getBoundingClientRect();
+      return { x: r.x, y: r.y, width: r.width, height: r.height, text: t.textContent ?? '' };
+    });
+    const overlaps: string[] = [];
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [a, b] = [boxes[i]!, boxes[j]!];
+        if (a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height) overlaps.push(`${a.text} × ${b.text}`);
+      }
+    const outside = boxes.filter((b) => b.x < frame.x || b.y < frame.y || b.x + b.width > frame.x + frame.width || b.y + b.height > frame.y + frame.height).map((b) => b.text);
+    return { boxes, overlaps, outside };
+  });
+}
+
+/** Frames delivered in 2 s and the longest gap between two of them. */
+const frameTimes = (page: Page) =>
+  page.evaluate(
     () =>
       new Promise<{ frames: number; worstMs: number }>((resolve) => {
         let n = 0;
@@ -43,34 +57,97 @@ test('graph of ~2,000 notes: first paint and interaction', async ({ page }) => {
       }),
   );
 
-  // Interaction: a wheel zoom and a hover, each timed to the next frame.
-  const box = (await page.getByTestId('graph-canvas').boundingBox())!;
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  const zoomMs = await page.evaluate(async () => {
-    const canvas = document.querySelector('[data-testid="graph-canvas"]')!;
-    const r = canvas.getBoundingClientRect();
-    const start = performance.now();
-    canvas.dispatchEvent(new WheelEvent('wheel', { deltaY: -300, clientX: r.left + r.width / 2, clientY: r.top + r.height / 2, bubbles: true, cancelable: true }));
-    await new Promise((res) => requestAnimationFrame(() => res(null)));
-    return Math.round(performance.now() - start);
-  });
-  const hoverMs = await page.evaluate(async () => {
-    const canvas = document.querySelector('[data-testid="graph-canvas"]')!;
-    const r = canvas.getBoundingClientRect();
-    const start = performance.now();
-    for (let i = 0; i < 10; i++) canvas.dispatchEvent(new MouseEvent('mousemove', { clientX: r.left + r.width * (0.3 + i * 0.04), clientY: r.top + r.height / 2, bubbles: true }));
-    await new Promise((res) => requestAnimationFrame(() => res(null)));
-    return Math.round((performance.now() - start) / 10);
-  });
+const markAfter = async (page: Page, name: string, t0: number) => {
+  const at = await page.waitForFunction((n) => performance.getEntriesByName(n).at(-1)?.startTime ?? null, name, { timeout: 60_000 });
+  return Math.round(((await at.jsonValue()) as number) - t0);
+};
 
-  const text = await summary.textContent();
+async function focusedId(page: Page): Promise<string | null> {
+  return page.evaluate(() => document.activeElement?.getAttribute('data-id') ?? null);
+}
+
+async function ringVisible(node: Locator): Promise<boolean> {
+  return node.locator('circle').nth(1).evaluate((c) => getComputedStyle(c).stroke !== 'none' && getComputedStyle(c).strokeWidth !== '0px');
+}
+
+test('graph of ~2,000 notes: cluster overview first, a cluster opened by click or keyboard, labels apart', async ({ page }) => {
+  test.setTimeout(180_000);
+  const errors = await openBig(page);
+  await page.evaluate(() => performance.clearMarks());
+  const t0 = await page.evaluate(() => performance.now());
+  await page.keyboard.press('Control+4');
+  await expect(page.getByTestId('graph-mode')).toHaveText('Whole library');
+  const paintMs = await markAfter(page, 'loci-graph-first-paint', t0);
+  const dataMs = await markAfter(page, 'loci-graph-scene-start', t0);
+  const frames = await frameTimes(page);
+
+  const overview = page.getByTestId('graph-overview');
+  const summary = page.getByTestId('graph-summary');
+  await expect(summary).toHaveText(/^\d+ clusters of [\d,]+ notes, [\d,]+ links between clusters$/);
+  const [, clusterText, notesText] = /^(\d+) clusters of ([\d,]+) notes/.exec((await summary.textContent())!)!;
+  const clusters = page.getByTestId('graph-cluster');
+  const clusterCount = await clusters.count();
+  expect(clusterCount).toBe(Number(clusterText));
+  expect(clusterCount).toBeGreaterThanOrEqual(5);
+  expect(clusterCount).toBeLessThanOrEqual(MAX_CLUSTERS);
+  expect(Number(notesText!.replace(/,/g, ''))).toBe(Number(process.env.LOCI_E2E_BIG_NOTES));
+  const overviewLabels = await labelBoxes(page);
+  expect(overviewLabels.overlaps).toEqual([]);
+  expect(overviewLabels.outside).toEqual([]);
+  // Readable at 1280×800: most clusters keep their label, at a normal text size.
+  expect(overviewLabels.boxes.length).toBeGreaterThanOrEqual(Math.ceil(clusterCount * 0.8));
+  expect(Math.min(...overviewLabels.boxes.map((b) => b.height))).toBeGreaterThanOrEqual(12);
+  await shot(page, 'graph-overview');
+
+  // Keyboard: Tab reaches the clusters (one tab stop), the focus ring shows, arrows move, Enter opens.
+  await page.getByLabel('Group notes by').focus();
+  let tabs = 0;
+  while (!(await focusedId(page))?.startsWith('folder:') && tabs++ < 15) await page.keyboard.press('Tab');
+  const first = await focusedId(page);
+  expect(first, 'Tab never reached a cluster').toBeTruthy();
+  expect(await ringVisible(overview.locator(`[data-id="${first}"]`))).toBe(true);
+  await page.keyboard.press('ArrowRight');
+  const target = (await focusedId(page))!;
+  expect(target).not.toBe(first);
+  const targetNotes = Number(/: (\d+) notes/.exec((await overview.locator(`[data-id="${target}"]`).getAttribute('aria-label'))!)![1]);
+  const t1 = await page.evaluate(() => performance.now());
+  await page.keyboard.press('Enter');
+  await expect(overview).toHaveAttribute('data-open', target);
+  const openMs = await markAfter(page, 'loci-graph-cluster-paint', t1);
+  await expect(page.getByTestId('graph-note')).toHaveCount(targetNotes);
+  // The other clusters stay, around the opened one's notes.
+  await expect(clusters).toHaveCount(clusterCount - 1);
+  expect((await focusedId(page))?.startsWith('d')).toBe(true);
+  const openedLabels = await labelBoxes(page);
+  expect(openedLabels.overlaps).toEqual([]);
+  expect(openedLabels.outside).toEqual([]);
+  await shot(page, 'graph-cluster-opened');
+  const openedFrames = await frameTimes(page);
+
+  // Escape goes back to the overview, focus on the cluster that was open.
+  await page.keyboard.press('Escape');
+  await expect(overview).not.toHaveAttribute('data-open');
+  await expect(clusters).toHaveCount(clusterCount);
+  expect(await focusedId(page)).toBe(target);
+
+  // By mouse: a cluster opens on click, a note opens its mind map.
+  const big = clusters.first();
+  await big.click();
+  await expect(overview).toHaveAttribute('data-open', (await big.getAttribute('data-id'))!);
+  const note = page.getByTestId('graph-note').first();
+  const title = /^(.*) \(/.exec((await note.getAttribute('aria-label'))!)![1]!;
+  await note.click();
+  await expect(page.getByTestId('mm-node').first()).toBeVisible();
+  await expect(page.getByTestId('mm-node').first()).toContainText(title.slice(0, 12));
+
   console.log(
-    `[graph-scale] ${process.env.LOCI_E2E_BIG_NOTES} notes indexed; ${text}; data fetched, checked and filtered ${sceneMs} ms after choosing 8,000; first paint ${paintMs} ms; ` +
-      `${frames.frames} frames in 2 s during layout, worst frame ${frames.worstMs} ms; wheel zoom to next frame ${zoomMs} ms; hover hit-test ${hoverMs} ms per move; machine load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`,
+    `[graph-scale] ${process.env.LOCI_E2E_BIG_NOTES} notes indexed at 1280×800; ${clusterCount} clusters (${overviewLabels.boxes.length} labelled, no overlaps); ` +
+      `overview data in hand ${dataMs} ms and first paint ${paintMs} ms after Ctrl+4; ${frames.frames} frames in the 2 s after it, worst frame ${frames.worstMs} ms; ` +
+      `cluster of ${targetNotes} notes opened and painted ${openMs} ms after Enter (${openedLabels.boxes.length} labels, no overlaps), then ${openedFrames.frames} frames in 2 s, worst ${openedFrames.worstMs} ms; ` +
+      `machine load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`,
   );
-  const settledAt = Date.now();
-  await expect(page.getByTestId('graph-canvas')).toHaveAttribute('data-settled', 'true', { timeout: 120_000 });
-  console.log(`[graph-scale] layout settled ${Date.now() - settledAt} ms after the measurements`);
-  await shot(page, 'graph-scale');
+  // Generous bound (a loaded shared machine): the figures above are what to read.
+  expect(paintMs).toBeLessThan(20_000);
   expect(frames.frames).toBeGreaterThan(10);
+  expect(errors).toEqual([]);
 });

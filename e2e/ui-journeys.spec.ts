@@ -295,7 +295,7 @@ test('reading: an answer cites lines; the rendered note highlights them; raw lin
   expect(errors).toEqual([]);
 });
 
-test('graph: opens around the current note (1–2 hops, filters kept), the whole library clusters, labels on hover, fits', async ({ page }) => {
+test('graph: opens around the current note (1–2 hops, filters kept), labels on hover, fits; the whole library as clusters', async ({ page }) => {
   await openBig(page);
   await switchTo(page, 'sample-notes/index');
   const viewer = page.getByTestId('note-viewer');
@@ -319,16 +319,6 @@ test('graph: opens around the current note (1–2 hops, filters kept), the whole
   await expect(page.getByRole('checkbox', { name: 'Entities' })).not.toBeChecked();
   await expect.poll(count).toBeLessThanOrEqual(noEntities);
   await page.getByRole('checkbox', { name: 'Entities' }).check();
-
-  await page.getByRole('button', { name: 'Whole library' }).click();
-  await expect(page.getByTestId('graph-mode')).toHaveText('Whole library');
-  await expect(page.getByLabel('Group notes by')).toHaveValue('folder');
-  await expect.poll(count).toBeGreaterThan(oneHop);
-  await page.waitForTimeout(3000);
-  await shot(page, 'journey-07-global-clusters');
-  await page.getByLabel('Group notes by').selectOption('super-topic');
-  await page.waitForTimeout(3000);
-  await shot(page, 'journey-08-global-super-topics');
   // Hover: find a node, centre on it, point at it: its label shows.
   await page.getByLabel('Find a node in the graph').fill('Coffee');
   await expect(page.getByTestId('graph-canvas')).toHaveAttribute('data-settled', 'true', { timeout: 90_000 });
@@ -338,6 +328,20 @@ test('graph: opens around the current note (1–2 hops, filters kept), the whole
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await expect(page.getByRole('status').filter({ hasText: /links?/ })).toBeVisible();
   await page.getByRole('button', { name: 'Fit to view' }).click();
+
+  // The whole library: the cluster overview (graph-scale.spec.ts covers opening clusters and the keyboard).
+  await page.getByRole('button', { name: 'Whole library' }).click();
+  await expect(page.getByTestId('graph-mode')).toHaveText('Whole library');
+  await expect(page.getByLabel('Group notes by')).toHaveValue('folder');
+  await expect(summary).toHaveText(/^\d+ clusters of [\d,]+ notes/);
+  await expect(page.getByTestId('graph-cluster').first()).toBeVisible();
+  await shot(page, 'journey-07-global-clusters');
+  await page.getByTestId('graph-cluster').first().hover();
+  await expect(page.getByTestId('graph-tooltip')).toContainText(/[\d,]+ notes/);
+  await page.getByLabel('Group notes by').selectOption('topic');
+  await expect(page.getByTestId('graph-cluster').first()).toBeVisible();
+  await expect(summary).toHaveText(/^\d+ clusters of [\d,]+ notes/);
+  await shot(page, 'journey-08-global-super-topics');
 });
 
 test('library: per-note status, a run cancelled shows as cancelled, scopes, remove with confirm', async ({ page }) => {

@@ -4,7 +4,8 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 
-export const SHOTS = path.resolve('e2e/screenshots');
+// LOCI_E2E_SHOTS puts them elsewhere (e.g. outside the checkout, to look at).
+export const SHOTS = path.resolve(process.env.LOCI_E2E_SHOTS ?? 'e2e/screenshots');
 mkdirSync(SHOTS, { recursive: true });
 
 export const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });

@@ -4,28 +4,28 @@ import { Button, EmptyState, ErrorBox, Notice, ui } from '../components/ui.js';
 import { useApp } from '../lib/app-context.js';
 import { useCall } from '../lib/use-call.js';
 import { createScene, type GLink, type GNode, type GraphScene } from './graph-canvas.js';
+import { GraphOverview, type Grouping } from './GraphOverview.js';
 import views from './views.module.css';
 import css from './Graph.module.css';
 
 type Graph = Res<'graph.view'>;
 type Kind = GNode['kind'];
-type Grouping = 'none' | 'folder' | 'super-topic';
 const KINDS: { kind: Kind; label: string; swatch: string }[] = [
   { kind: 'doc', label: 'Notes', swatch: css.doc! },
   { kind: 'entity', label: 'Entities', swatch: css.entity! },
   { kind: 'super-topic', label: 'Super-topics', swatch: css.super! },
 ];
-const LIMITS = [300, 1000, 3000, 8000];
 
 export function GraphView() {
   const { client, openMindMap, openNote, openGraph, openSwitcher, graphDoc, indexVersion } = useApp();
-  const [limit, setLimit] = useState(1000);
   const [hops, setHops] = useState(1);
   const [grouping, setGrouping] = useState<Grouping>('folder');
+  const [overviewSummary, setOverviewSummary] = useState('');
   const local = graphDoc !== null;
   const localCall = local && graphDoc?.docId !== undefined;
-  // The whole library's graph: shown in global mode, and the source of a local graph when the engine has no graph.local.
-  const global = useCall('graph.view', local && localCall ? null : { limit: local ? 8000 : limit }, [indexVersion]);
+  // The whole library is the cluster overview (GraphOverview); every note's graph is loaded only as the
+  // source of a local graph when the engine has no graph.local.
+  const global = useCall('graph.view', local && !localCall ? { limit: 8000 } : null, [indexVersion]);
   const [localData, setLocalData] = useState<{ key: string; graph: Graph | null; error: unknown }>({ key: '', graph: null, error: null });
   const [kinds, setKinds] = useState<Set<Kind>>(new Set(['doc', 'entity', 'super-topic']));
   const [minDegree, setMinDegree] = useState(1);
@@ -54,8 +54,8 @@ export function GraphView() {
     return global.data && graphDoc ? neighbourhood(global.data, graphDoc, hops) : null;
   }, [local, localCall, global.data, localData, localKey, graphDoc, hops]);
   const centreId = local && source ? source.nodes.find((n) => n.kind === 'doc' && (n.docId === graphDoc?.docId || n.docPath === graphDoc?.docPath))?.id : undefined;
-  const loading = local && localCall ? localData.key !== localKey : global.loading;
-  const error = local && localCall ? localData.error : global.error;
+  const loading = localCall ? localData.key !== localKey : global.loading;
+  const error = localCall ? localData.error : global.error;
 
   // Filtering happens before layout so hidden nodes cost nothing; the same filters hold in both modes.
   const filtered = useMemo(() => {
@@ -70,12 +70,12 @@ export function GraphView() {
       .map((n) => ({ ...n, degree: degree.get(n.id) ?? 0 }));
     const ids = new Set(nodes.map((n) => n.id));
     const links: GLink[] = source.links.filter((l) => ids.has(l.source) && ids.has(l.target)).map((l) => ({ ...l }));
-    return { nodes, links, clusterOf: clusterFn(grouping, source) };
-  }, [source, kinds, minDegree, grouping, centreId]);
+    return { nodes, links };
+  }, [source, kinds, minDegree, centreId]);
 
   const [settled, setSettled] = useState(false);
   useEffect(() => {
-    if (!filtered || !canvasRef.current) return;
+    if (!local || !filtered || !canvasRef.current) return;
     // Read by the scale test: when the data was in hand and the scene began.
     performance.mark('loci-graph-scene-start');
     setSettled(false);
@@ -86,13 +86,13 @@ export function GraphView() {
       {
         onHover: setHovered,
         onSettled: () => setSettled(true),
-        onClick: (n) => n.docPath && (local ? openNote({ docPath: n.docPath, docId: n.docId }) : openMindMap({ docPath: n.docPath, docId: n.docId })),
+        onClick: (n) => n.docPath && openNote({ docPath: n.docPath, docId: n.docId }),
       },
-      { clusterOf: local ? undefined : filtered.clusterOf, centreId },
+      { centreId },
     );
     scene.current = s;
     return () => s.destroy();
-  }, [filtered, openMindMap, openNote, local, centreId]);
+  }, [filtered, openNote, local, centreId]);
 
   useEffect(() => {
     scene.current?.setHighlight(query);
@@ -113,63 +113,8 @@ export function GraphView() {
     });
 
   const centreLabel = source?.nodes.find((n) => n.id === centreId)?.label ?? graphDoc?.docPath;
-  return (
-    <section className={views.view} aria-labelledby="graph-title">
-      <div className={views.header}>
-        <h1 id="graph-title" className={ui.heading}>
-          Graph
-        </h1>
-        <span className={ui.muted} data-testid="graph-summary">
-          {filtered ? `${filtered.nodes.length.toLocaleString()} nodes, ${filtered.links.length.toLocaleString()} links shown` : ''}
-        </span>
-      </div>
-      <div className={ui.row} role="group" aria-label="What the graph shows">
-        {local ? (
-          <>
-            <span data-testid="graph-mode">
-              Around <strong>{centreLabel}</strong>
-            </span>
-            <label className={css.check}>
-              Hops
-              <select className={ui.select} value={hops} onChange={(e) => setHops(Number(e.target.value))} aria-label="How many links away from the note">
-                <option value={1}>1</option>
-                <option value={2}>2</option>
-              </select>
-            </label>
-            <Button size="small" onClick={() => openSwitcher('graph')}>
-              Another note…
-            </Button>
-            <Button size="small" onClick={() => openGraph(null)}>
-              Whole library
-            </Button>
-          </>
-        ) : (
-          <>
-            <span data-testid="graph-mode">Whole library</span>
-            <label className={css.check}>
-              Group by
-              <select className={ui.select} value={grouping} onChange={(e) => setGrouping(e.target.value as Grouping)} aria-label="Group notes by">
-                <option value="folder">Folder</option>
-                <option value="super-topic">Super-topic</option>
-                <option value="none">Nothing</option>
-              </select>
-            </label>
-            <label className={css.check}>
-              Nodes
-              <select className={ui.select} value={limit} onChange={(e) => setLimit(Number(e.target.value))} aria-label="Maximum nodes loaded">
-                {LIMITS.map((l) => (
-                  <option key={l} value={l}>
-                    {l.toLocaleString()}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <Button size="small" onClick={() => openSwitcher('graph')}>
-              Around a note…
-            </Button>
-          </>
-        )}
-      </div>
+  const localGraph = (
+    <>
       <div className={ui.row}>
         {KINDS.map((k) => (
           <label key={k.kind} className={css.check}>
@@ -227,6 +172,55 @@ export function GraphView() {
           </div>
         </div>
       )}
+    </>
+  );
+  return (
+    <section className={views.view} aria-labelledby="graph-title">
+      <div className={views.header}>
+        <h1 id="graph-title" className={ui.heading}>
+          Graph
+        </h1>
+        <span className={ui.muted} data-testid="graph-summary">
+          {!local ? overviewSummary : filtered ? `${filtered.nodes.length.toLocaleString()} nodes, ${filtered.links.length.toLocaleString()} links shown` : ''}
+        </span>
+      </div>
+      <div className={ui.row} role="group" aria-label="What the graph shows">
+        {local ? (
+          <>
+            <span data-testid="graph-mode">
+              Around <strong>{centreLabel}</strong>
+            </span>
+            <label className={css.check}>
+              Hops
+              <select className={ui.select} value={hops} onChange={(e) => setHops(Number(e.target.value))} aria-label="How many links away from the note">
+                <option value={1}>1</option>
+                <option value={2}>2</option>
+              </select>
+            </label>
+            <Button size="small" onClick={() => openSwitcher('graph')}>
+              Another note…
+            </Button>
+            <Button size="small" onClick={() => openGraph(null)}>
+              Whole library
+            </Button>
+          </>
+        ) : (
+          <>
+            <span data-testid="graph-mode">Whole library</span>
+            <label className={css.check}>
+              Group by
+              <select className={ui.select} value={grouping} onChange={(e) => setGrouping(e.target.value as Grouping)} aria-label="Group notes by">
+                <option value="folder">Folder</option>
+                <option value="topic">Super-topic</option>
+              </select>
+            </label>
+            <Button size="small" onClick={() => openSwitcher('graph')}>
+              Around a note…
+            </Button>
+          </>
+        )}
+      </div>
+      {local ? localGraph : <GraphOverview by={grouping} onOpenNote={openMindMap} onSummary={setOverviewSummary} />}
     </section>
   );
 }
@@ -254,32 +248,4 @@ function neighbourhood(graph: Graph, note: { docId?: number; docPath: string }, 
     frontier = next;
   }
   return { nodes: graph.nodes.filter((n) => keep.has(n.id)), links: graph.links.filter((l) => keep.has(l.source) && keep.has(l.target)) };
-}
-
-/** Cluster key per node: the note's top folder, or the super-topic it belongs to (entities follow no cluster). */
-function clusterFn(grouping: Grouping, graph: Graph): ((n: GNode) => string | null) | undefined {
-  if (grouping === 'none') return undefined;
-  const byId = new Map(graph.nodes.map((n) => [n.id, n]));
-  if (grouping === 'folder') {
-    return (n) => {
-      if (n.folder !== undefined) return n.folder || '(top level)';
-      if (!n.docPath) return null;
-      const parts = n.docPath.split('/');
-      return parts.length > 1 ? parts.slice(0, Math.min(2, parts.length - 1)).join('/') : '(top level)';
-    };
-  }
-  // Super-topic: the engine's cluster id when it sends one, else the strongest super-topic link.
-  const best = new Map<string, { id: string; w: number }>();
-  for (const l of graph.links) {
-    if (l.kind !== 'super-topic') continue;
-    const [doc, sup] = byId.get(l.source)?.kind === 'super-topic' ? [l.target, l.source] : [l.source, l.target];
-    const cur = best.get(doc);
-    if (!cur || l.weight > cur.w) best.set(doc, { id: sup, w: l.weight });
-  }
-  return (n) => {
-    if (n.topicLabel || n.topic) return n.topicLabel ?? n.topic!;
-    if (n.kind === 'super-topic') return n.label;
-    const sup = best.get(n.id);
-    return sup ? (byId.get(sup.id)?.label ?? sup.id) : null;
-  };
 }

@@ -28,8 +28,6 @@ export function createScene(
   linkList: GLink[],
   handlers: { onHover(n: GNode | null): void; onClick(n: GNode): void; onSettled?(): void },
   options: {
-    /** Nodes with the same cluster key are pulled together (folder or super-topic groups). */
-    clusterOf?: (n: GNode) => string | null;
     /** The note a local graph is centred on: pinned in the middle, always labelled. */
     centreId?: string;
   } = {},
@@ -62,39 +60,12 @@ export function createScene(
     return [x, y];
   };
 
-  // Clusters sit on a ring (largest first); the layout pulls each member towards its cluster's spot.
-  const clusters = new Map<string, GNode[]>();
-  if (options.clusterOf) {
-    for (const n of nodes) {
-      const key = options.clusterOf(n);
-      if (!key) continue;
-      let list = clusters.get(key);
-      if (!list) clusters.set(key, (list = []));
-      list.push(n);
-    }
-  }
-  const ordered = [...clusters.entries()].sort((a, b) => b[1].length - a[1].length);
-  const centres = new Map<string, [number, number]>();
-  const ring = Math.max(150, Math.sqrt(nodes.length) * 22);
-  ordered.forEach(([key], i) => {
-    const a = (2 * Math.PI * i) / ordered.length;
-    const r = ring * (0.45 + 0.55 * ((i % 3) / 2));
-    centres.set(key, [Math.cos(a) * r, Math.sin(a) * r]);
-  });
   const centre = options.centreId ? nodes.find((n) => n.id === options.centreId) : undefined;
   if (centre) centre.x = centre.y = 0;
 
   const input: LayoutInput = {
     kind: Uint8Array.from(nodes, (n) => KIND_INDEX[n.kind]),
     degree: Float32Array.from(nodes, (n) => n.degree),
-    targetX: Float32Array.from(nodes, (n) => {
-      const k = options.clusterOf?.(n);
-      return k ? (centres.get(k)?.[0] ?? Number.NaN) : Number.NaN;
-    }),
-    targetY: Float32Array.from(nodes, (n) => {
-      const k = options.clusterOf?.(n);
-      return k ? (centres.get(k)?.[1] ?? Number.NaN) : Number.NaN;
-    }),
     pinned: Int32Array.from(centre ? [index.get(centre.id)!] : []),
     source: Int32Array.from(links, (l) => index.get(l.source)!),
     target: Int32Array.from(links, (l) => index.get(l.target)!),
@@ -242,24 +213,6 @@ export function createScene(
       ctx.fillText(label, x, y);
     }
 
-    // Cluster names at their centroids, biggest clusters first, readable at any zoom.
-    if (clusters.size > 1) {
-      ctx.font = `600 ${13 / k}px system-ui, sans-serif`;
-      ctx.lineWidth = 4 / k;
-      for (const [key, members] of ordered.slice(0, 24)) {
-        if (members.length < 3) continue;
-        let cx = 0;
-        let cy = 0;
-        for (const m of members) {
-          cx += m.x!;
-          cy += m.y!;
-        }
-        const text = `${key.length > 32 ? `${key.slice(0, 31)}…` : key} (${members.length})`;
-        const w = ctx.measureText(text).width;
-        ctx.strokeText(text, cx / members.length - w / 2, cy / members.length);
-        ctx.fillText(text, cx / members.length - w / 2, cy / members.length);
-      }
-    }
     ctx.restore();
   }
 

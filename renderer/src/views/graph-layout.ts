@@ -4,11 +4,9 @@
 import * as d3 from 'd3';
 
 export interface LayoutInput {
-  /** Per node: kind (0 doc, 1 entity, 2 super-topic), degree, cluster target (NaN = none), pinned. */
+  /** Per node: kind (0 doc, 1 entity, 2 super-topic), degree, pinned. */
   kind: Uint8Array;
   degree: Float32Array;
-  targetX: Float32Array;
-  targetY: Float32Array;
   pinned: Int32Array;
   /** Per link: source and target node index, and whether it is a similarity link. */
   source: Int32Array;
@@ -33,7 +31,6 @@ export function createLayout(input: LayoutInput) {
     node.fy = 0;
   }
   const links = Array.from(input.source, (s, j) => ({ source: s, target: input.target[j]!, similar: input.similar[j] === 1 }));
-  const clustered = input.targetX.some((x) => !Number.isNaN(x));
   const sim = d3
     .forceSimulation(nodes)
     .force('link', d3.forceLink<N, (typeof links)[number]>(links).distance((l) => (l.similar ? 60 : 35)).strength(0.4))
@@ -42,11 +39,6 @@ export function createLayout(input: LayoutInput) {
     .force('collide', d3.forceCollide<N>().radius((d) => radiusOf(input.kind[d.i]!, input.degree[d.i]!) + 1).iterations(1))
     .alphaDecay(n > 1500 ? 0.06 : 0.03)
     .stop();
-  if (clustered) {
-    const has = (d: N) => !Number.isNaN(input.targetX[d.i]!);
-    sim.force('clusterX', d3.forceX<N>((d) => (has(d) ? input.targetX[d.i]! : 0)).strength((d) => (has(d) ? 0.12 : 0.01)));
-    sim.force('clusterY', d3.forceY<N>((d) => (has(d) ? input.targetY[d.i]! : 0)).strength((d) => (has(d) ? 0.12 : 0.01)));
-  }
   return {
     /** One step; returns false once the layout has settled. */
     step(): boolean {
