@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { createRequire } from 'node:module';
 import { minimatch } from 'minimatch';
 import { describe, expect, it } from 'vitest';
@@ -82,6 +83,29 @@ describe('electron-builder.yml', () => {
     } finally {
       proc.resourcesPath = saved;
     }
+  });
+
+  it('rebuilds what needs it: better-sqlite3 is built for one V8 ABI, the other native modules are N-API and load in Electron as shipped', () => {
+    // The binaries as installed for this platform; their exported register symbol says which ABI they need.
+    const binaries = (dir: string) =>
+      existsSync(dir) ? (readdirSync(dir, { recursive: true, encoding: 'utf8' }) as string[]).filter((f) => f.endsWith('.node')).map((f) => path.join(dir, f)) : [];
+    const abiOf = (file: string) => {
+      const bytes = readFileSync(file);
+      if (bytes.includes('napi_register_module_v1')) return 'napi';
+      return /node_register_module_v\d+/.exec(bytes.toString('latin1'))?.[0] ?? 'unknown';
+    };
+    const sqlite = binaries('node_modules/better-sqlite3/build/Release').filter((f) => f.endsWith('better_sqlite3.node'));
+    expect(sqlite.length).toBeGreaterThan(0);
+    for (const f of sqlite) expect(abiOf(f), f).toMatch(/^node_register_module_v\d+$/);
+    expect(config.npmRebuild).toBe(true);
+    const napi = ['node_modules/onnxruntime-node/bin', `node_modules/@node-llama-cpp/${process.platform}-${process.arch}`, 'node_modules/@node-rs'].flatMap(binaries);
+    expect(napi.length).toBeGreaterThanOrEqual(3);
+    for (const f of napi) expect(abiOf(f), f).toBe('napi');
+  });
+
+  it('says in docs/packaging.md what packaging downloads and that the rebuild is in place', () => {
+    const doc = readFileSync('docs/packaging.md', 'utf8');
+    for (const needed of ['github.com/electron/electron', 'better-sqlite3', 'electron-builder-binaries', 'npm rebuild better-sqlite3']) expect(doc).toContain(needed);
   });
 
   it('is wired to npm run dist and the main entry the shell builds', () => {
