@@ -23,7 +23,7 @@ export function registerEstimate(program: Command): void {
     .description('estimate how long indexing a folder takes with each embedder, from a short timed probe of the real index run on a sample of its notes')
     .argument('<folder>', 'notes folder')
     .option('--embedder <spec>', "embedder to estimate (repeat for several): 'glove', 'transformers:<model folder>', 'openai:…'", collect, [])
-    .option('--budget <seconds>', 'seconds the measured part of each probe aims at', '6')
+    .option('--budget <seconds>', 'seconds the measured part of each probe aims at', '8')
     .addOption(jsonOption())
     .action(async (folder: string, opts: { embedder: string[]; budget: string; json?: boolean }) => {
       const specs = opts.embedder.length ? opts.embedder : ['glove'];

@@ -9,6 +9,7 @@ import type { Embedder } from '../embed/embedder.js';
 import { scanFolder, type ScannedFile } from '../ingest/scan.js';
 import { openIndex } from '../store/db.js';
 import { indexFolder } from './run.js';
+import { MIN_NOTES_FOR_WORKERS } from './note-pipeline.js';
 import type { ProbeResult } from '../api.js';
 
 export interface LibraryFolder {
@@ -25,7 +26,7 @@ export interface LibrarySize {
 }
 
 export interface ProbeOptions {
-  /** Seconds the measured run aims at (it is sized from the warm-up's rate). Default 6. */
+  /** Seconds the measured runs aim at (sized from the first one's rate). Default 8. */
   budgetSeconds?: number;
   /** At most this share of the library's notes is indexed by the probe. Default 0.25. */
   maxShare?: number;
@@ -33,11 +34,11 @@ export interface ProbeOptions {
   maxBytes?: number;
 }
 
-const DEFAULT_BUDGET_SECONDS = 6;
+const DEFAULT_BUDGET_SECONDS = 8;
 const DEFAULT_MAX_SHARE = 0.25;
 /** Notes of the first, warm-up run: it pays the lazy set-up and tells how big the measured run can be. */
 const WARM_UP_NOTES = 2;
-/** The measured run indexes at least this many notes, so one odd note does not set the rate. */
+/** The first measured run's notes: one odd note does not set the rate, and the second run is sized by it. */
 const MIN_MEASURED_NOTES = 3;
 
 /** Scans the library's folders as an index run would (scope, size limit), reading no note. */
@@ -71,8 +72,8 @@ export function sampleOrder<T extends { size: number }>(files: readonly T[]): T[
 
 /**
  * Times the real index run with the embedder `spec` on a sample of the library: the embedder is loaded
- * (timed), a warm-up run indexes two middling notes, then one more run indexes as many further notes
- * (spread over sizes) as fit in the budget at the warm-up's rate, into the same temporary database. The
+ * (timed), a warm-up run indexes two middling notes, then two measured runs index further notes (spread
+ * over sizes) as fit in the budget, into the same temporary database. The
  * user's index and folders are never written; the temporary copy is removed.
  */
 export async function probeIndexTime(spec: string, library: LibrarySize, opts: ProbeOptions = {}, load: (spec: string) => Promise<Embedder> = createEmbedder): Promise<ProbeResult> {
@@ -101,27 +102,32 @@ export async function probeIndexTime(spec: string, library: LibrarySize, opts: P
       await indexFolder(db, embedder!, notes, { signal: opts.signal, maxBytes: opts.maxBytes });
       return { seconds: (performance.now() - t) / 1000, bytes: batch.reduce((s, f) => s + f.size, 0) };
     };
-    // The warm-up takes notes from the middle of the order's first ones: its rate sizes the measured run.
+    // The warm-up pays the lazy set-up (parsers, taggers, the model's first call) on two middling notes.
     const warmUpNotes = order.slice(0, Math.min(WARM_UP_NOTES, order.length));
     const warm = warmUpNotes.length ? await run(warmUpNotes) : { seconds: 0, bytes: 0 };
-    const warmRate = warm.seconds / Math.max(1, warm.bytes);
     const rest = order.slice(warmUpNotes.length, cap);
-    // The warm-up's rate includes its set-up, so this run comes out shorter than the budget, never longer.
-    const measured: ScannedFile[] = [];
-    let bytes = 0;
-    for (const f of rest) {
-      if (measured.length >= MIN_MEASURED_NOTES && (bytes + f.size) * warmRate > budget) break;
-      measured.push(f);
-      bytes += f.size;
+    // Two measured runs: a few notes give the rate without the set-up, then as many more as fit in what is
+    // left of the budget at that rate. Below the pipeline's worker threshold, so the time of starting
+    // workers is not spread over the library as if every note paid it.
+    const first = rest.slice(0, MIN_MEASURED_NOTES);
+    const a = first.length ? await run(first) : null;
+    const rateA = a && a.bytes > 0 ? a.seconds / a.bytes : warm.seconds / Math.max(1, warm.bytes);
+    const more: ScannedFile[] = [];
+    let moreBytes = 0;
+    for (const f of rest.slice(first.length, first.length + MIN_NOTES_FOR_WORKERS - 1)) {
+      if ((moreBytes + f.size) * rateA > budget - (a?.seconds ?? 0)) break;
+      more.push(f);
+      moreBytes += f.size;
     }
-    const timed = measured.length ? await run(measured) : null;
-    const secondsPerByte = timed && timed.bytes > 0 ? timed.seconds / timed.bytes : warmRate;
+    const b = more.length ? await run(more) : null;
+    const measuredBytes = (a?.bytes ?? 0) + (b?.bytes ?? 0);
+    const secondsPerByte = measuredBytes > 0 ? ((a?.seconds ?? 0) + (b?.seconds ?? 0)) / measuredBytes : warm.seconds / Math.max(1, warm.bytes);
     return {
       loadSeconds,
       setupSeconds: Math.max(0, warm.seconds - secondsPerByte * warm.bytes),
       secondsPerByte,
-      sampleNotes: warmUpNotes.length + measured.length,
-      sampleBytes: warm.bytes + bytes,
+      sampleNotes: warmUpNotes.length + first.length + more.length,
+      sampleBytes: warm.bytes + measuredBytes,
       probeSeconds: (performance.now() - started) / 1000,
     };
   } finally {
