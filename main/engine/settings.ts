@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Db } from './store/db.js';
 import { getSetting, setSetting } from './store/settings.js';
 import { DEFAULT_METHOD } from './retrieve/index.js';
+import { METHOD_NAMES, RETRIEVAL_METHODS } from './retrieve/registry.js';
 import { DEFAULT_FUSION } from './graph/pseudo/fusion.js';
 import { DEFAULT_DOC_NEIGHBOURS } from './graph/hig/doc-edges.js';
 import { DEFAULT_MAX_BYTES } from './ingest/scan.js';
@@ -80,6 +81,17 @@ export function describeSettings(): SettingDescriptor[] {
       ...(json.maximum !== undefined ? { max: json.maximum } : {}),
       ...(json.type === 'integer' ? { integer: true } : {}),
       default: DEFAULT_SETTINGS[key],
+      ...(key === 'method' ? methodChoices(meta) : {}),
     };
   });
+}
+
+/** The retrieval method's control: options, labels and description from the registry, in its order. */
+function methodChoices(meta: SettingMeta): Pick<SettingMeta, 'options' | 'optionLabels' | 'description'> {
+  const described = METHOD_NAMES.map((m) => `${m} (${RETRIEVAL_METHODS[m].description})`).join('; ');
+  return {
+    options: [...METHOD_NAMES],
+    optionLabels: Object.fromEntries(METHOD_NAMES.map((m) => [m, RETRIEVAL_METHODS[m].label])),
+    description: `${meta.description.replace(/\.$/, '')}: ${described}.`,
+  };
 }

@@ -1,5 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { calls } from '../../contract/contract.js';
+import { retrievalMethod } from '../../contract/shapes/domain.js';
 import { dbOption, embedderOption, jsonOption, modelOption, print, withEngine } from '../options.js';
 import type { Answer } from '../../engine/api.js';
 import type { RetrievalMethod } from '../../engine/types.js';
@@ -20,7 +21,7 @@ export function registerAsk(program: Command): void {
     .addOption(dbOption())
     .addOption(jsonOption())
     .addOption(embedderOption())
-    .addOption(new Option('--method <method>', 'retrieval method').choices(['bm25', 'dense', 'hybrid', 'hig', 'pgr', 'ppr', 'loci']))
+    .addOption(new Option('--method <method>', 'retrieval method (registry: main/engine/retrieve/registry.ts)').choices(retrievalMethod.options))
     .addOption(new Option('--k <n>', 'how many contexts to retrieve').default(8).argParser(contextCount))
     .addOption(new Option('--explain', 'show how the retrieval reached each context'))
     .addOption(new Option('--passages', 'also print the passages the answer was drawn from, with their notes\' lines'))

@@ -14,6 +14,8 @@ export const settingMeta = z.object({
   kind: settingKind,
   /** Choices for a select. */
   options: z.array(z.string()).optional(),
+  /** A select's label for each option (e.g. each retrieval method's name in the registry); the value itself when absent. */
+  optionLabels: z.record(z.string(), z.string()).optional(),
   /** A select that also accepts a typed value (e.g. an embedder folder). */
   allowCustom: z.boolean().optional(),
   step: z.number().optional(),
@@ -46,7 +48,8 @@ export const settingsShape = z.strictObject({
     .meta(
       meta({
         label: 'Retrieval method',
-        description: 'How questions find passages: loci (default, graph-aware), bm25 (words), dense (vectors), hybrid, hig (KG-Retriever), pgr (PG-RAG).',
+        // The engine describes each method from its retrieval registry (main/engine/retrieve/registry.ts).
+        description: 'How questions find passages.',
         group: 'Answers',
         kind: 'select',
         options: [...retrievalMethod.options],

@@ -1,25 +1,11 @@
-import type { HigExplanation } from './hig/retriever.js';
-import type { PgrExplanation } from './pgr/retriever.js';
-import { formatLociExplanation, type LociExplanation } from './loci.js';
-import { formatHigExplanation } from './hig/explain.js';
-import { formatPgrExplanation } from './pgr/explain.js';
-import { formatPprExplanation, type PprExplanation } from './ppr.js';
+import type { RetrievalMethod } from '../types.js';
+import { METHOD_NAMES, methodEntry } from './registry.js';
 
-export type Explanation = HigExplanation | PgrExplanation | PprExplanation | LociExplanation;
-
-/** `--explain` as text: how the graph retrievers reached each context. bm25/dense/hybrid have no walk to show. */
+/** `--explain` as text: the registry's explain for the method that produced the explanation. */
 export function formatExplanation(x: unknown): string {
-  const e = x as Explanation | undefined;
-  switch (e?.method) {
-    case 'hig':
-      return formatHigExplanation(e);
-    case 'pgr':
-      return formatPgrExplanation(e);
-    case 'ppr':
-      return formatPprExplanation(e);
-    case 'loci':
-      return formatLociExplanation(e);
-    default:
-      return 'This method ranks passages directly (no graph walk to explain); try --method loci, ppr, hig or pgr.';
-  }
+  const method = (x as { method?: string } | undefined)?.method;
+  const explain = METHOD_NAMES.includes(method as RetrievalMethod) ? methodEntry(method as RetrievalMethod).explain : null;
+  if (explain) return explain(x);
+  const explained = METHOD_NAMES.filter((m) => methodEntry(m).explain);
+  return `This method ranks passages directly (no graph walk to explain); try --method ${explained.join(', ')}.`;
 }

@@ -24,22 +24,17 @@ interface Turn {
   error: unknown;
 }
 
-const METHODS: { value: Method; label: string }[] = [
-  { value: 'loci', label: 'Loci (best)' },
-  { value: 'hybrid', label: 'Hybrid' },
-  { value: 'bm25', label: 'BM25' },
-  { value: 'dense', label: 'Dense' },
-  { value: 'hig', label: 'HIG (KG-Retriever)' },
-  { value: 'pgr', label: 'PGR (PG-RAG)' },
-];
-
 let streamCounter = 0;
 
 export function AskView() {
   const { client, indexVersion, view } = useApp();
   const [turns, setTurns] = useState<Turn[]>([]);
   const [question, setQuestion] = useState('');
-  const [method, setMethod] = useState<Method>('loci');
+  // The engine's retrieval registry, as the method setting describes it; until one is chosen here, the setting's value.
+  const described = useCall('settings.describe', {}).data?.find((d) => d.key === 'method');
+  const setting = useCall('settings.get', {}, [indexVersion]).data?.method as Method | undefined;
+  const [chosen, setChosen] = useState<Method | null>(null);
+  const method = chosen ?? setting;
   const [chatId, setChatId] = useState<number | undefined>(undefined);
   const [busy, setBusy] = useState(false);
   const [historyVersion, setHistoryVersion] = useState(0);
@@ -134,10 +129,10 @@ export function AskView() {
             <label htmlFor="method" className={ui.muted}>
               Retrieval
             </label>
-            <select id="method" className={ui.select} value={method} onChange={(e) => setMethod(e.target.value as Method)}>
-              {METHODS.map((m) => (
-                <option key={m.value} value={m.value}>
-                  {m.label}
+            <select id="method" className={ui.select} value={method ?? ''} onChange={(e) => setChosen(e.target.value as Method)}>
+              {(described?.options ?? []).map((m) => (
+                <option key={m} value={m}>
+                  {described?.optionLabels?.[m] ?? m}
                 </option>
               ))}
             </select>

@@ -160,7 +160,7 @@ function SettingField({
 }) {
   const id = useId();
   const describedBy = `${id}-desc${error ? ` ${id}-err` : ''}`;
-  const options = [...(s.options ?? []).map((o) => ({ value: o, label: o })), ...choices.filter((c) => !s.options?.includes(c.value))];
+  const options = [...(s.options ?? []).map((o) => ({ value: o, label: s.optionLabels?.[o] ?? o })), ...choices.filter((c) => !s.options?.includes(c.value))];
   let control;
   if (s.kind === 'toggle') {
     control = <input id={id} type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} aria-describedby={describedBy} />;
