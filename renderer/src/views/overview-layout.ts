@@ -43,14 +43,17 @@ export function layoutClusters(
     return { id: c.id, r, room: Math.max(r + 6, c.labelWidth / 2 + 4), x: width / 2 + d * Math.cos(a), y: height / 2 + d * Math.sin(a) };
   });
   const maxW = Math.max(1, ...links.map((l) => l.weight));
+  // In a box too small for every label's room, spacing shrinks evenly (some labels then wait for hover or
+  // focus) rather than the forces piling clusters against the walls.
+  const fit = Math.min(1, Math.sqrt((width * height) / d3.sum(nodes, (n) => Math.PI * (n.room + 10) ** 2)));
   const sim = d3
     .forceSimulation(nodes)
     .force('link', d3.forceLink<SimNode, SimLink>(links.map((l) => ({ ...l }))).id((n) => n.id).distance(120).strength((l) => 0.02 + 0.2 * (l.weight / maxW)))
-    .force('charge', d3.forceManyBody<SimNode>().strength(-260))
+    .force('charge', d3.forceManyBody<SimNode>().strength(-260 * fit * fit))
     .force('x', d3.forceX(width / 2).strength(0.06 * (height / Math.max(width, 1))))
     .force('y', d3.forceY(height / 2).strength(0.06))
     // Room for the label below each circle: labels sit under their circle, about as wide as `room`.
-    .force('collide', d3.forceCollide<SimNode & { room: number }>().radius((n) => n.room + 10).iterations(3))
+    .force('collide', d3.forceCollide<SimNode & { room: number }>().radius((n) => Math.max(n.r + 4, (n.room + 10) * fit)).iterations(3))
     .stop();
   for (let i = 0; i < 300; i++) {
     sim.tick();
