@@ -117,7 +117,17 @@ export function GraphOverview({ by, onOpenNote, onSummary }: { by: Grouping; onO
     if (!scene || !size) return new Map<string, Box>();
     const requests: LabelRequest[] = scene.items.map((it) => {
       const font = it.kind === 'cluster' ? CLUSTER_FONT : NOTE_FONT;
-      return { id: it.id, x: it.x, y: it.y, r: it.r, w: textWidth(it.label, font, it.kind === 'cluster' ? 600 : 400) + 4, h: Math.ceil(font * 1.3), priority: (it.kind === 'cluster' ? 1e6 : 0) + it.degree };
+      const ring = scene.halo && it.kind === 'cluster';
+      return {
+        id: it.id,
+        x: it.x,
+        y: it.y,
+        r: it.r,
+        w: textWidth(it.label, font, it.kind === 'cluster' ? 600 : 400) + 4,
+        h: Math.ceil(font * 1.3),
+        priority: (it.kind === 'cluster' ? 1e6 : 0) + it.degree,
+        towards: ring ? { dx: it.x - scene.halo!.x, dy: it.y - scene.halo!.y } : undefined,
+      };
     });
     const obstacles: Placed[] = scene.items;
     // The opened cluster's name sits above its halo, before anything else is placed.

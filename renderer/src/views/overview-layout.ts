@@ -82,7 +82,8 @@ export function layoutOpened(
   height: number,
 ): { clusters: Placed[]; notes: Placed[]; halo: { x: number; y: number; rx: number; ry: number } } {
   const most = Math.max(1, ...others.map((c) => c.notes));
-  const rx = width / 2 - PAD - 26;
+  // Room at the sides for a ring cluster's label below it, rather than inside the ring.
+  const rx = width / 2 - PAD - 64;
   const ry = height / 2 - PAD - 26;
   const cx = width / 2;
   const cy = height / 2;
@@ -136,8 +137,10 @@ export interface LabelRequest {
   r: number;
   w: number;
   h: number;
-  /** Higher is placed first; `must` labels are placed even where only a poor spot is left. */
+  /** Higher is placed first. */
   priority: number;
+  /** A direction to try first (a ring cluster's label goes outwards, away from the opened notes). */
+  towards?: { dx: number; dy: number };
 }
 
 /**
@@ -186,6 +189,12 @@ export function placeLabels(requests: LabelRequest[], nodes: Placed[], width: nu
       { x: q.x + d, y: q.y - d - q.h, w: q.w, h: q.h },
       { x: q.x - d - q.w, y: q.y - d - q.h, w: q.w, h: q.h },
     ];
+    if (q.towards) {
+      // Spots ordered by how well their centre points the preferred way from the node.
+      const { dx, dy } = q.towards;
+      const score = (b: Box) => (b.x + b.w / 2 - q.x) * dx + (b.y + b.h / 2 - q.y) * dy;
+      spots.sort((a, b) => score(b) - score(a));
+    }
     const spot = spots.find((b) => b.x >= 2 && b.y >= 2 && b.x + b.w <= width - 2 && b.y + b.h <= height - 2 && !boxes.some((o) => intersects(o, b)) && !hitsNode(b, q));
     if (!spot) continue;
     placed.set(q.id, spot);
