@@ -7,6 +7,7 @@ import type { BenchParagraph } from '../../main/bench/dataset.js';
 import type { Embedder } from '../../main/engine/embed/embedder.js';
 import { createStaticEmbedder } from '../../main/engine/embed/static-embedder.js';
 import { rowsMissingEmbeddings, type OwnerKind } from '../../main/engine/store/embeddings.js';
+import { composableFactPaths } from '../support/fact-paths.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loci-fact-paths-later-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -46,9 +47,12 @@ describe('a bench that runs no PG-RAG method', () => {
     const second = await prepareIndex(corpus, model, { dbFile, methods: ['pgr'] });
     try {
       for (const kind of ['doc', 'chunk', 'fci', 'entity', 'mm'] as const) expect(missing(second.ctx.db, kind), kind).toBe(0);
-      // Only the fact paths were embedded now; and the pseudo-graph is the one a single full run builds.
-      const paths = second.ctx.db.prepare('SELECT path_text FROM mm_nodes').all() as { path_text: string }[];
-      expect(new Set(texts.slice(before))).toEqual(new Set(paths.map((p) => p.path_text)));
+      // Only the fact paths were embedded now, but for those composed from their parent's and their fact's
+      // vectors; and the pseudo-graph is the one a single full run builds.
+      const composed = new Set([...composableFactPaths(second.ctx.db).keys()]);
+      const paths = second.ctx.db.prepare('SELECT id, path_text FROM mm_nodes').all() as { id: number; path_text: string }[];
+      expect(composed.size).toBeGreaterThan(0);
+      expect(new Set(texts.slice(before))).toEqual(new Set(paths.filter((p) => !composed.has(p.id)).map((p) => p.path_text)));
       const whole = await prepareIndex(corpus, model, { dbFile: join(dir, 'whole.db'), methods: ['pgr'] });
       try {
         expect(superNodes(whole.ctx.db)).toBeGreaterThan(0);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embedMissing, type EmbedProgress } from '../../main/engine/embed/embed-missing.js';
 import type { Embedder } from '../../main/engine/embed/embedder.js';
 import { LociEngine } from '../../main/engine/engine.js';
+import { composableFactPaths, composedPathVector } from '../support/fact-paths.js';
 import { loadEmbeddings, rowsMissingEmbeddings, type OwnerKind } from '../../main/engine/store/embeddings.js';
 
 let dir: string;
@@ -45,10 +46,14 @@ describe('embedMissing', () => {
       const progress: EmbedProgress[] = [];
       const written = await embedMissing(engine.db, recording, { onProgress: (p) => progress.push(p) });
 
+      // A fact's path under a heading is composed from its parent's path and the fact, not sent to the model.
+      const composed = composableFactPaths(engine.db);
+      expect(composed.size).toBeGreaterThan(0);
+      const sentRows = rows.filter((r) => !(r.kind === 'mm' && composed.has(r.id)));
       expect(written).toBe(rows.length);
       expect(new Set(sent).size).toBe(sent.length);
-      expect(sent.length).toBe(new Set(rows.map((r) => r.text)).size);
-      expect(sent.length).toBeLessThan(rows.length);
+      expect(sent.length).toBe(new Set(sentRows.map((r) => r.text)).size);
+      expect(sent.length).toBeLessThan(sentRows.length);
       // Progress counts rows; the share of work done (for the ETA) rises to all of it.
       expect(progress[0]).toEqual({ done: 0, total: rows.length, work: 0 });
       expect(progress.at(-1)).toEqual({ done: rows.length, total: rows.length, work: 1 });
@@ -60,13 +65,20 @@ describe('embedMissing', () => {
         expect(docText(doc.doc)).toBe(rows.find((r) => r.kind === 'chunk' && r.id === doc.chunk)!.text);
       }
       expect(rows.filter((r) => r.kind === 'fci' && r.text === 'Tell us what you think.')).toHaveLength(2);
-      // Every row has the vector its own text gets.
+      // Every row sent has the vector its own text gets; a composed path, 0.7 of its parent's and its fact's, normalised.
+      const storedOf = (kind: OwnerKind) => new Map(loadEmbeddings(engine.db, kind, recording.id).map((e) => [e.id, e.vector]));
       for (const kind of KINDS) {
-        const stored = new Map(loadEmbeddings(engine.db, kind, recording.id).map((e) => [e.id, e.vector]));
-        const mine = rows.filter((r) => r.kind === kind);
-        expect(stored.size).toBe(mine.length);
+        const stored = storedOf(kind);
+        expect(stored.size).toBe(rows.filter((r) => r.kind === kind).length);
+        const mine = sentRows.filter((r) => r.kind === kind);
         const expected = await inner.embed(mine.map((r) => r.text));
         mine.forEach((r, i) => expect([...stored.get(r.id)!], `${kind} ${r.id}`).toEqual([...expected[i]!]));
+      }
+      const paths = storedOf('mm');
+      const facts = storedOf('fci');
+      for (const [id, { parent, fci }] of composed) {
+        const expected = composedPathVector(paths.get(parent)!, facts.get(fci)!);
+        paths.get(id)!.forEach((x, k) => expect(x).toBeCloseTo(expected[k]!, 6));
       }
     } finally {
       await engine.close();

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import type { LociEngine } from '../../main/engine/engine.js';
 import { loadEmbeddings, rowsMissingEmbeddings, type OwnerKind } from '../../main/engine/store/embeddings.js';
+import { composableFactPaths, composedPathVector } from './fact-paths.js';
 
 /**
  * An OpenAI-compatible embeddings server whose vectors follow each text's length and first and last
@@ -60,6 +61,17 @@ export async function expectVectorsOfCurrentText(engine: LociEngine): Promise<vo
     const stored = new Map(loadEmbeddings(engine.db, kind, model).map((e) => [e.id, e.vector]));
     expect(stored.size, kind).toBe(rows.length);
     const expected = await engine.embedder.embed(rows.map(([, text]) => text.slice(0, 8000)));
-    rows.forEach(([id], i) => expect([...stored.get(id)!], `${kind} ${id}`).toEqual([...expected[i]!]));
+    // A fact's path has its own text's vector or the one composed from its parent's and its fact's.
+    const composable = kind === 'mm' ? composableFactPaths(engine.db) : new Map<number, { parent: number; fci: number }>();
+    const paths = kind === 'mm' ? stored : new Map<number, Float32Array>();
+    const facts = kind === 'mm' ? new Map(loadEmbeddings(engine.db, 'fci', model).map((e) => [e.id, e.vector])) : new Map<number, Float32Array>();
+    rows.forEach(([id], i) => {
+      const parts = composable.get(id);
+      const exact = stored.get(id)!.every((x, k) => x === expected[i]![k]);
+      if (parts && !exact) {
+        const composed = composedPathVector(paths.get(parts.parent)!, facts.get(parts.fci)!);
+        stored.get(id)!.forEach((x, k) => expect(x, `${kind} ${id}`).toBeCloseTo(composed[k]!, 6));
+      } else expect([...stored.get(id)!], `${kind} ${id}`).toEqual([...expected[i]!]);
+    });
   }
 }

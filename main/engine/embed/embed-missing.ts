@@ -1,8 +1,9 @@
 import type { Db } from '../store/db.js';
 import type { Embedder } from './embedder.js';
-import { currentEmbeddedTexts, EMBEDDED_TEXT_MAX_CHARS, rowsMissingEmbeddings, vectorsOfTexts, writeEmbeddings, type OwnerKind } from '../store/embeddings.js';
+import { currentEmbeddedTexts, EMBEDDED_TEXT_MAX_CHARS, factPathParts, rowsMissingEmbeddings, vectorsOfTexts, writeEmbeddings, type OwnerKind } from '../store/embeddings.js';
 import { forgetTakenVectors, hasReleasedVectors, releasedVectorsFor } from '../store/released-vectors.js';
 import { embedOnce } from './embed-once.js';
+import { planFactPaths } from './fact-path-vectors.js';
 
 /**
  * The vectors every retrieval method but PG-RAG's reads, and the extractive answer: notes, passages,
@@ -71,9 +72,13 @@ export async function embedMissing(db: Db, embedder: Embedder, opts: EmbedMissin
     const wanted = new Set(rows.map(([, text]) => embeddedText(text)));
     for (const [t, v] of vectorsOfTexts(db, other, embedder.id, wanted, scope?.rows ?? null)) shared.set(t, v);
   }
+  // Fact paths that will be composed cost next to nothing: left out of the work, so the ETA follows the model.
+  const mmRows = todo.find((t) => t.kind === 'mm')?.rows ?? [];
+  const composed = composesFactPaths(embedder) && mmRows.length ? new Set(factPathParts(db, mmRows.map(([id]) => id)).keys()) : new Set<number>();
+  const costed = composed.size ? textCounts(todo.flatMap((t) => t.rows.filter(([id]) => t.kind !== 'mm' || !composed.has(id)).map(([, text]) => embeddedText(text)))).distinct : distinct;
   let totalCost = 0;
   const cut = embedder.maxTokens ?? 512;
-  for (const t of distinct) if (!shared.has(t)) totalCost += estimatedTokens(t, cut);
+  for (const t of costed) if (!shared.has(t)) totalCost += estimatedTokens(t, cut);
   let done = 0;
   let spent = 0;
   onProgress?.({ done, total, work: 0 });
@@ -83,15 +88,27 @@ export async function embedMissing(db: Db, embedder: Embedder, opts: EmbedMissin
       signal?.throwIfAborted();
       const batch = rows.slice(i, i + BATCH);
       const texts = batch.map(([, text]) => embeddedText(text));
-      for (const t of new Set(texts)) if (!shared.has(t)) spent += estimatedTokens(t, cut);
+      for (const t of new Set(texts.filter((_, j) => kind !== 'mm' || !composed.has(batch[j]![0])))) if (!shared.has(t)) spent += estimatedTokens(t, cut);
       // A text a removed or rewritten row held (migration 11) is not embedded again; taken back, it leaves
       // the released ones (a repeated text stays shared with the run's later rows, as an embedded one does).
       const taken = released ? releasedVectorsFor(db, embedder.id, [...new Set(texts)].filter((t) => !shared.has(t))) : new Map<string, Float32Array>();
       const started = performance.now();
-      const vectors = await embedOnce(embedder, texts, taken.size ? new Map([...shared, ...taken]) : shared);
+      const plan = kind === 'mm' && composesFactPaths(embedder) ? planFactPaths(db, embedder.id, batch.map(([id]) => id)) : null;
+      const known = taken.size ? new Map([...shared, ...taken]) : shared;
+      // A path whose exact vector is at hand (shared, released) takes it rather than a composed one.
+      const embedRow = texts.map((t, j) => !plan || plan.embed[j]! || known.has(t));
+      const embeddedNow = await embedOnce(embedder, plan ? texts.filter((_, j) => embedRow[j]) : texts, known);
+      let vectors = embeddedNow;
+      if (plan) {
+        const made = new Map<number, Float32Array>();
+        let e = 0;
+        batch.forEach(([id], j) => embedRow[j] && made.set(id, embeddedNow[e++]!));
+        plan.compose(made);
+        vectors = batch.map(([id]) => made.get(id)!);
+      }
       if (times) times[`embed: ${kind}`] = (times[`embed: ${kind}`] ?? 0) + (performance.now() - started) / 1000;
       texts.forEach((t, j) => {
-        if (repeated.has(t)) shared.set(t, vectors[j]!);
+        if (repeated.has(t) && embedRow[j]) shared.set(t, vectors[j]!);
       });
       // Written even when stopped meanwhile: the vectors are this embedder's, and a later run keeps them.
       const write = async () => {
@@ -117,6 +134,14 @@ export async function embedMissing(db: Db, embedder: Embedder, opts: EmbedMissin
 /** The text a row is embedded by: its text cut where long documents are cut. */
 export function embeddedText(text: string | null): string {
   return (text ?? '').slice(0, EMBEDDED_TEXT_MAX_CHARS);
+}
+
+/**
+ * The built-in embedder's fact paths are exact sums of their parts' words, as cheap as composing
+ * (index-worker/compose-vectors.ts): only a model's are composed.
+ */
+function composesFactPaths(embedder: Embedder): boolean {
+  return !('sums' in embedder);
 }
 
 function textCounts(texts: string[]): { distinct: Set<string>; repeated: Set<string> } {

@@ -88,6 +88,21 @@ export function embeddedTexts(db: Db, kind: OwnerKind): [number, string][] {
 }
 
 /**
+ * Of these fact-path rows, those whose node is a fact under a parent node (its text the fact's text), with
+ * the parent's and the fact's ids: the rows whose vector can be composed from the two (embed/fact-path-vectors.ts).
+ */
+export function factPathParts(db: Db, ids: number[]): Map<number, { parent: number; fci: number }> {
+  const rows = stmt(
+    db,
+    `SELECT n.id, n.parent_id, n.fci_id FROM mm_nodes n JOIN fcis f ON f.id = n.fci_id
+     WHERE n.id IN (SELECT value FROM json_each(?)) AND n.parent_id IS NOT NULL AND n.text = f.text`,
+  )
+    .raw()
+    .all(JSON.stringify(ids)) as [number, number, number][];
+  return new Map(rows.map(([id, parent, fci]) => [id, { parent, fci }]));
+}
+
+/**
  * This model's vectors of rows of `kind` (of the given documents, or all), by the text each embeds (cut
  * to EMBEDDED_TEXT_MAX_CHARS), for texts among `wanted`.
  */
