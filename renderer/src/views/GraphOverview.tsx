@@ -4,7 +4,7 @@
 // One tab stop (roving tabindex), arrows move between nodes; labels are placed so none overlap.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { Res } from '../../../main/contract/contract.js';
-import { Button, ErrorBox, ui } from '../components/ui.js';
+import { Button, EmptyState, ErrorBox, ui } from '../components/ui.js';
 import { useApp } from '../lib/app-context.js';
 import { useCall } from '../lib/use-call.js';
 import { layoutClusters, layoutOpened, placeLabels, shortLabels, type Box, type LabelRequest, type Placed } from './overview-layout.js';
@@ -207,6 +207,13 @@ export function GraphOverview({ by, onOpenNote, onSummary }: { by: Grouping; onO
     e.stopPropagation();
   }
 
+  if (data && data.clusters.length === 0) {
+    return (
+      <EmptyState title="The graph is empty">
+        <span>Index a notes folder in the Library: its folders appear here as clusters of notes.</span>
+      </EmptyState>
+    );
+  }
   const shown = scene?.items.find((it) => it.id === hoverId) ?? scene?.items.find((it) => it.id === focusId && document.activeElement === elements.current.get(it.id));
   const maxWeight = Math.max(1, ...(scene?.lines.map((l) => l.weight) ?? []));
   return (
