@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexNotes, type IndexedNotes } from '../support/indexed-notes.js';
 import { entityGraph } from '../../main/engine/retrieve/ppr.js';
-import { createLociRetriever, namedTitles, type LociExplanation } from '../../main/engine/retrieve/loci.js';
+import { createLociRetriever, namedTitles, type LociExplanation } from '../../main/engine/retrieve/loci/retriever.js';
 import { namesWeightOf, DEFAULT_LOCI_PARAMS } from '../../main/engine/retrieve/loci-params.js';
 import { titleNameShare, tokens, writtenAsName } from '../../main/engine/retrieve/title-names.js';
 

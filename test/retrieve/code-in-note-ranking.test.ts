@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { choosePassages, DEFAULT_PASSAGE_CHOICE } from '../../main/engine/retrieve/passage-choice.js';
 import { analyseQuery, bm25Ranking } from '../../main/engine/retrieve/query.js';
 import { chunkDocuments } from '../../main/engine/retrieve/rank-fusion.js';
-import { createLociRetriever, lociRetriever } from '../../main/engine/retrieve/loci.js';
+import { createLociRetriever, lociRetriever } from '../../main/engine/retrieve/loci/retriever.js';
 import { indexNotes, type IndexedNotes } from '../support/indexed-notes.js';
 
 // A plug's source listing uses the question's everyday words as identifiers; another guide says in prose

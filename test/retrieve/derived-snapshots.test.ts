@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexFolder } from '../../main/engine/index/run.js';
 import { IndexCache, type SnapshotUse } from '../../main/engine/retrieve/index-cache.js';
 import { entityGraph } from '../../main/engine/retrieve/ppr.js';
-import { indexBigramStats } from '../../main/engine/retrieve/han-bigrams.js';
+import { indexBigramStats } from '../../main/engine/retrieve/zh/han-bigrams.js';
 import type { RetrievalContext } from '../../main/engine/retrieve/retriever.js';
 import { indexNotes, type IndexedNotes } from '../support/indexed-notes.js';
 

@@ -5,7 +5,7 @@ import type { Embedder } from '../../main/engine/embed/embedder.js';
 import { createEmbedder } from '../../main/engine/embed/registry.js';
 import { indexFolder } from '../../main/engine/index/run.js';
 import { BAG_OF_WORDS, embedderQuality, estimateEmbedderQuality, reversedWords } from '../../main/engine/retrieve/embedder-quality.js';
-import { createLociRetriever, lociRetriever, type LociExplanation } from '../../main/engine/retrieve/loci.js';
+import { createLociRetriever, lociRetriever, type LociExplanation } from '../../main/engine/retrieve/loci/retriever.js';
 import { findBenchModel } from '../support/bench-models.js';
 import { indexNotes, type IndexedNotes } from '../support/indexed-notes.js';
 import { graphAgreementWeight, graphSeededDocuments, SEED_DEPTH } from '../../main/engine/retrieve/graph-seeds.js';

@@ -10,7 +10,7 @@ import { graphSeededDocuments } from '../../main/engine/retrieve/graph-seeds.js'
 import { analyseQuery } from '../../main/engine/retrieve/query.js';
 import { extractiveAnswer } from '../../main/engine/answer/extractive.js';
 import { createPgrRetriever, type PgrExplanation, type PgrMindMapNode } from '../../main/engine/retrieve/pgr/retriever.js';
-import { formatLociExplanation, lociRetriever, type LociExplanation } from '../../main/engine/retrieve/loci.js';
+import { formatLociExplanation, lociRetriever, type LociExplanation } from '../../main/engine/retrieve/loci/retriever.js';
 import { formatHigExplanation } from '../../main/engine/retrieve/hig/explain.js';
 import { formatPgrExplanation } from '../../main/engine/retrieve/pgr/explain.js';
 import { loadEmbedding } from '../../main/engine/store/embeddings.js';

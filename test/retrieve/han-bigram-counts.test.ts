@@ -1,8 +1,8 @@
 import { appendFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dfOf, hanBigrams, NoteBigramCounts, type BigramStats } from '../../main/engine/retrieve/han-bigram-counts.js';
-import { indexBigramStats } from '../../main/engine/retrieve/han-bigrams.js';
+import { dfOf, hanBigrams, NoteBigramCounts, type BigramStats } from '../../main/engine/retrieve/zh/han-bigram-counts.js';
+import { indexBigramStats } from '../../main/engine/retrieve/zh/han-bigrams.js';
 import { indexFolder } from '../../main/engine/index/run.js';
 import { indexNotes, type IndexedNotes } from '../support/indexed-notes.js';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { questionBigrams, withBigrams } from '../../main/engine/retrieve/han-bigrams.js';
-import { bigramStats, dfOf, hanBigrams } from '../../main/engine/retrieve/han-bigram-counts.js';
+import { questionBigrams, withBigrams } from '../../main/engine/retrieve/zh/han-bigrams.js';
+import { bigramStats, dfOf, hanBigrams } from '../../main/engine/retrieve/zh/han-bigram-counts.js';
 import { analyseQuery, bm25Ranking } from '../../main/engine/retrieve/query.js';
-import { createLociRetriever, lociRetriever } from '../../main/engine/retrieve/loci.js';
+import { createLociRetriever, lociRetriever } from '../../main/engine/retrieve/loci/retriever.js';
 import { retrieve } from '../../main/engine/retrieve/index.js';
 import { indexNotes, type IndexedNotes } from '../support/indexed-notes.js';
 

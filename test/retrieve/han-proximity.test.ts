@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bestWindowShare, distanceBonus, minPairDistance, termOffsets, withProximity } from '../../main/engine/retrieve/han-proximity.js';
+import { bestWindowShare, distanceBonus, minPairDistance, termOffsets, withProximity } from '../../main/engine/retrieve/zh/han-proximity.js';
 import { analyseQuery, bm25Ranking } from '../../main/engine/retrieve/query.js';
-import { createLociRetriever, lociRetriever } from '../../main/engine/retrieve/loci.js';
+import { createLociRetriever, lociRetriever } from '../../main/engine/retrieve/loci/retriever.js';
 import { coldTitles, indexNotes, type IndexedNotes } from '../support/indexed-notes.js';
 import type { Retriever } from '../../main/engine/retrieve/retriever.js';
 

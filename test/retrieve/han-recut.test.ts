@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { joinedCandidates, withJoinedHanWords } from '../../main/engine/retrieve/han-recut.js';
+import { joinedCandidates, withJoinedHanWords } from '../../main/engine/retrieve/zh/han-recut.js';
 import { analyseQuery } from '../../main/engine/retrieve/query.js';
-import { createLociRetriever, lociRetriever } from '../../main/engine/retrieve/loci.js';
+import { createLociRetriever, lociRetriever } from '../../main/engine/retrieve/loci/retriever.js';
 import { formatExplanation } from '../../main/engine/retrieve/explain.js';
 import { segmentWords } from '../../main/engine/text/segment.js';
 import { coldTitles, indexNotes, type IndexedNotes } from '../support/indexed-notes.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identifierWords } from '../../main/engine/retrieve/passage-choice.js';
-import { lociRetriever } from '../../main/engine/retrieve/loci.js';
+import { lociRetriever } from '../../main/engine/retrieve/loci/retriever.js';
 import { indexNotes, type IndexedNotes } from '../support/indexed-notes.js';
 
 // A guide names its settings in camelCase, as software documentation does; the question asks in words.

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { choosePassages, DEFAULT_PASSAGE_CHOICE } from '../../main/engine/retrieve/passage-choice.js';
 import { analyseQuery, bm25Ranking } from '../../main/engine/retrieve/query.js';
 import { chunkDocuments } from '../../main/engine/retrieve/rank-fusion.js';
-import { createLociRetriever, lociRetriever } from '../../main/engine/retrieve/loci.js';
+import { createLociRetriever, lociRetriever } from '../../main/engine/retrieve/loci/retriever.js';
 import { indexNotes, type IndexedNotes } from '../support/indexed-notes.js';
 
 // Guides of several sections each, as documentation folders are: the explanation sits in a paragraph,

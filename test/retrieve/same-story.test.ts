@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bigramVector, cosine, withSameStory } from '../../main/engine/retrieve/same-story.js';
-import { bigramStats } from '../../main/engine/retrieve/han-bigram-counts.js';
+import { bigramVector, cosine, withSameStory } from '../../main/engine/retrieve/zh/same-story.js';
+import { bigramStats } from '../../main/engine/retrieve/zh/han-bigram-counts.js';
 import { analyseQuery, bm25Ranking } from '../../main/engine/retrieve/query.js';
-import { createLociRetriever, lociRetriever } from '../../main/engine/retrieve/loci.js';
+import { createLociRetriever, lociRetriever } from '../../main/engine/retrieve/loci/retriever.js';
 import { coldTitles, indexNotes, type IndexedNotes } from '../support/indexed-notes.js';
 import type { Retriever } from '../../main/engine/retrieve/retriever.js';
 

@@ -5,7 +5,7 @@ import { indexNotes, type IndexedNotes } from '../support/indexed-notes.js';
 import { entityGraph } from '../../main/engine/retrieve/ppr.js';
 import { retrieve } from '../../main/engine/retrieve/index.js';
 import { referencingShare, titleSpecificity } from '../../main/engine/graph/walk/title-mentions.js';
-import type { LociExplanation } from '../../main/engine/retrieve/loci.js';
+import type { LociExplanation } from '../../main/engine/retrieve/loci/retriever.js';
 
 /** A note's id by its title (−1: no such note). */
 const idOf = (db: Db, title: string) => (db.prepare('SELECT id FROM documents WHERE title = ?').pluck().get(title) as number | undefined) ?? -1;

@@ -15,7 +15,7 @@ const MOVED = [
   'retrieve/bm25.ts',
   'retrieve/dense.ts',
   'retrieve/hybrid.ts',
-  'retrieve/loci.ts',
+  'retrieve/loci/retriever.ts',
   'retrieve/ppr.ts',
   'retrieve/query.ts',
   'retrieve/rank-fusion.ts',

@@ -31,7 +31,7 @@ export interface PassageChoiceParams {
    * guides (SilverBullet 8.1, Foam 10.7) a passage's length says little of the note's.
    */
   minPassagesPerNote: number;
-  /** Share of BM25's weight in loci's note ranking left to BM25's own note order (loci.ts). */
+  /** Share of BM25's weight in loci's note ranking left to BM25's own note order (loci/lexical.ts). */
   bm25OrderShare: number;
   /**
    * For which notes rank (not which of a note's passages is shown): a question word found in a code
@@ -139,7 +139,7 @@ export interface PassageOrders {
   /** Which passage stands for each note, and its further passages. */
   shown: Scored[];
   /**
-   * Which notes rank (loci.ts): as `shown`, but a question word found in a code block counts
+   * Which notes rank (loci/lexical.ts): as `shown`, but a question word found in a code block counts
    * p.codeWeight of one in prose, as words only in the heading count less. A long code listing (a plug's
    * implementation, a script) holds the question's everyday words as identifiers — `run`, `id`, `group`,
    * `path`, `sub` — and outranked the note whose prose answers: on the SilverBullet set a Mermaid

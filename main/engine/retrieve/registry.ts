@@ -10,7 +10,7 @@ import { higRetriever, type HigExplanation } from './hig/retriever.js';
 import { pgrRetriever, type PgrExplanation } from './pgr/retriever.js';
 import { formatHigExplanation } from './hig/explain.js';
 import { formatPgrExplanation } from './pgr/explain.js';
-import { formatLociExplanation, lociRetriever, type LociExplanation } from './loci.js';
+import { formatLociExplanation, lociRetriever, type LociExplanation } from './loci/retriever.js';
 import { formatPprExplanation, pprRetriever, type PprExplanation } from './ppr.js';
 
 /** The graph layers a method walks (built at index time; see main/engine/graph/). */

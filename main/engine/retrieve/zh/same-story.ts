@@ -6,9 +6,9 @@
 // word by chance. Similarity is the cosine of tf-idf vectors over Han character bigrams, whose
 // document frequencies the bigram re-reading already counts (han-bigrams.ts); a question with no Han
 // text is returned unchanged, as there.
-import type { Scored } from '../embed/vector-matrix.js';
-import type { RetrievalContext } from './retriever.js';
-import type { QueryAnalysis } from './query.js';
+import type { Scored } from '../../embed/vector-matrix.js';
+import type { RetrievalContext } from '../retriever.js';
+import type { QueryAnalysis } from '../query.js';
 import { bigramIdf, indexBigramStats, passageTexts, questionBigrams } from './han-bigrams.js';
 import { hanBigramKeys, type BigramStats } from './han-bigram-counts.js';
 

@@ -6,9 +6,9 @@
 // passages BM25 already found; here two neighbouring question words, one of them a single character,
 // are joined back into one search term when the index holds that word. Only Han words are joined, so
 // a question with no Han text is returned unchanged.
-import type { RetrievalContext } from './retriever.js';
-import { ftsMatchOf, searchedWords, type QueryAnalysis } from './query.js';
-import { chunkDocumentFrequencies } from '../store/retrieval.js';
+import type { RetrievalContext } from '../retriever.js';
+import { ftsMatchOf, searchedWords, type QueryAnalysis } from '../query.js';
+import { chunkDocumentFrequencies } from '../../store/retrieval.js';
 
 const HAN_WORD = /^\p{Script=Han}+$/u;
 /** Longest joined word, in characters (names and common words are two to four). */

@@ -11,12 +11,12 @@
 //   characters (a sentence or two), so a passage that holds the rare words of the question together wins.
 // Only BM25's top passages (already re-read by bigrams) are re-scored; a question with no Han text is
 // returned unchanged, as by the bigram re-reading and the same-story lift.
-import type { Scored } from '../embed/vector-matrix.js';
-import type { RetrievalContext } from './retriever.js';
-import type { QueryAnalysis } from './query.js';
+import type { Scored } from '../../embed/vector-matrix.js';
+import type { RetrievalContext } from '../retriever.js';
+import type { QueryAnalysis } from '../query.js';
 import { indexBigramStats, passageTexts, questionBigrams } from './han-bigrams.js';
-import { chunkDocumentFrequencies } from '../store/retrieval.js';
-import { bm25Idf } from './bm25.js';
+import { chunkDocumentFrequencies } from '../../store/retrieval.js';
+import { bm25Idf } from '../bm25.js';
 
 export interface ProximityParams {
   /** Weight of the MinDist bonus, added to the re-read score (whose best passage scores 1). */

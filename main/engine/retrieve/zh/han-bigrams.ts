@@ -5,14 +5,14 @@
 // passages are re-scored (no second full-text table to write at indexing time); the bigrams' document
 // frequencies are counted once per index generation. A question with no Han text has no bigrams, so
 // nothing changes for other languages.
-import type { Scored } from '../embed/vector-matrix.js';
-import type { RetrievalContext } from './retriever.js';
-import type { QueryAnalysis } from './query.js';
-import { chunkTexts, chunkTextsByNote } from '../store/retrieval.js';
-import { indexNoteVersions } from './note-versions.js';
+import type { Scored } from '../../embed/vector-matrix.js';
+import type { RetrievalContext } from '../retriever.js';
+import type { QueryAnalysis } from '../query.js';
+import { chunkTexts, chunkTextsByNote } from '../../store/retrieval.js';
+import { indexNoteVersions } from '../note-versions.js';
 import { dfOf, hanBigrams, isHan, keyOf, NoteBigramCounts, type BigramStats } from './han-bigram-counts.js';
-import { isStopWord } from '../text/stopwords.js';
-import { bm25Idf } from './bm25.js';
+import { isStopWord } from '../../text/stopwords.js';
+import { bm25Idf } from '../bm25.js';
 
 /**
  * The question's bigrams, without those that are a question word themselves (什么, 哪些, 多少): they
