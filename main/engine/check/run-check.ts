@@ -2,7 +2,7 @@
 // writer; a repair takes the writer lock, mends in place, and rebuilds an index it cannot mend (a schema
 // no migration brings up to date, pages REINDEX cannot fix): the old file moves aside, a new one keeps
 // the settings, folders and conversations, and the caller indexes the folders again.
-import Database from 'better-sqlite3';
+import { openSqlite } from '../store/sqlite.js';
 import { existsSync, renameSync } from 'node:fs';
 import { openDb } from '../store/db.js';
 import { LATEST_SCHEMA, SchemaError } from '../store/migrate.js';
@@ -81,7 +81,7 @@ async function repairIndex(dbPath: string, opts: CheckOptions): Promise<CheckRun
 
 function isEmptyDatabase(dbPath: string): boolean {
   try {
-    const db = new Database(dbPath, { readonly: true, fileMustExist: true });
+    const db = openSqlite(dbPath, { readonly: true, fileMustExist: true });
     try {
       const tables = (db.pragma('table_list') as { schema: string; name: string }[]).filter((t) => t.schema === 'main' && !t.name.startsWith('sqlite_'));
       return (db.pragma('user_version', { simple: true }) as number) === 0 && tables.length === 0;
@@ -96,7 +96,7 @@ function isEmptyDatabase(dbPath: string): boolean {
 /** An index a newer Loci wrote is never rebuilt by an older one: that would drop what the newer one added. */
 function writtenByNewerLoci(dbPath: string): boolean {
   try {
-    const db = new Database(dbPath, { readonly: true, fileMustExist: true });
+    const db = openSqlite(dbPath, { readonly: true, fileMustExist: true });
     try {
       return (db.pragma('user_version', { simple: true }) as number) > LATEST_SCHEMA;
     } finally {
@@ -117,7 +117,7 @@ function rebuild(dbPath: string, reason: string, notes: string[]): CheckRun {
     let kept: Record<string, number> = {};
     let unreadable: string[] = [];
     try {
-      const old = new Database(movedTo, { readonly: true, fileMustExist: true });
+      const old = openSqlite(movedTo, { readonly: true, fileMustExist: true });
       try {
         ({ copied: kept, unreadable } = copyKeptRows(old, fresh, Object.keys(DEFAULT_SETTINGS)));
       } finally {

@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openSqlite } from './sqlite.js';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { assertCurrentSchema, LATEST_SCHEMA, migrate, schemaIsCurrent, schemaVersion } from './migrate.js';
@@ -21,7 +22,7 @@ export function openDb(file: string, options: { readonly?: boolean } = {}): Db {
   if (file !== ':memory:' && !readonly) mkdirSync(dirname(file), { recursive: true });
   let db: Db;
   try {
-    db = readonly && file !== ':memory:' ? openReadOnlyDatabase(file, (d) => assertLociIndex(d, file)) : new Database(file);
+    db = readonly && file !== ':memory:' ? openReadOnlyDatabase(file, (d) => assertLociIndex(d, file)) : openSqlite(file);
   } catch (err) {
     if (readonly && !isUnwritable(err)) throw err;
     throw new Error(`Cannot open the index ${file}${readonly ? ' read-only' : ''}: ${message(err)}.`);

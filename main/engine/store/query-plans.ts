@@ -2,7 +2,7 @@
 // statement (with its values bound, as SQLite expands them), and EXPLAIN QUERY PLAN over what it
 // recorded. Used by `scripts/explain-plans.ts` and the index test, so the plans checked are those of
 // the shipped SQL, not of a copy.
-import Database from 'better-sqlite3';
+import { openSqlite } from './sqlite.js';
 import { openDb, type Db } from './db.js';
 
 /** Tables that grow with the notes: a full scan of one of these in a per-query or per-row statement is a bug. */
@@ -39,7 +39,7 @@ export interface TracedDb {
 export function openTracedDb(file: string): TracedDb {
   openDb(file).close();
   const seen = new Set<string>();
-  const db = new Database(file, { verbose: (sql) => seen.add(String(sql)) });
+  const db = openSqlite(file, { verbose: (sql) => seen.add(String(sql)) });
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   return { db, statements: () => [...seen], close: () => db.close() };

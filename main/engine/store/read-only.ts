@@ -2,7 +2,8 @@
 // SQLite can create its -shm file beside it: in a read-only folder, on a read-only filesystem or on a
 // full disk it cannot, so the file is then opened as immutable (no -shm, no locks; nothing writes it
 // from here and the notice says so).
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openSqlite } from './sqlite.js';
 import { accessSync, constants, existsSync, statfsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -75,7 +76,7 @@ export function isUnwritable(err: unknown): boolean {
  * else as an immutable file. `probe` runs a first read, where SQLite finds out whether it can map the WAL.
  */
 export function openReadOnlyDatabase(file: string, probe: (db: Database.Database) => void): Database.Database {
-  const inPlace = new Database(file, { readonly: true, fileMustExist: true });
+  const inPlace = openSqlite(file, { readonly: true, fileMustExist: true });
   try {
     probe(inPlace);
     return inPlace;
@@ -83,7 +84,7 @@ export function openReadOnlyDatabase(file: string, probe: (db: Database.Database
     inPlace.close();
     if (!isUnwritable(err)) throw err;
   }
-  const frozen = new Database(`${pathToFileURL(file).href}?immutable=1`, { readonly: true, fileMustExist: true });
+  const frozen = openSqlite(`${pathToFileURL(file).href}?immutable=1`, { readonly: true, fileMustExist: true });
   try {
     probe(frozen);
     if (walBytes(file) > 0) unreadWal.add(frozen);

@@ -1,7 +1,7 @@
 // What an index's schema really holds, read from sqlite_master, and what each migration adds or removes
 // in it (learnt by running the migrations on an in-memory database). An index whose recorded numbers
 // cannot be trusted is judged by these fingerprints: a migration is there when its effects are.
-import Database from 'better-sqlite3';
+import { openSqlite } from './sqlite.js';
 import type { Db } from './db.js';
 import { migrations } from './migrations/index.js';
 
@@ -29,7 +29,7 @@ let fresh: SchemaObjects[] | null = null;
 /** The schema after each migration (index 0: empty; i: after migrations[i - 1]), built once in memory. */
 export function freshSchemas(): SchemaObjects[] {
   if (fresh) return fresh;
-  const db = new Database(':memory:');
+  const db = openSqlite(':memory:');
   try {
     const out: SchemaObjects[] = [new Map()];
     for (const m of migrations) {
