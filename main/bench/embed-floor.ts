@@ -16,8 +16,10 @@ export interface KindCost {
   rows: number;
   /** Distinct texts among them. */
   distinct: number;
-  /** Of those, texts no earlier kind had: what the run embedded for this kind. */
+  /** Of those, texts no earlier kind had and not composed: what the run embedded for this kind. */
   embedded: number;
+  /** Rows whose vector was composed from other rows' vectors instead (fact paths of facts, with a model embedder). */
+  composed: number;
   /** Tokens of the embedded texts (the model's tokenizer when it has one, else estimated). */
   tokens: number;
   /** Seconds the index spent embedding the kind's texts. */
@@ -43,12 +45,20 @@ export async function measureEmbedFloor(
   times: Record<string, number>,
 ): Promise<{ floor: EmbedFloor; kinds: KindCost[] }> {
   const { openDb } = await import('../engine/store/db.js');
-  const { embeddedTexts } = await import('../engine/store/embeddings.js');
-  const { embeddedText, estimatedTokens, KINDS } = await import('../engine/embed/embed-missing.js');
+  const { embeddedTexts, factPathParts } = await import('../engine/store/embeddings.js');
+  const { composesFactPaths, embeddedText, estimatedTokens, KINDS } = await import('../engine/embed/embed-missing.js');
   const db = openDb(dbFile, { readonly: true });
   const textsOf = new Map<OwnerKind, string[]>();
+  const composedTexts = new Set<string>();
+  let composed = 0;
   try {
-    for (const kind of KINDS) textsOf.set(kind, embeddedTexts(db, kind).map(([, t]) => embeddedText(t)));
+    for (const kind of KINDS) {
+      const rows = embeddedTexts(db, kind);
+      const parts = kind === 'mm' && composesFactPaths(embedder) ? factPathParts(db, rows.map(([id]) => id)) : new Map();
+      composed += parts.size;
+      textsOf.set(kind, rows.filter(([id]) => !parts.has(id)).map(([, t]) => embeddedText(t)));
+      for (const [id, t] of rows) if (parts.has(id)) composedTexts.add(embeddedText(t));
+    }
   } finally {
     db.close();
   }
@@ -60,10 +70,11 @@ export async function measureEmbedFloor(
   const seen = new Set<string>();
   const kinds: KindCost[] = KINDS.map((kind) => {
     const all = textsOf.get(kind)!;
-    const distinct = new Set(all);
-    const fresh = [...distinct].filter((t) => !seen.has(t));
+    const composedHere = kind === 'mm' ? composed : 0;
+    const distinct = new Set([...all, ...(kind === 'mm' ? composedTexts : [])]);
+    const fresh = [...new Set(all)].filter((t) => !seen.has(t));
     for (const t of fresh) seen.add(t);
-    return { kind, rows: all.length, distinct: distinct.size, embedded: fresh.length, tokens: tokens(fresh), seconds: times[`embed: ${kind}`] ?? 0 };
+    return { kind, rows: all.length + composedHere, distinct: distinct.size, embedded: fresh.length, composed: composedHere, tokens: tokens(fresh), seconds: times[`embed: ${kind}`] ?? 0 };
   });
 
   const passages = [...new Set(textsOf.get('chunk'))];

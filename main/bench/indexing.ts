@@ -295,7 +295,7 @@ export function formatIndexBench(r: IndexBenchResult): string {
     `embedding floor (${r.embedder})`.padEnd(34) + ` ${s(r.embedFloor.seconds)} s  (${r.embedFloor.texts} distinct passage texts, ${r.embedFloor.tokens} tokens, each once)`,
     `  ratio to embedding floor         ${s(r.embedFloorRatio, 2)}×`,
     ...(r.fastSeconds === null ? [] : [`fast index (built-in embedder)     ${s(r.fastSeconds)} s; loci ${s(r.fastRatio, 2)}× it`]),
-    `  embedded, per kind               ${r.embedKinds.map((k) => `${KIND_NAMES[k.kind]} ${k.embedded} texts / ${k.tokens} tokens / ${s(k.seconds, 1)} s`).join('; ')}`,
+    `  embedded, per kind               ${r.embedKinds.map((k) => `${KIND_NAMES[k.kind]} ${k.embedded} texts${k.composed ? ` (+${k.composed} composed)` : ''} / ${k.tokens} tokens / ${s(k.seconds, 1)} s`).join('; ')}`,
     ...(engineShare === undefined ? [] : [`  engine thread preparing notes    ${s(engineShare)} s wall between its writes (their read, parse, extract and embed are in the line above)`]),
     `unchanged re-run                   ${s(r.unchangedSeconds, 3)} s`,
     `one note changed                   p50 ${s(r.oneNoteP50, 3)} s, max ${s(r.oneNoteSeconds.length ? Math.max(...r.oneNoteSeconds) : null, 3)} s over ${r.oneNoteSeconds.length} notes, one edit each (${r.oneNoteChanged ?? '–'} re-done per run at most)`,

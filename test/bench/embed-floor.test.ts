@@ -43,6 +43,8 @@ describe('loci bench-index: the embedding floor', () => {
     expect(passages.distinct).toBe(json.embedFloor.texts);
     expect(passages.rows).toBe(json.counts.chunks);
     expect(json.embedKinds.find((k) => k.kind === 'mm')!.rows).toBe(json.counts.mindMapNodes);
+    // The built-in embedder sums a path's words exactly: nothing is composed.
+    expect(json.embedKinds.every((k) => k.composed === 0)).toBe(true);
     for (const k of json.embedKinds) {
       expect(k.embedded).toBeLessThanOrEqual(k.distinct);
       expect(k.distinct).toBeLessThanOrEqual(k.rows);

@@ -140,7 +140,7 @@ export function embeddedText(text: string | null): string {
  * The built-in embedder's fact paths are exact sums of their parts' words, as cheap as composing
  * (index-worker/compose-vectors.ts): only a model's are composed.
  */
-function composesFactPaths(embedder: Embedder): boolean {
+export function composesFactPaths(embedder: Embedder): boolean {
   return !('sums' in embedder);
 }
 
