@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexNotes, type IndexedNotes } from '../support/indexed-notes.js';
 import { entityGraph } from '../../main/engine/retrieve/ppr.js';
-import { createLociRetriever, namedTitles, type LociExplanation } from '../../main/engine/retrieve/loci/retriever.js';
+import { createLociRetriever, lociParams, lociStages, namedTitles, rankStages, type LociExplanation } from '../../main/engine/retrieve/loci/retriever.js';
 import { namesWeightOf, DEFAULT_LOCI_PARAMS } from '../../main/engine/retrieve/loci-params.js';
 import { titleNameShare, tokens, writtenAsName } from '../../main/engine/retrieve/title-names.js';
 
@@ -69,6 +69,19 @@ describe('the second hop from a note the question names (Wikipedia-like titles)'
     // At the plain bridge weight the look-alikes keep the director out of the top 3.
     const plain = await titles({ wAnchorBridge: DEFAULT_LOCI_PARAMS.wBridge });
     expect(plain.documents.slice(0, 3).map((d) => d.title)).not.toContain('Maxwell Shane');
+  });
+
+  it('ranks, re-weighted from stages gathered once (how the parameter fit scores a grid point), as the retriever with those weights does', async () => {
+    const { ctx } = notes!;
+    const q = 'When did the director of The Glass Wall die?';
+    ctx.cache.forgetQuestions();
+    const stages = await lociStages(ctx, q, lociParams({ wTitle: 0.5, wPpr: 2 }));
+    for (const point of [{}, { wTitle: 0.5, wTitleExact: 3, wPpr: 0.5, wBridge: 1 }, { wBm25: 1.5, wAnchorBridge: 1 }]) {
+      ctx.cache.forgetQuestions();
+      const direct = ((await createLociRetriever(point)(ctx, q, 5)).explanation as LociExplanation).documents;
+      const reweighted = rankStages(stages, lociParams(point), 5).ranked;
+      expect(reweighted.map((d) => [d.title, d.score])).toEqual(direct.map((d) => [d.title, d.score]));
+    }
   });
 });
 
