@@ -20,8 +20,11 @@ async function open(page: Page, query: string) {
   await page.keyboard.press('Control+k');
   const dialog = page.getByTestId('quick-switcher');
   await expect(dialog).toBeVisible();
+  const input = dialog.getByRole('combobox');
+  await expect(input).toBeFocused();
   await page.keyboard.type(query);
-  await expect(dialog.getByRole('option').first()).toBeVisible();
+  await expect(input).toHaveValue(query);
+  await expect(dialog.getByRole('option').first()).toContainText(query);
   await page.keyboard.press('Enter');
   await expect(dialog).toBeHidden();
 }

@@ -129,6 +129,11 @@ export function QuickSwitcher({
           value={query}
           onChange={(e) => setQuery(e.target.value)}
           onKeyDown={onKey}
+          onBlur={(e) => {
+            // A modal keeps focus: a view behind it that focuses itself when its content arrives (a long
+            // note finishing its render) must not take the keys typed here.
+            if (!e.currentTarget.closest('[role="dialog"]')?.contains(e.relatedTarget)) requestAnimationFrame(() => inputRef.current?.focus());
+          }}
         />
         <ul ref={listRef} id={listId} role="listbox" className={css.list} aria-label="Matching notes">
           {results.map((r, i) => (
