@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,6 +35,23 @@ const serve = (db: string, models: string) =>
     LOCI_DB: db,
     LOCI_MODELS_DIR: models,
   });
+
+/** A first run: a new index with MiniLM installed, the sample notes' folder added; the model step follows. */
+async function firstRunWithMiniLm(page: Page, prefix: string) {
+  const work = mkdtempSync(path.join(os.tmpdir(), prefix));
+  const notes = copySampleNotes();
+  const { models, entry } = modelsWithMiniLm(work);
+  const server = await serve(path.join(work, 'index.db'), models);
+  try {
+    await page.goto(server.url);
+    await page.getByLabel('Folder path').fill(notes);
+    await page.getByRole('button', { name: 'Add folder' }).click();
+  } catch (err) {
+    await server.stop();
+    throw err;
+  }
+  return { server, entry };
+}
 
 test('an installed embedding model: use it for search, the index is re-embedded with it', async ({ page }) => {
   const { work, notes, db } = indexedSampleLibrary('loci-e2e-embedders-');
@@ -96,14 +113,8 @@ test('an installed embedding model: use it for search, the index is re-embedded 
 });
 
 test('first run: the model step offers an installed embedding model for search', async ({ page }) => {
-  const work = mkdtempSync(path.join(os.tmpdir(), 'loci-e2e-onboarding-embedder-'));
-  const notes = copySampleNotes();
-  const { models, entry } = modelsWithMiniLm(work);
-  const server = await serve(path.join(work, 'index.db'), models);
+  const { server, entry } = await firstRunWithMiniLm(page, 'loci-e2e-onboarding-embedder-');
   try {
-    await page.goto(server.url);
-    await page.getByLabel('Folder path').fill(notes);
-    await page.getByRole('button', { name: 'Add folder' }).click();
     const offer = page.getByTestId('model-step').getByRole('article', { name: `Embedding model ${entry.name}` });
     await expect(offer).toContainText('Installed.');
     await offer.getByRole('button', { name: `Use for search: ${entry.name}` }).click();
@@ -200,14 +211,8 @@ test('Settings show how long indexing this library takes with each embedder, mea
 });
 
 test('first run: the model step shows the index time with GloVe and with the installed embedding model', async ({ page }) => {
-  const work = mkdtempSync(path.join(os.tmpdir(), 'loci-e2e-onboarding-estimate-'));
-  const notes = copySampleNotes();
-  const { models, entry } = modelsWithMiniLm(work);
-  const server = await serve(path.join(work, 'index.db'), models);
+  const { server, entry } = await firstRunWithMiniLm(page, 'loci-e2e-onboarding-estimate-');
   try {
-    await page.goto(server.url);
-    await page.getByLabel('Folder path').fill(notes);
-    await page.getByRole('button', { name: 'Add folder' }).click();
     const estimates = page.getByTestId('model-step').getByRole('region', { name: 'How long indexing your notes takes' });
     await expect(estimates.getByRole('row', { name: /GloVe/ })).toContainText(/about \d+ (s|min)|under a second/, { timeout: 90_000 });
     await expect(estimates.getByRole('row', { name: entry.name })).toContainText(/about \d+ (s|min)|under a second/, { timeout: 90_000 });
