@@ -40,16 +40,31 @@ afterAll(async () => {
  * tokenizer makes every CJK character one token (looked up in vocab.txt), framed by [CLS] … [SEP].
  */
 function expectedVector(text: string, pooling: 'mean' | 'cls'): Float32Array {
+  const states = handStates(text);
+  const pooled = pooling === 'cls' ? states[0]! : Array.from({ length: DIM }, (_, j) => states.reduce((s, h) => s + h[j]!, 0) / states.length);
+  return unit(pooled);
+}
+
+/** The model's output states for a pure-CJK text, by hand: [CLS], one per character, [SEP]. */
+function handStates(text: string): number[][] {
   const ids = [vocab.get('[CLS]')!, ...[...text].map((ch) => vocab.get(ch)!), vocab.get('[SEP]')!];
   expect(ids.every((id) => id !== undefined)).toBe(true);
   const { wordEmb, typeEmb, proj } = tiny.weights;
-  const states = ids.map((id) => {
+  return ids.map((id) => {
     const x = Array.from({ length: DIM }, (_, i) => wordEmb[id * DIM + i]! + typeEmb[i]!);
     return Array.from({ length: DIM }, (_, j) => Math.tanh(x.reduce((s, xi, i) => s + xi * proj[i * DIM + j]!, 0)));
   });
-  const pooled = pooling === 'cls' ? states[0]! : Array.from({ length: DIM }, (_, j) => states.reduce((s, h) => s + h[j]!, 0) / states.length);
-  const n = Math.hypot(...pooled);
-  return Float32Array.from(pooled, (v) => v / n);
+}
+
+/** The normalised mean of the states of characters [from, to) of `text` (after [CLS]). */
+function expectedSpan(text: string, from: number, to: number): Float32Array {
+  const states = handStates(text).slice(1 + from, 1 + to);
+  return unit(Array.from({ length: DIM }, (_, j) => states.reduce((s, h) => s + h[j]!, 0)));
+}
+
+function unit(v: number[]): Float32Array {
+  const n = Math.hypot(...v);
+  return Float32Array.from(v, (x) => x / n);
 }
 
 /** Embeds `text` and checks the vector against the one computed by hand. */
@@ -136,6 +151,23 @@ describe.skipIf(!hasTokenizer)('transformers.js embedder over a local model fold
     });
   });
 
+  it('pools each span of a text from the same pass’s token states (late chunking), the text’s vector unchanged', async () => {
+    const texts = ['北京欢迎你机器学习', '今天天气很好'];
+    const results = await embedder.embedWithSpans!([
+      { text: texts[0]!, spans: [[0, 2], [5, 9]] },
+      { text: texts[1]!, spans: [[2, 4]] },
+    ]);
+    const whole = await embedder.embed(texts);
+    results.forEach((r, i) => expect(Array.from(r.vector)).toEqual(Array.from(whole[i]!)));
+    const close = (v: Float32Array | null, expected: Float32Array) => {
+      expect(v).not.toBeNull();
+      for (let j = 0; j < DIM; j++) expect(v![j]!).toBeCloseTo(expected[j]!, 5);
+    };
+    close(results[0]!.spans[0]!, expectedSpan(texts[0]!, 0, 2));
+    close(results[0]!.spans[1]!, expectedSpan(texts[0]!, 5, 9));
+    close(results[1]!.spans[0]!, expectedSpan(texts[1]!, 2, 4));
+  });
+
   it('is reachable through the registry spec transformers:<dir>', async () => {
     const viaRegistry = await createEmbedder(`transformers:${modelDir}`);
     try {
@@ -175,6 +207,17 @@ describe.skipIf(!hasTokenizer)('transformers.js embedder: the length the model w
       const full = expectedVector(long, 'mean');
       for (let j = 0; j < DIM; j++) expect(whole![j]!).toBeCloseTo(full[j]!, 5);
       expect(dot(v!, whole!)).toBeLessThan(0.999);
+    });
+  });
+
+  it('gives no span vector past the cut: the model never read those tokens', async () => {
+    await withEmbedder({ modelDir: cutDir }, async (cut) => {
+      const long = '今天天气很好我们去公园散步吧';
+      const [r] = await cut.embedWithSpans!([{ text: long, spans: [[2, 4], [4, 8], [9, 11]] }]);
+      const expected = expectedSpan(long, 2, 4);
+      for (let j = 0; j < DIM; j++) expect(r!.spans[0]![j]!).toBeCloseTo(expected[j]!, 5);
+      expect(r!.spans[1]).toBeNull();
+      expect(r!.spans[2]).toBeNull();
     });
   });
 

@@ -1,3 +1,5 @@
+import type { CharSpan } from './token-spans.js';
+
 /** Turns texts into L2-normalised vectors. `id` keys stored vectors, so a model change re-embeds. */
 export interface Embedder {
   readonly id: string;
@@ -12,7 +14,24 @@ export interface Embedder {
   readonly maxTokens?: number;
   /** How many tokens the model reads of each text (cut where it cuts), when it has a tokenizer: what `loci bench-index` reports. */
   countTokens?(texts: string[]): number[];
+  /**
+   * Each text's vector, and a vector for each of its character spans pooled from the same pass's token
+   * states (late chunking): what a passage's sentences mean in it, for the cost of the passage alone. A
+   * span the model does not read whole (cut, or a boundary inside a token) gets null. Only embedders that
+   * pool token states offer it.
+   */
+  embedWithSpans?(items: readonly SpanRequest[]): Promise<SpanVectors[]>;
   dispose?(): Promise<void>;
+}
+
+export interface SpanRequest {
+  text: string;
+  spans: readonly CharSpan[];
+}
+
+export interface SpanVectors {
+  vector: Float32Array;
+  spans: (Float32Array | null)[];
 }
 
 export function normalize(v: Float32Array): Float32Array {

@@ -7,18 +7,24 @@
  * Embeds `texts` in batches of at most `batchSize` texts of similar length (shortest first) and returns
  * the vectors in the order of `texts`.
  */
-export async function embedInLengthOrder(
+export function embedInLengthOrder(
   texts: string[],
   batchSize: number,
   run: (batch: string[]) => Promise<Float32Array[]>,
 ): Promise<Float32Array[]> {
-  const order = texts.map((_, i) => i).sort((a, b) => texts[a]!.length - texts[b]!.length || a - b);
-  const out: Float32Array[] = new Array(texts.length);
+  return inLengthOrder(texts, (t) => t.length, batchSize, run);
+}
+
+/** The same over any items, by the length `lengthOf` gives each; results in the order of `items`. */
+export async function inLengthOrder<T, R>(items: readonly T[], lengthOf: (item: T) => number, batchSize: number, run: (batch: T[]) => Promise<R[]>): Promise<R[]> {
+  const lengths = items.map(lengthOf);
+  const order = items.map((_, i) => i).sort((a, b) => lengths[a]! - lengths[b]! || a - b);
+  const out: R[] = new Array(items.length);
   for (let start = 0; start < order.length; start += batchSize) {
     const ids = order.slice(start, start + batchSize);
-    const vectors = await run(ids.map((i) => texts[i]!));
-    if (vectors.length !== ids.length) throw new Error(`the embedder returned ${vectors.length} vectors for ${ids.length} texts`);
-    ids.forEach((i, j) => (out[i] = vectors[j]!));
+    const results = await run(ids.map((i) => items[i]!));
+    if (results.length !== ids.length) throw new Error(`the embedder returned ${results.length} vectors for ${ids.length} texts`);
+    ids.forEach((i, j) => (out[i] = results[j]!));
   }
   return out;
 }

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import type { FeatureExtractionPipeline, Tensor } from '@huggingface/transformers';
-import type { Embedder } from './embedder.js';
-import { embedInLengthOrder } from './length-batches.js';
+import { normalize, type Embedder, type SpanRequest, type SpanVectors } from './embedder.js';
+import { embedInLengthOrder, inLengthOrder } from './length-batches.js';
+import { spanTokenRanges, type CharSpan } from './token-spans.js';
 import { readSentenceTransformersConfig, type Pooling } from './sentence-transformers-folder.js';
 
 export interface TransformersEmbedderOptions {
@@ -74,8 +75,8 @@ export async function createTransformersEmbedder(opts: TransformersEmbedderOptio
    * it with the text's end.) Padded to the batch's longest, with its attention mask.
    */
   const encode = (batch: string[]) => {
-    const rows = batch.map((text) => {
-      const ids = tokenizer.encode(text);
+    const full = batch.map((text) => tokenizer.encode(text));
+    const rows = full.map((ids) => {
       if (ids.length <= maxTokens) return ids;
       const last = ids[ids.length - 1]!;
       return closing.has(last) ? [...ids.slice(0, maxTokens - 1), last] : ids.slice(0, maxTokens);
@@ -89,24 +90,45 @@ export async function createTransformersEmbedder(opts: TransformersEmbedderOptio
         mask[r * width + j] = 1n;
       }),
     );
-    return { input_ids: new Tensor('int64', ids, [rows.length, width]), attention_mask: new Tensor('int64', mask, [rows.length, width]) };
+    return { full, rows, width, input_ids: new Tensor('int64', ids, [rows.length, width]), attention_mask: new Tensor('int64', mask, [rows.length, width]) };
   };
-  const run = async (batch: string[]): Promise<Float32Array[]> => {
+  const specialsAt = (ids: number[], from: number, step: 1 | -1) => {
+    let n = 0;
+    for (let i = from; i >= 0 && i < ids.length && closing.has(ids[i]!); i += step) n++;
+    return n;
+  };
+  /** Each text's vector and, given spans, each span's mean of the same pass's token states (normalised). */
+  const run = async (batch: string[], spans?: (readonly CharSpan[])[]): Promise<SpanVectors[]> => {
     // What the feature-extraction pipeline does after tokenizing (the model adds token_type_ids of zeros).
-    const inputs = encode(batch);
+    const { full, rows: encoded, width, ...inputs } = encode(batch);
     const outputs = (await extractor.model(inputs)) as Record<string, Tensor | undefined>;
     const states = outputs.last_hidden_state ?? outputs.token_embeddings;
     if (!states) throw new Error(`${dir}: the model has no last_hidden_state output to pool`);
     const pooled = (pooling === 'mean' ? mean_pooling(states, inputs.attention_mask) : states.slice(null, 0)).normalize(2, -1);
     const [rows, dim] = pooled.dims as [number, number];
     const data = pooled.data as Float32Array;
-    const vectors: Float32Array[] = [];
-    for (let r = 0; r < rows; r++) vectors.push(data.slice(r * dim, (r + 1) * dim));
+    const tokenStates = states.data as Float32Array;
+    const out: SpanVectors[] = [];
+    for (let r = 0; r < rows; r++) {
+      const vector = data.slice(r * dim, (r + 1) * dim);
+      const asked = spans?.[r] ?? [];
+      if (asked.length === 0) {
+        out.push({ vector, spans: [] });
+        continue;
+      }
+      const ids = full[r]!;
+      const leading = specialsAt(ids, 0, 1);
+      const textTokens = ids.length - leading - specialsAt(ids, ids.length - 1, -1);
+      const kept = encoded[r]!.length - leading - specialsAt(encoded[r]!, encoded[r]!.length - 1, -1);
+      const ranges = spanTokenRanges(batch[r]!, asked, (piece) => tokenizer.encode(piece, { add_special_tokens: false }).length, textTokens, leading, kept);
+      out.push({ vector, spans: ranges.map((range) => range && poolTokens(tokenStates, (r * width + range[0]) * dim, range[1] - range[0], dim)) });
+    }
     for (const t of [pooled, states, inputs.input_ids, inputs.attention_mask]) t.dispose();
-    return vectors;
+    return out;
   };
+  const vectorsOf = async (batch: string[]) => (await run(batch)).map((r) => r.vector);
   // config.json's hidden_size describes the architecture, not necessarily this export: ask the model.
-  const [probe] = await run(['dimension probe']);
+  const [probe] = await vectorsOf(['dimension probe']);
 
   const prefixed = (prompt: string, texts: string[]) => (prompt ? texts.map((t) => prompt + t) : texts);
   // Vectors differ once texts are cut shorter, pooled by [CLS] or prompted, so an index embedded
@@ -116,11 +138,33 @@ export async function createTransformersEmbedder(opts: TransformersEmbedderOptio
     id: opts.id ?? `transformers:${basename(dir)}${variant}`,
     dim: probe!.length,
     maxTokens,
-    embed: (texts) => embedInLengthOrder(prefixed(passagePrompt, texts), batchSize, run),
+    embed: (texts) => embedInLengthOrder(prefixed(passagePrompt, texts), batchSize, vectorsOf),
+    // Pooled spans are mean-pooled: a [CLS]-pooled model's vector of a span would not be its own.
+    ...(pooling === 'mean'
+      ? {
+          embedWithSpans: (items: readonly SpanRequest[]) => {
+            const shift = passagePrompt.length;
+            const shifted = items.map((it) => ({ text: passagePrompt + it.text, spans: it.spans.map(([a, b]) => [a + shift, b + shift] as const) }));
+            return inLengthOrder(shifted, (it) => it.text.length, batchSize, (batch) =>
+              run(
+                batch.map((it) => it.text),
+                batch.map((it) => it.spans),
+              ),
+            );
+          },
+        }
+      : {}),
     countTokens: (texts) => prefixed(passagePrompt, texts).map((t) => Math.min(maxTokens, tokenizer.encode(t).length)),
-    ...(queryPrompt || passagePrompt ? { embedQueries: (texts: string[]) => embedInLengthOrder(prefixed(queryPrompt, texts), batchSize, run) } : {}),
+    ...(queryPrompt || passagePrompt ? { embedQueries: (texts: string[]) => embedInLengthOrder(prefixed(queryPrompt, texts), batchSize, vectorsOf) } : {}),
     async dispose() {
       await extractor.dispose();
     },
   };
+}
+
+/** The normalised mean of `count` token states of `dim` values from `offset`. */
+function poolTokens(states: Float32Array, offset: number, count: number, dim: number): Float32Array {
+  const v = new Float32Array(dim);
+  for (let t = 0; t < count; t++) for (let k = 0; k < dim; k++) v[k]! += states[offset + t * dim + k]!;
+  return normalize(v);
 }
