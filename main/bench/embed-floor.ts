@@ -1,5 +1,6 @@
 import type { Embedder } from '../engine/embed/embedder.js';
 import type { OwnerKind } from '../engine/store/embeddings.js';
+import type { EmbedLedger } from '../engine/embed/embed-missing.js';
 
 /** What `loci bench-index --embedder` measures Loci's index against: each distinct passage text embedded once, raw. */
 export interface EmbedFloor {
@@ -16,9 +17,12 @@ export interface KindCost {
   rows: number;
   /** Distinct texts among them. */
   distinct: number;
-  /** Of those, texts no earlier kind had and not composed: what the run embedded for this kind. */
+  /** Texts the run ran the model over for this kind (none an earlier kind or run had). */
   embedded: number;
-  /** Rows whose vector was composed from other rows' vectors instead (fact paths of facts, with a model embedder). */
+  /**
+   * Rows whose vector was derived from other rows' instead, with a model embedder: fact paths composed
+   * from their parent's and fact's, notes from their passages', facts pooled in their passage's pass.
+   */
   composed: number;
   /** Tokens of the embedded texts (the model's tokenizer when it has one, else estimated). */
   tokens: number;
@@ -37,28 +41,23 @@ export const KIND_NAMES: Record<OwnerKind, string> = {
 
 /**
  * Reads the index just built (a connection of its own) and embeds each distinct passage text once with
- * `embedder`: the floor, and the per-kind cost of what the index embedded (`times`: its `embed: <kind>`).
+ * `embedder`: the floor, and the per-kind cost of what the index embedded (`ledger`: what its embedding
+ * step ran the model over and derived; `times`: its `embed: <kind>` seconds).
  */
 export async function measureEmbedFloor(
   dbFile: string,
   embedder: Embedder,
   times: Record<string, number>,
+  ledger: EmbedLedger,
 ): Promise<{ floor: EmbedFloor; kinds: KindCost[] }> {
   const { openDb } = await import('../engine/store/db.js');
-  const { embeddedTexts, factPathParts } = await import('../engine/store/embeddings.js');
-  const { composesFactPaths, embeddedText, estimatedTokens, KINDS } = await import('../engine/embed/embed-missing.js');
+  const { embeddedTexts } = await import('../engine/store/embeddings.js');
+  const { embeddedText, KINDS } = await import('../engine/embed/embed-missing.js');
+  const { estimatedTokens } = await import('../engine/embed/estimated-tokens.js');
   const db = openDb(dbFile, { readonly: true });
   const textsOf = new Map<OwnerKind, string[]>();
-  const composedTexts = new Set<string>();
-  let composed = 0;
   try {
-    for (const kind of KINDS) {
-      const rows = embeddedTexts(db, kind);
-      const parts = kind === 'mm' && composesFactPaths(embedder) ? factPathParts(db, rows.map(([id]) => id)) : new Map();
-      composed += parts.size;
-      textsOf.set(kind, rows.filter(([id]) => !parts.has(id)).map(([, t]) => embeddedText(t)));
-      for (const [id, t] of rows) if (parts.has(id)) composedTexts.add(embeddedText(t));
-    }
+    for (const kind of KINDS) textsOf.set(kind, embeddedTexts(db, kind).map(([, t]) => embeddedText(t)));
   } finally {
     db.close();
   }
@@ -67,14 +66,10 @@ export async function measureEmbedFloor(
     return Math.round(counts.reduce((s, n) => s + n, 0));
   };
 
-  const seen = new Set<string>();
   const kinds: KindCost[] = KINDS.map((kind) => {
     const all = textsOf.get(kind)!;
-    const composedHere = kind === 'mm' ? composed : 0;
-    const distinct = new Set([...all, ...(kind === 'mm' ? composedTexts : [])]);
-    const fresh = [...new Set(all)].filter((t) => !seen.has(t));
-    for (const t of fresh) seen.add(t);
-    return { kind, rows: all.length + composedHere, distinct: distinct.size, embedded: fresh.length, composed: composedHere, tokens: tokens(fresh), seconds: times[`embed: ${kind}`] ?? 0 };
+    const { embedded = [], derived = 0 } = ledger[kind] ?? {};
+    return { kind, rows: all.length, distinct: new Set(all).size, embedded: embedded.length, composed: derived, tokens: tokens(embedded), seconds: times[`embed: ${kind}`] ?? 0 };
   });
 
   const passages = [...new Set(textsOf.get('chunk'))];

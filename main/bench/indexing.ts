@@ -6,6 +6,7 @@ import { createGunzip } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { KIND_NAMES, measureEmbedFloor } from './embed-floor.js';
+import type { EmbedLedger } from '../engine/embed/embed-missing.js';
 import { percentile } from './metrics.js';
 import { PEER_NAMES } from './names.js';
 import type { IndexProgress } from '../engine/types.js';
@@ -93,13 +94,14 @@ async function benchIndex(work: string, notes: string, opts: BenchIndexOptions) 
     const phases = new PhaseClock(opts.progress === true);
     const queries = opts.queries ? new QueryProbe(engine.answers) : null;
     queries?.start();
-    const full = await engine.library.index(notes, { onProgress: (p) => phases.see(p), phaseTimes: phases.detail });
+    const ledger: EmbedLedger = {};
+    const full = await engine.library.index(notes, { onProgress: (p) => phases.see(p), phaseTimes: phases.detail, embedLedger: ledger });
     phases.end();
     queries?.stop();
     const idle = queries ? await queries.idle(20) : null;
     const fastRatio = fastSeconds === null ? null : full.seconds / fastSeconds;
     // Right after the full index, before any edit: the passages it embedded, by the model it loaded.
-    const { floor: embedFloor, kinds: embedKinds } = await measureEmbedFloor(dbPath, engine.embedders.embedder, phases.detail);
+    const { floor: embedFloor, kinds: embedKinds } = await measureEmbedFloor(dbPath, engine.embedders.embedder, phases.detail, ledger);
 
     let unchangedSeconds: number | null = null;
     let oneNoteChanged: number | null = null;
@@ -295,7 +297,7 @@ export function formatIndexBench(r: IndexBenchResult): string {
     `embedding floor (${r.embedder})`.padEnd(34) + ` ${s(r.embedFloor.seconds)} s  (${r.embedFloor.texts} distinct passage texts, ${r.embedFloor.tokens} tokens, each once)`,
     `  ratio to embedding floor         ${s(r.embedFloorRatio, 2)}×`,
     ...(r.fastSeconds === null ? [] : [`fast index (built-in embedder)     ${s(r.fastSeconds)} s; loci ${s(r.fastRatio, 2)}× it`]),
-    `  embedded, per kind               ${r.embedKinds.map((k) => `${KIND_NAMES[k.kind]} ${k.embedded} texts${k.composed ? ` (+${k.composed} composed)` : ''} / ${k.tokens} tokens / ${s(k.seconds, 1)} s`).join('; ')}`,
+    `  embedded, per kind               ${r.embedKinds.map((k) => `${KIND_NAMES[k.kind]} ${k.embedded} texts${k.composed ? ` (+${k.composed} derived)` : ''} / ${k.tokens} tokens / ${s(k.seconds, 1)} s`).join('; ')}`,
     ...(engineShare === undefined ? [] : [`  engine thread preparing notes    ${s(engineShare)} s wall between its writes (their read, parse, extract and embed are in the line above)`]),
     `unchanged re-run                   ${s(r.unchangedSeconds, 3)} s`,
     `one note changed                   p50 ${s(r.oneNoteP50, 3)} s, max ${s(r.oneNoteSeconds.length ? Math.max(...r.oneNoteSeconds) : null, 3)} s over ${r.oneNoteSeconds.length} notes, one edit each (${r.oneNoteChanged ?? '–'} re-done per run at most)`,

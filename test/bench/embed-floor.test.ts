@@ -38,7 +38,7 @@ describe('loci bench-index: the embedding floor', () => {
     expect(json.fastRatio).toBeNull();
 
     // Every kind, in the order the index embeds them; a text is counted under the first kind that has it.
-    expect(json.embedKinds.map((k) => k.kind)).toEqual(['doc', 'chunk', 'fci', 'entity', 'mm']);
+    expect(json.embedKinds.map((k) => k.kind)).toEqual(['chunk', 'doc', 'fci', 'entity', 'mm']);
     const passages = json.embedKinds.find((k) => k.kind === 'chunk')!;
     expect(passages.distinct).toBe(json.embedFloor.texts);
     expect(passages.rows).toBe(json.counts.chunks);

@@ -7,7 +7,7 @@ import type { BenchParagraph } from '../../main/bench/dataset.js';
 import type { Embedder } from '../../main/engine/embed/embedder.js';
 import { createStaticEmbedder } from '../../main/engine/embed/static-embedder.js';
 import { rowsMissingEmbeddings, type OwnerKind } from '../../main/engine/store/embeddings.js';
-import { composableFactPaths } from '../support/fact-paths.js';
+import { composablePaths } from '../support/fact-paths.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loci-fact-paths-later-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -47,12 +47,14 @@ describe('a bench that runs no PG-RAG method', () => {
     const second = await prepareIndex(corpus, model, { dbFile, methods: ['pgr'] });
     try {
       for (const kind of ['doc', 'chunk', 'fci', 'entity', 'mm'] as const) expect(missing(second.ctx.db, kind), kind).toBe(0);
-      // Only the fact paths were embedded now, but for those composed from their parent's and their fact's
-      // vectors; and the pseudo-graph is the one a single full run builds.
-      const composed = new Set([...composableFactPaths(second.ctx.db).keys()]);
+      // Only the fact paths were embedded now: roots by their path, the rest composed from their parent's
+      // vector and their fact's (or their own text's, sent alone); and the pseudo-graph is the one a
+      // single full run builds.
+      const composed = composablePaths(second.ctx.db);
       const paths = second.ctx.db.prepare('SELECT id, path_text FROM mm_nodes').all() as { id: number; path_text: string }[];
       expect(composed.size).toBeGreaterThan(0);
-      expect(new Set(texts.slice(before))).toEqual(new Set(paths.filter((p) => !composed.has(p.id)).map((p) => p.path_text)));
+      const ownTexts = [...composed.values()].filter((p) => p.fci === null).map((p) => p.text);
+      expect(new Set(texts.slice(before))).toEqual(new Set([...paths.filter((p) => !composed.has(p.id)).map((p) => p.path_text), ...ownTexts]));
       const whole = await prepareIndex(corpus, model, { dbFile: join(dir, 'whole.db'), methods: ['pgr'] });
       try {
         expect(superNodes(whole.ctx.db)).toBeGreaterThan(0);

@@ -2,10 +2,11 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { embedMissing, type EmbedProgress } from '../../main/engine/embed/embed-missing.js';
+import { embedMissing, type EmbedLedger, type EmbedProgress } from '../../main/engine/embed/embed-missing.js';
 import type { Embedder } from '../../main/engine/embed/embedder.js';
 import { LociEngine } from '../../main/engine/engine.js';
-import { composableFactPaths, composedPathVector } from '../support/fact-paths.js';
+import { composablePaths, composedPathVector } from '../support/fact-paths.js';
+import { estimatedTokens } from '../../main/engine/embed/estimated-tokens.js';
 import { loadEmbeddings, rowsMissingEmbeddings, type OwnerKind } from '../../main/engine/store/embeddings.js';
 
 let dir: string;
@@ -44,16 +45,27 @@ describe('embedMissing', () => {
       };
       const rows = KINDS.flatMap((kind) => rowsMissingEmbeddings(engine.db, kind, recording.id).map(([id, text]) => ({ kind, id, text })));
       const progress: EmbedProgress[] = [];
-      const written = await embedMissing(engine.db, recording, { onProgress: (p) => progress.push(p) });
+      const ledger: EmbedLedger = {};
+      const written = await embedMissing(engine.db, recording, { onProgress: (p) => progress.push(p), ledger });
 
-      // A fact's path under a heading is composed from its parent's path and the fact, not sent to the model.
-      const composed = composableFactPaths(engine.db);
-      expect(composed.size).toBeGreaterThan(0);
-      const sentRows = rows.filter((r) => !(r.kind === 'mm' && composed.has(r.id)));
+      // A path under a parent is composed from the parent's path and the fact it states (or its own text,
+      // a heading: only that is sent), and a note of several passages from its passages' vectors.
+      const composed = composablePaths(engine.db);
+      const ownTexts = new Set([...composed.values()].filter((p) => p.fci === null).map((p) => p.text));
+      expect(ownTexts.size).toBeGreaterThan(0);
+      expect(composed.size).toBeGreaterThan(ownTexts.size);
+      const mill = engine.db.prepare("SELECT id FROM documents WHERE title = 'The old mill'").get() as { id: number };
+      const millPassages = engine.db.prepare("SELECT c.id, d.title || ' ' || c.text text FROM chunks c JOIN documents d ON d.id = c.document_id WHERE d.id = ? AND c.is_code = 0 ORDER BY c.ord").all(mill.id) as { id: number; text: string }[];
+      expect(millPassages.length).toBeGreaterThan(1);
+      const sentRows = rows.filter((r) => !(r.kind === 'mm' && composed.has(r.id)) && !(r.kind === 'doc' && r.id === mill.id));
       expect(written).toBe(rows.length);
       expect(new Set(sent).size).toBe(sent.length);
-      expect(sent.length).toBe(new Set(sentRows.map((r) => r.text)).size);
-      expect(sent.length).toBeLessThan(sentRows.length);
+      expect(new Set(sent)).toEqual(new Set([...sentRows.map((r) => r.text), ...ownTexts]));
+      expect(sent.length).toBeLessThan(sentRows.length + ownTexts.size);
+      // The ledger (what `loci bench-index` reports) names exactly what was sent, and what was derived.
+      expect(Object.values(ledger).flatMap((k) => k.embedded).sort()).toEqual([...sent].sort());
+      expect(ledger.doc!.derived).toBe(1);
+      expect(ledger.mm!.derived).toBe(composed.size);
       // Progress counts rows; the share of work done (for the ETA) rises to all of it.
       expect(progress[0]).toEqual({ done: 0, total: rows.length, work: 0 });
       expect(progress.at(-1)).toEqual({ done: rows.length, total: rows.length, work: 1 });
@@ -65,7 +77,7 @@ describe('embedMissing', () => {
         expect(docText(doc.doc)).toBe(rows.find((r) => r.kind === 'chunk' && r.id === doc.chunk)!.text);
       }
       expect(rows.filter((r) => r.kind === 'fci' && r.text === 'Tell us what you think.')).toHaveLength(2);
-      // Every row sent has the vector its own text gets; a composed path, 0.7 of its parent's and its fact's, normalised.
+      // Every row sent has the vector its own text gets; a composed path, 0.7 of its parent's and its fact's (or own text's), normalised.
       const storedOf = (kind: OwnerKind) => new Map(loadEmbeddings(engine.db, kind, recording.id).map((e) => [e.id, e.vector]));
       for (const kind of KINDS) {
         const stored = storedOf(kind);
@@ -74,10 +86,16 @@ describe('embedMissing', () => {
         const expected = await inner.embed(mine.map((r) => r.text));
         mine.forEach((r, i) => expect([...stored.get(r.id)!], `${kind} ${r.id}`).toEqual([...expected[i]!]));
       }
+      // The note's vector: its passages' vectors, each weighted by its tokens (these are short: all of them), normalised.
+      const passageVectors = storedOf('chunk');
+      const weighted = new Float32Array(inner.dim);
+      for (const p of millPassages) passageVectors.get(p.id)!.forEach((x, k) => (weighted[k]! += estimatedTokens(p.text, 512) * x));
+      const norm = Math.hypot(...weighted);
+      storedOf('doc').get(mill.id)!.forEach((x, k) => expect(x).toBeCloseTo(weighted[k]! / norm, 6));
       const paths = storedOf('mm');
       const facts = storedOf('fci');
-      for (const [id, { parent, fci }] of composed) {
-        const expected = composedPathVector(paths.get(parent)!, facts.get(fci)!);
+      for (const [id, { parent, fci, text }] of composed) {
+        const expected = composedPathVector(paths.get(parent)!, fci === null ? (await inner.embed([text]))[0]! : facts.get(fci)!);
         paths.get(id)!.forEach((x, k) => expect(x).toBeCloseTo(expected[k]!, 6));
       }
     } finally {
@@ -118,6 +136,68 @@ describe('embedMissing', () => {
         const { docId } = engine.db.prepare('SELECT document_id docId FROM chunks WHERE id = ?').get(chunkId) as { docId: number };
         expect([...chunkVectors.get(chunkId)!]).toEqual([...docVectors.get(docId)!]);
       }
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('gives a fact the vector pooled for its span in its passage’s pass, embeds alone a fact it cannot place, and drops one rewritten meanwhile', async () => {
+    const engine = await LociEngine.open({ dbPath: join(dir, 'pooled.db'), embedder: 'glove' });
+    try {
+      await engine.library.index(join(dir, 'notes'));
+      const db = engine.db;
+      // A fact in other words than its passage, as a model writes them: it cannot be placed.
+      const alder = db.prepare("SELECT c.id chunk, c.document_id doc FROM chunks c JOIN documents d ON d.id = c.document_id WHERE d.title = 'Alder Creek'").get() as { chunk: number; doc: number };
+      const model = db
+        .prepare("INSERT INTO fcis (document_id, chunk_id, text, line_from, line_to, extractor) VALUES (?, ?, 'A stream flows beside a former mill.', 3, 3, 'test') RETURNING id")
+        .pluck()
+        .get(alder.doc, alder.chunk) as number;
+      const inner = engine.embedder;
+      const sent: string[] = [];
+      const spansOf = new Map<string, string[]>();
+      // The built-in embedder under another id; a span's vector is its words' (what it pools is the transformers embedder's test).
+      const pooling: Embedder = {
+        id: 'pooling@1',
+        dim: inner.dim,
+        embed: async (texts) => {
+          sent.push(...texts);
+          return inner.embed(texts);
+        },
+        embedWithSpans: async (items) => {
+          const out = [];
+          for (const { text, spans } of items) {
+            spansOf.set(text, spans.map(([a, b]) => text.slice(a, b)));
+            const [vector, ...pooled] = await inner.embed([text, ...spans.map(([a, b]) => text.slice(a, b))]);
+            out.push({ vector: vector!, spans: pooled });
+          }
+          return out;
+        },
+      };
+      const facts = db.prepare('SELECT id, text, chunk_id chunk FROM fcis').all() as { id: number; text: string; chunk: number }[];
+      const rewritten = facts.find((f) => f.text === 'It houses a bakery and a small museum.')!;
+      let first = true;
+      // The write of the first batch of passages finds one fact rewritten by an index run meanwhile.
+      const lock = async (write: () => Promise<void>) => {
+        if (first) db.prepare('UPDATE fcis SET text = ? WHERE id = ?').run('It houses a café now.', rewritten.id);
+        first = false;
+        await write();
+      };
+      await embedMissing(db, pooling, { kinds: ['chunk', 'fci'], lock });
+
+      const stored = new Map(loadEmbeddings(db, 'fci', pooling.id).map((e) => [e.id, e.vector]));
+      // Only the unplaceable fact was embedded alone, and the rewritten one by the text read at the start;
+      // every other fact was pooled.
+      expect(new Set(sent)).toEqual(new Set(['A stream flows beside a former mill.', rewritten.text]));
+      for (const f of facts) {
+        if (f.id === model || f.id === rewritten.id) continue;
+        const passage = [...spansOf].find(([, spans]) => spans.includes(f.text));
+        expect(passage, f.text).toBeDefined();
+        expect([...stored.get(f.id)!]).toEqual([...(await inner.embed([f.text]))[0]!]);
+      }
+      // Neither its pooled vector nor the one of its old text is written: the run that rewrote it embeds it.
+      expect(stored.has(rewritten.id)).toBe(false);
+      expect(stored.size).toBe(facts.length - 1);
+      expect([...stored.get(model)!]).toEqual([...(await inner.embed(['A stream flows beside a former mill.']))[0]!]);
     } finally {
       await engine.close();
     }

@@ -10,6 +10,7 @@ import { LociEngine, type EngineEvent } from '../../main/engine/engine.js';
 import { DEFAULT_SETTINGS } from '../../main/engine/settings.js';
 import { PATH_SEPARATOR } from '../../main/contract/shapes/domain.js';
 import { buildTinyBertOnnx } from '../embed/build-tiny-onnx.js';
+import { mapOnlyTexts } from '../support/fact-paths.js';
 
 const samples = resolve(import.meta.dirname, '../../resources/sample-notes');
 const TOKENIZER = resolve(import.meta.dirname, '../../../shared/models/tokenizers/bge-small-zh-v1.5');
@@ -244,12 +245,14 @@ describe('settings', () => {
     // An OpenAI-compatible server that embeds by characters, and fails the first request holding a
     // fact path (topic › fact), as a server that runs out of memory part-way would.
     let failed = false;
+    // What the switch sends for the fact paths only (support/fact-paths.ts), read once the notes are indexed.
+    let mapOnly = new Set<string>();
     const server = createServer((req, res) => {
       let body = '';
       req.on('data', (c) => (body += c));
       req.on('end', () => {
         const input = (JSON.parse(body) as { input: string[] }).input;
-        if (!failed && input.some((t) => t.includes(PATH_SEPARATOR))) {
+        if (!failed && input.some((t) => t.includes(PATH_SEPARATOR) || mapOnly.has(t))) {
           failed = true;
           res.writeHead(503, { 'content-type': 'application/json' });
           return res.end(JSON.stringify({ error: { message: 'out of memory' } }));
@@ -264,6 +267,7 @@ describe('settings', () => {
     const engine = await LociEngine.open({ dbPath: join(dir, 'switch-fails-late.db') });
     try {
       await engine.library.index(samples);
+      mapOnly = mapOnlyTexts(engine.db);
       const events: EngineEvent[] = [];
       engine.events.subscribe((e) => e.type === 'embedder' && events.push(e));
       await engine.settings.update({ embedder: spec });

@@ -8,6 +8,7 @@ import { DEFAULT_SETTINGS } from '../../main/engine/settings.js';
 import { rowsMissingEmbeddings } from '../../main/engine/store/embeddings.js';
 import { PATH_SEPARATOR } from '../../main/contract/shapes/domain.js';
 import { embeddingsServer, expectVectorsOfCurrentText } from '../support/embeddings-server.js';
+import { mapOnlyTexts } from '../support/fact-paths.js';
 
 const samples = resolve(import.meta.dirname, '../../resources/sample-notes');
 /** A word no sample note holds: the texts of the notes edited mid-switch carry it. */
@@ -19,8 +20,10 @@ beforeAll(async () => {
 });
 afterAll(async () => rm(dir, { recursive: true, force: true }));
 
-/** The switch's batches of fact paths (topic › fact); the edited notes' texts carry MARKER. */
-const switchFactPaths = (input: string[]) => input.some((t) => t.includes(PATH_SEPARATOR)) && !input.some((t) => t.includes(MARKER));
+/** Texts only the mind maps hold (support/fact-paths.ts), filled once the library is indexed. */
+const mapOnly = new Set<string>();
+/** The switch's batches of fact paths; the edited notes' texts carry MARKER. */
+const switchFactPaths = (input: string[]) => input.some((t) => t.includes(PATH_SEPARATOR) || mapOnly.has(t)) && !input.some((t) => t.includes(MARKER));
 /** Every batch of the switch: the edited notes' texts carry MARKER. */
 const switchBatches = (input: string[]) => !input.some((t) => t.includes(MARKER));
 
@@ -43,6 +46,8 @@ async function withLibrary(name: string, held: (input: string[]) => boolean, bod
   const engine = await LociEngine.open({ dbPath: join(dir, `${name}.db`) });
   try {
     await engine.library.index(notes);
+    mapOnly.clear();
+    for (const t of mapOnlyTexts(engine.db)) mapOnly.add(t);
     await body({ notes, server, engine });
   } finally {
     await engine.close();

@@ -6,7 +6,7 @@ import type { Db } from '../store/db.js';
 import type { Embedder } from '../embed/embedder.js';
 import type { IndexOptions } from '../api.js';
 import { keptVectorsModel } from '../embed/static-embedder.js';
-import { embedMissing, KINDS_SEARCH_READS, type EmbedMissingOptions, type EmbedProgress } from '../embed/embed-missing.js';
+import { embedMissing, KINDS_SEARCH_READS, type EmbedLedger, type EmbedMissingOptions, type EmbedProgress } from '../embed/embed-missing.js';
 import { VectorMatrix } from '../embed/vector-matrix.js';
 import { clearGraphPending, everyDocumentPending, graphPendingIds, hasIndexedDocuments, pruneOrphanEntities } from '../store/documents.js';
 import { getSetting, INDEX_GENERATION, setSetting } from '../store/settings.js';
@@ -21,6 +21,8 @@ export interface GraphBuildOptions extends IndexOptions {
   docNeighbours?: number;
   /** Filled with seconds of work per step (parse, extract, write, embed, graph…), summed over threads. */
   phaseTimes?: Record<string, number>;
+  /** Filled with what the embedding step embedded and derived, per kind (`loci bench-index`). */
+  embedLedger?: EmbedLedger;
   /** What loads the embedder (its spec), kept with the graph built with it: see graphEmbedder. */
   embedderSpec?: string;
   /**
@@ -115,7 +117,7 @@ export async function updateGraph(
   const scoped = sameModel || opts.graphRebuiltLater || (graphModel === null && everyDocumentPending(db));
   const scope = scoped ? { rows: pending.filter((id) => !embeddedHere.has(id)), entities: pending } : null;
   const kinds = opts.factPathsLater ? { kinds: KINDS_SEARCH_READS } : {};
-  const embedded = await embedWithProgress(db, embedder, { onProgress: opts.onProgress, signal: opts.signal, scope, times, ...kinds });
+  const embedded = await embedWithProgress(db, embedder, { onProgress: opts.onProgress, signal: opts.signal, scope, times, ledger: opts.embedLedger, ...kinds });
   addTime(times, 'embed', t0);
   if (opts.graphRebuiltLater && !sameModel) {
     // Searchable now (a new generation reloads what questions read); related notes and pgr catch up then.

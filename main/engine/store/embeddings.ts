@@ -88,18 +88,19 @@ export function embeddedTexts(db: Db, kind: OwnerKind): [number, string][] {
 }
 
 /**
- * Of these fact-path rows, those whose node is a fact under a parent node (its text the fact's text), with
- * the parent's and the fact's ids: the rows whose vector can be composed from the two (embed/fact-path-vectors.ts).
+ * How each of these mind-map rows' path (ancestors' texts › its own) is made of parts: its parent node,
+ * and either the fact it states (its text the fact's) or its own text (a heading, a list item). A root
+ * has no parent. What embed/fact-path-vectors.ts composes a path's vector from.
  */
-export function factPathParts(db: Db, ids: number[]): Map<number, { parent: number; fci: number }> {
+export function factPathParts(db: Db, ids: number[]): Map<number, { parent: number | null; fci: number | null; text: string }> {
   const rows = stmt(
     db,
-    `SELECT n.id, n.parent_id, n.fci_id FROM mm_nodes n JOIN fcis f ON f.id = n.fci_id
-     WHERE n.id IN (SELECT value FROM json_each(?)) AND n.parent_id IS NOT NULL AND n.text = f.text`,
+    `SELECT n.id, n.parent_id, CASE WHEN f.text = n.text THEN f.id END, n.text FROM mm_nodes n LEFT JOIN fcis f ON f.id = n.fci_id
+     WHERE n.id IN (SELECT value FROM json_each(?))`,
   )
     .raw()
-    .all(JSON.stringify(ids)) as [number, number, number][];
-  return new Map(rows.map(([id, parent, fci]) => [id, { parent, fci }]));
+    .all(JSON.stringify(ids)) as [number, number | null, number | null, string][];
+  return new Map(rows.map(([id, parent, fci, text]) => [id, { parent, fci, text }]));
 }
 
 /**
@@ -195,4 +196,40 @@ export function currentEmbeddedTexts(db: Db, kind: OwnerKind, ids: number[]): Ma
     .raw()
     .all({ ids: JSON.stringify(ids) }) as [number, string | null][];
   return new Map(rows.map(([id, text]) => [id, text ?? '']));
+}
+
+/**
+ * The facts of these passages (chunk ids) with no vector from `model`, as [fact id, chunk id, text]: what
+ * a passage's pass can pool for them (embed/passage-facts.ts).
+ */
+export function factsOfPassages(db: Db, model: string, chunkIds: number[]): [number, number, string][] {
+  if (chunkIds.length === 0) return [];
+  return stmt(
+    db,
+    `SELECT f.id, f.chunk_id, f.text FROM fcis f
+     WHERE f.chunk_id IN (SELECT value FROM json_each(?))
+       AND NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.owner_kind = 'fci' AND e.model = ? AND e.owner_id = f.id)
+     ORDER BY f.id`,
+  )
+    .raw()
+    .all(JSON.stringify(chunkIds), model) as [number, number, string][];
+}
+
+/** The prose passages (not code) of these notes, in order, as note id → [chunk id, text it is embedded by]. */
+export function notePassages(db: Db, docIds: number[]): Map<number, [number, string][]> {
+  const out = new Map<number, [number, string][]>();
+  if (docIds.length === 0) return out;
+  const rows = stmt(
+    db,
+    `SELECT c.document_id, c.id, COALESCE(d.title, '') || ' ' || c.text FROM chunks c JOIN documents d ON d.id = c.document_id
+     WHERE c.document_id IN (SELECT value FROM json_each(?)) AND c.is_code = 0 ORDER BY c.document_id, c.ord`,
+  )
+    .raw()
+    .all(JSON.stringify(docIds)) as [number, number, string][];
+  for (const [doc, chunk, text] of rows) {
+    let list = out.get(doc);
+    if (!list) out.set(doc, (list = []));
+    list.push([chunk, text]);
+  }
+  return out;
 }
