@@ -182,7 +182,12 @@ describe('embedMissing', () => {
         first = false;
         await write();
       };
-      await embedMissing(db, pooling, { kinds: ['chunk', 'fci'], lock });
+      const progress: EmbedProgress[] = [];
+      await embedMissing(db, pooling, { kinds: ['chunk', 'fci'], lock, onProgress: (p) => progress.push(p) });
+      // The share of work rises throughout, and is all done at the end, pooled facts counted with their passages.
+      for (let i = 1; i < progress.length; i++) expect(progress[i]!.work).toBeGreaterThanOrEqual(progress[i - 1]!.work);
+      expect(progress.at(-1)).toMatchObject({ done: progress[0]!.total, work: 1 });
+      expect(progress.some((p) => p.work > 0 && p.work < 1)).toBe(true);
 
       const stored = new Map(loadEmbeddings(db, 'fci', pooling.id).map((e) => [e.id, e.vector]));
       // The unplaceable fact's passage has all its facts embedded alone (a passage's are pooled all or

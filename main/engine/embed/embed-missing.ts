@@ -109,13 +109,15 @@ export async function embedMissing(db: Db, embedder: Embedder, opts: EmbedMissin
     }
   }
   const pooledFacts = new Set<number>();
-  // Derived rows cost next to nothing, or their own text: left out of the work, so the ETA follows the model.
+  // Derived rows cost next to nothing, or their own text: left out of the work, so the ETA follows the
+  // model. A fact is counted whole, and done when its passage's pass pools it: whether all of a passage's
+  // facts can be pooled is known only then (on news most lie past the cut and are embedded alone).
   const costText = (kind: OwnerKind, id: number, text: string): string | null => {
     if (kind === 'mm') {
       const p = pathParts.get(id);
       if (p && p.parent !== null) return ownTextOf(id);
     }
-    return (kind === 'doc' && severalPassages.has(id)) || (kind === 'fci' && passageOfFact.has(id)) ? null : text;
+    return kind === 'doc' && severalPassages.has(id) ? null : text;
   };
   const docRows = rowsOf('doc');
   const severalPassages = derives && docRows.length ? new Set([...notePassages(db, docRows.map(([id]) => id))].filter(([, list]) => list.length > 1).map(([id]) => id)) : new Set<number>();
@@ -206,8 +208,12 @@ export async function embedMissing(db: Db, embedder: Embedder, opts: EmbedMissin
           if (facts.length) writeEmbeddings(db, 'fci', embedder.id, facts);
           forgetTakenVectors(db, embedder.id, [...taken.keys()]);
         })();
-        // Counted as done where the facts' own turn comes: the progress stays within its total.
-        for (const f of facts) pooledFacts.add(f.id);
+        // Rows counted as done where the facts' own turn comes, so the count stays within its total; their
+        // work is done now.
+        for (const f of facts) {
+          pooledFacts.add(f.id);
+          spent += estimatedTokens(embeddedText(passageOfFact.get(f.id)!.text), cut);
+        }
       };
       await (lock ? lock(write) : write());
       done += batch.length;
