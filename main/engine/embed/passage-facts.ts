@@ -10,10 +10,10 @@ export interface PassageFact {
 /**
  * How much of its passage's vector is taken out of a fact's pooled one. Pooled in context, the facts of
  * one passage all lean to its topic: with MiniLM their mean cosine to each other was 0.70 on SilverBullet
- * (0.29 embedded alone), 0.76 on HotpotQA (0.41), 0.87 on CRUD news (0.65), and the extractive answer,
- * which picks among a note's facts by their similarity to the question, chose worse on the news. Half the
- * passage's vector out gives 0.29, 0.36 and 0.60, as alike as facts embedded alone, and keeps their
- * cosine to the embedded vectors (0.75, 0.76, 0.62). Chosen by that likeness alone, not by an answer score.
+ * (0.29 embedded alone), 0.76 on HotpotQA (0.41), 0.87 on CRUD news (0.65), so among a note's facts the
+ * question's similarity told them apart less. Half the passage's vector out gives 0.29, 0.36 and 0.60, as
+ * alike as facts embedded alone, and keeps their cosine to the embedded vectors (0.75, 0.76, 0.62).
+ * Chosen by that likeness alone, not by an answer score (scripts/bench/pooled-facts.ts).
  */
 export const PASSAGE_SHARE_REMOVED = 0.5;
 
