@@ -27,6 +27,18 @@ afterAll(async () => rm(dir, { recursive: true, force: true }));
 
 const KINDS: OwnerKind[] = ['doc', 'chunk', 'fci', 'mm', 'entity'];
 
+/** `inner` under another id, so every row lacks a vector for it; what it is asked to embed goes to `sent`. */
+function recordingEmbedder(inner: Embedder, id: string, sent: string[]): Embedder {
+  return {
+    id,
+    dim: inner.dim,
+    embed: async (texts) => {
+      sent.push(...texts);
+      return inner.embed(texts);
+    },
+  };
+}
+
 describe('embedMissing', () => {
   it('embeds each distinct text once: a one-passage note shares its passage vector, a repeated line is embedded once', async () => {
     const engine = await LociEngine.open({ dbPath: join(dir, 'index.db'), embedder: 'glove' });
@@ -34,15 +46,7 @@ describe('embedMissing', () => {
       await engine.library.index(join(dir, 'notes'));
       const inner = engine.embedder;
       const sent: string[] = [];
-      // The built-in embedder under another id, so every row lacks a vector for it; it records what it is asked.
-      const recording: Embedder = {
-        id: 'recording@1',
-        dim: inner.dim,
-        embed: async (texts) => {
-          sent.push(...texts);
-          return inner.embed(texts);
-        },
-      };
+      const recording = recordingEmbedder(inner, 'recording@1', sent);
       const rows = KINDS.flatMap((kind) => rowsMissingEmbeddings(engine.db, kind, recording.id).map(([id, text]) => ({ kind, id, text })));
       const progress: EmbedProgress[] = [];
       const ledger: EmbedLedger = {};
@@ -109,14 +113,7 @@ describe('embedMissing', () => {
       await engine.library.index(join(dir, 'notes'));
       const inner = engine.embedder;
       const sent: string[] = [];
-      const recording: Embedder = {
-        id: 'resumed@1',
-        dim: inner.dim,
-        embed: async (texts) => {
-          sent.push(...texts);
-          return inner.embed(texts);
-        },
-      };
+      const recording = recordingEmbedder(inner, 'resumed@1', sent);
       // A first run stopped once the notes had their vectors, before their passages.
       await embedMissing(engine.db, recording, { kinds: ['doc'] });
       const docTexts = new Set(sent);
@@ -155,14 +152,9 @@ describe('embedMissing', () => {
       const inner = engine.embedder;
       const sent: string[] = [];
       const spansOf = new Map<string, string[]>();
-      // The built-in embedder under another id; a span's vector is its words' (how a model pools is the transformers embedder's test).
+      // A span's vector is its words' (how a model pools is the transformers embedder's test).
       const pooling: Embedder = {
-        id: 'pooling@1',
-        dim: inner.dim,
-        embed: async (texts) => {
-          sent.push(...texts);
-          return inner.embed(texts);
-        },
+        ...recordingEmbedder(inner, 'pooling@1', sent),
         embedWithSpans: async (items) => {
           const out = [];
           for (const { text, spans } of items) {
@@ -196,6 +188,9 @@ describe('embedMissing', () => {
       expect(alone.length).toBeGreaterThan(1);
       expect(new Set(sent)).toEqual(new Set([...alone.map((f) => f.text), rewritten.text]));
       for (const f of alone) expect([...stored.get(f.id)!]).toEqual([...(await inner.embed([f.text]))[0]!]);
+      // Its pass asked for no spans: none would be kept.
+      const alderPassage = db.prepare("SELECT d.title || ' ' || c.text FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.id = ?").pluck().get(alder.chunk) as string;
+      expect(spansOf.get(alderPassage)).toEqual([]);
       for (const f of facts) {
         if (f.chunk === alder.chunk || f.id === rewritten.id) continue;
         const passage = db.prepare("SELECT d.title || ' ' || c.text FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.id = ?").pluck().get(f.chunk) as string;

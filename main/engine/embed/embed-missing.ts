@@ -1,6 +1,6 @@
 import type { Db } from '../store/db.js';
-import type { Embedder } from './embedder.js';
-import { currentEmbeddedTexts, EMBEDDED_TEXT_MAX_CHARS, factPathParts, factsOfPassages, notePassages, rowsMissingEmbeddings, vectorsOfTexts, writeEmbeddings, type OwnerKind } from '../store/embeddings.js';
+import { poolsSpans, type Embedder } from './embedder.js';
+import { currentEmbeddedTexts, EMBEDDED_TEXT_MAX_CHARS, factPathParts, factsOfPassages, notesOfSeveralPassages, rowsMissingEmbeddings, vectorsOfTexts, writeEmbeddings, type OwnerKind } from '../store/embeddings.js';
 import { forgetTakenVectors, hasReleasedVectors, releasedVectorsFor } from '../store/released-vectors.js';
 import { embedOnce } from './embed-once.js';
 import { planFactPaths } from './fact-path-vectors.js';
@@ -95,7 +95,7 @@ export async function embedMissing(db: Db, embedder: Embedder, opts: EmbedMissin
     for (const [t, v] of vectorsOfTexts(db, other, embedder.id, wanted, scope?.rows ?? null)) shared.set(t, v);
   }
   // Facts pooled in their passage's pass, by passage; a fact not pooled there is embedded alone later.
-  const pooling = derives && embedder.embedWithSpans && kinds.includes('fci') ? embedder : null;
+  const pooling = derives && poolsSpans(embedder) && kinds.includes('fci') ? embedder : null;
   const factsByPassage = new Map<number, PassageFact[]>();
   const passageOfFact = new Map<number, { chunk: number; text: string }>();
   if (pooling) {
@@ -120,7 +120,7 @@ export async function embedMissing(db: Db, embedder: Embedder, opts: EmbedMissin
     return kind === 'doc' && severalPassages.has(id) ? null : text;
   };
   const docRows = rowsOf('doc');
-  const severalPassages = derives && docRows.length ? new Set([...notePassages(db, docRows.map(([id]) => id))].filter(([, list]) => list.length > 1).map(([id]) => id)) : new Set<number>();
+  const severalPassages = derives && docRows.length ? notesOfSeveralPassages(db, docRows.map(([id]) => id)) : new Set<number>();
   let totalCost = 0;
   const cut = embedder.maxTokens ?? 512;
   const costed = textCounts(todo.flatMap((t) => t.rows.flatMap(([id, text]) => costText(t.kind, id, embeddedText(text)) ?? []))).distinct;
@@ -163,7 +163,7 @@ export async function embedMissing(db: Db, embedder: Embedder, opts: EmbedMissin
         const fresh = [...new Set(toEmbed.filter((t) => !known.has(t)))];
         const factsOfText = new Map<string, PassageFact[]>();
         batch.forEach(([id], j) => factsOfText.set(texts[j]!, [...(factsOfText.get(texts[j]!) ?? []), ...(factsByPassage.get(id) ?? [])]));
-        const made = await embedPassagesWithFacts(pooling as Embedder & Required<Pick<Embedder, 'embedWithSpans'>>, fresh, (t) => factsOfText.get(t) ?? []);
+        const made = await embedPassagesWithFacts(pooling, fresh, (t) => factsOfText.get(t) ?? []);
         pooled = made.facts;
         embeddedNow = toEmbed.map((t) => made.vectors.get(t) ?? known.get(t)!);
         entry?.embedded.push(...fresh);

@@ -24,6 +24,13 @@ export interface Embedder {
   dispose?(): Promise<void>;
 }
 
+/** An embedder that pools spans (embedWithSpans). */
+export type SpanEmbedder = Embedder & Required<Pick<Embedder, 'embedWithSpans'>>;
+
+export function poolsSpans(embedder: Embedder): embedder is SpanEmbedder {
+  return typeof embedder.embedWithSpans === 'function';
+}
+
 export interface SpanRequest {
   text: string;
   spans: readonly CharSpan[];

@@ -1,4 +1,4 @@
-import { normalize, type Embedder } from './embedder.js';
+import { normalize, type SpanEmbedder } from './embedder.js';
 import { locateFact } from './fact-spans.js';
 
 /** A fact to be given a vector from its passage's pass: its id and text. */
@@ -29,16 +29,18 @@ export const PASSAGE_SHARE_REMOVED = 0.5;
  * before it lost 2.6 points [−5.3, −0.5] of answers on crud-1doc.
  */
 export async function embedPassagesWithFacts(
-  embedder: Embedder & Required<Pick<Embedder, 'embedWithSpans'>>,
+  embedder: SpanEmbedder,
   texts: string[],
   factsOf: (text: string) => readonly PassageFact[],
 ): Promise<{ vectors: Map<string, Float32Array>; facts: Map<number, Float32Array> }> {
+  // A passage with a fact it cannot place asks for no spans at all: none of its facts would be kept.
   const items = texts.map((text) => {
-    const placed = factsOf(text).flatMap((f) => {
+    const own = factsOf(text);
+    const placed = own.flatMap((f) => {
       const span = locateFact(text, f.text);
       return span ? [{ id: f.id, span }] : [];
     });
-    return { text, placed };
+    return { text, placed: placed.length === own.length ? placed : [] };
   });
   const results = await embedder.embedWithSpans(items.map(({ text, placed }) => ({ text, spans: placed.map((p) => p.span) })));
   if (results.length !== items.length) throw new Error(`embedder ${embedder.id} returned ${results.length} vectors for ${items.length} texts`);
@@ -47,7 +49,7 @@ export async function embedPassagesWithFacts(
   items.forEach(({ text, placed }, i) => {
     const { vector, spans } = results[i]!;
     vectors.set(text, vector);
-    if (placed.length < factsOf(text).length || spans.some((v) => v === null)) return;
+    if (spans.some((v) => v === null)) return;
     placed.forEach((p, j) => facts.set(p.id, withoutContext(spans[j]!, vector)));
   });
   return { vectors, facts };

@@ -215,6 +215,19 @@ export function factsOfPassages(db: Db, model: string, chunkIds: number[]): [num
     .all(JSON.stringify(chunkIds), model) as [number, number, string][];
 }
 
+/** Of these notes, those of more than one prose passage (not code): the notes whose vector is composed from their passages'. */
+export function notesOfSeveralPassages(db: Db, docIds: number[]): Set<number> {
+  if (docIds.length === 0) return new Set();
+  const ids = stmt(
+    db,
+    `SELECT document_id FROM chunks WHERE document_id IN (SELECT value FROM json_each(?)) AND is_code = 0
+     GROUP BY document_id HAVING count(*) > 1`,
+  )
+    .pluck()
+    .all(JSON.stringify(docIds)) as number[];
+  return new Set(ids);
+}
+
 /** The prose passages (not code) of these notes, in order, as note id → [chunk id, text it is embedded by]. */
 export function notePassages(db: Db, docIds: number[]): Map<number, [number, string][]> {
   const out = new Map<number, [number, string][]>();
