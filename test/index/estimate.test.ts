@@ -86,7 +86,7 @@ describe('probe', () => {
     const all = await measureLibrary([{ root: notes }]);
     const some = await measureLibrary([{ root: notes, excluded: (rel, isDir) => !isDir && rel.startsWith('people/') }]);
     expect(some.notes).toBeLessThan(all.notes);
-    expect(some.files.every((f) => !f.relPath.startsWith('daily/'))).toBe(true);
+    expect(some.files.every((f) => !f.relPath.startsWith('people/'))).toBe(true);
   });
 });
 
