@@ -18,6 +18,25 @@ describe('locateFact', () => {
     expect(locateFact(passage, 'See Health for it.')).toBeNull();
   });
 
+  it('passes over what cleaning removed: link addresses, wikilink targets, HTML tags, runs of spaces', () => {
+    const links = 'Install [Kettle](https://example.org/downloads/kettle/stable/linux) and the [Grinder Tools](https://example.org/market/items/grinder-tools-extension) extension.';
+    expect(links.slice(...locateFact(links, 'Install Kettle and the Grinder Tools extension.')!)).toMatch(/^Install .* extension$/);
+    const alias = 'Since [[Decisions/007 Roasting Moved to the Shop|2021]] the roaster runs on gas.';
+    expect(alias.slice(...locateFact(alias, 'Since 2021 the roaster runs on gas.')!)).toMatch(/^Since .*gas$/);
+    const html = '<td><a href="https://example.org/u/ana"><img alt="Ana Lima" src="x.png"/><b>Ana Lima</b></a></td><td><b>Bo Chen</b></td>';
+    expect(html.slice(...locateFact(html, 'Ana Lima Bo Chen')!)).toBe('Ana Lima</b></a></td><td><b>Bo Chen');
+    const spaced = `7-24，正文：${' '.repeat(200)}记者24日获悉，新的招录工作正式启动。`;
+    expect(locateFact(spaced, '7-24，正文： 记者24日获悉，新的招录工作正式启动。')).not.toBeNull();
+  });
+
+  it("places a heading's list-items fact by the items, the heading not being in the passage", () => {
+    const passage = '- Framework: Astro\n- Site shell: Starlight\n- Content: generated pages';
+    const span = locateFact(passage, 'Default Site Stack: Framework: Astro; Site shell: Starlight; Content: generated pages');
+    expect(span && passage.slice(...span)).toBe(passage.slice(2));
+    // Words before a colon are passed over, not any words: a fact that only ends like its passage stays out.
+    expect(locateFact('A bench stands by the lake today.', 'The old mill stood by the lake today.')).toBeNull();
+  });
+
   it('leaves out a fact in other words than its passage (a model’s), a one-word fact not there verbatim, and an empty one', () => {
     const passage = 'The mill was built in 1820 and houses a bakery.';
     expect(locateFact(passage, 'A bakery occupies the former mill building.')).toBeNull();
