@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatIndexBench, runIndexBench } from '../../main/bench/indexing.js';
+import { warmEmbedder } from '../../main/bench/embed-floor.js';
+import type { Embedder } from '../../main/engine/embed/embedder.js';
 import { LociEngine } from '../../main/engine/engine.js';
 import { openDb } from '../../main/engine/store/db.js';
 import { FIXTURE_NOTES } from '../fixtures/paths.js';
@@ -51,6 +53,21 @@ describe('loci bench-index: the embedding floor', () => {
       expect(k.tokens >= k.embedded).toBe(true);
     }
 
-    expect(formatIndexBench(r)).toMatch(/ratio to embedding floor\s+\d+\.\d\d×/);
+    expect(json.embedWarmUpSeconds).toBeGreaterThan(0);
+    expect(formatIndexBench(r)).toMatch(/ratio to embedding floor\s+\d+\.\d\d× {2}\(both on a model warmed for \d+\.\d s first\)/);
   }, 60_000);
+
+  it('warms the model on at most 100 passage-sized pieces of the notes, spread over all of them', async () => {
+    const sent: string[][] = [];
+    const embedder: Embedder = { id: 'rec', dim: 1, embed: async (texts) => (sent.push(texts), texts.map(() => new Float32Array([1]))) };
+    const notes = Array.from({ length: 40 }, (_, i) => `note ${i} `.repeat(3000));
+    expect(await warmEmbedder(embedder, notes)).toBeGreaterThanOrEqual(0);
+    expect(sent).toHaveLength(1);
+    const texts = sent[0]!;
+    expect(texts).toHaveLength(100);
+    expect(texts.every((t) => t.length > 0 && t.length <= 1000)).toBe(true);
+    // From the first note to the last, not the first notes alone.
+    expect(texts[0]).toMatch(/^note 0 /);
+    expect(texts.at(-1)).toMatch(/note 39 /);
+  });
 });

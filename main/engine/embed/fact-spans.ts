@@ -29,6 +29,7 @@ export function locateFact(passage: string, fact: string): CharSpan | null {
   if (exact >= 0) return [exact, exact + trimmed.length];
   // Masked on both sides: a fact may keep an address its passage holds (a bare URL, `<id>` in code).
   const factWords = [...trimmed.replace(MARKUP, ' ').matchAll(WORD)].map((m) => m[0].toLowerCase());
+  if (factWords.length < 2) return null;
   const masked = [...passage.matchAll(MARKUP)].map((m): CharSpan => [m.index, m.index + m[0].length]);
   const words = [...passage.matchAll(WORD)]
     .filter((m) => !masked.some(([a, b]) => m.index >= a && m.index < b))

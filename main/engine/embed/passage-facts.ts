@@ -1,5 +1,6 @@
 import { normalize, type SpanEmbedder } from './embedder.js';
 import { locateFact } from './fact-spans.js';
+import type { CharSpan } from './token-spans.js';
 
 /** A fact to be given a vector from its passage's pass: its id and text. */
 export interface PassageFact {
@@ -17,22 +18,29 @@ export interface PassageFact {
  */
 export const PASSAGE_SHARE_REMOVED = 0.5;
 
+/** Passes over a passage's rest past the model's cut, at most: a 700-token news article takes three. */
+const MAX_WINDOWS = 8;
+
 /**
  * Embeds each passage text once and gives each of its facts the mean of its tokens' states in that same
  * pass (late chunking), less a share of the passage's own vector: fast-mode facts are the passage's own
  * sentences, which embedded alone cost a model 0.6× the passages' tokens again (SilverBullet).
  *
- * A passage's facts are pooled all or none: when one cannot be placed in it, or lies past where the
- * model cuts it, all of them are left out of `facts` and the caller embeds them alone. The extractive
- * answer ranks a note's facts by their similarity to the question, and pooled and lone vectors side by
- * side skewed it: on CRUD news, where 70% of the facts lie past MiniLM's 256-token cut, pooling those
- * before it lost 2.6 points [−5.3, −0.5] of answers on crud-1doc.
+ * Facts past where the model cuts the passage are pooled the same way from a pass over the passage's
+ * rest, from the first of them on (less a share of that pass's vector): the rest costs the model its own
+ * tokens once, where the facts alone cost each sentence's tokens and its special tokens.
+ *
+ * A passage's facts are pooled all or none: when one cannot be placed in it (or in its rest), all of them
+ * are left out of `facts` and the caller embeds them alone. The extractive answer ranks a note's facts
+ * by their similarity to the question, and pooled and lone vectors side by side skewed it: on CRUD news,
+ * where 70% of the facts lie past MiniLM's 256-token cut, pooling only those before it lost 2.6 points
+ * [−5.3, −0.5] of answers on crud-1doc.
  */
 export async function embedPassagesWithFacts(
   embedder: SpanEmbedder,
   texts: string[],
   factsOf: (text: string) => readonly PassageFact[],
-): Promise<{ vectors: Map<string, Float32Array>; facts: Map<number, Float32Array> }> {
+): Promise<{ vectors: Map<string, Float32Array>; facts: Map<number, Float32Array>; windows: string[] }> {
   // A passage with a fact it cannot place asks for no spans at all: none of its facts would be kept.
   const items = texts.map((text) => {
     const own = factsOf(text);
@@ -45,14 +53,56 @@ export async function embedPassagesWithFacts(
   const results = await embedder.embedWithSpans(items.map(({ text, placed }) => ({ text, spans: placed.map((p) => p.span) })));
   if (results.length !== items.length) throw new Error(`embedder ${embedder.id} returned ${results.length} vectors for ${items.length} texts`);
   const vectors = new Map<string, Float32Array>();
-  const facts = new Map<number, Float32Array>();
-  items.forEach(({ text, placed }, i) => {
+  const pooled = items.map(({ text, placed }, i) => {
     const { vector, spans } = results[i]!;
     vectors.set(text, vector);
-    if (spans.some((v) => v === null)) return;
-    placed.forEach((p, j) => facts.set(p.id, withoutContext(spans[j]!, vector)));
+    return placed.map((_, j) => (spans[j] ? withoutContext(spans[j]!, vector) : null));
   });
-  return { vectors, facts };
+
+  // The rest of each passage with facts still unpooled, from the first of them, until all are pooled or
+  // a pass places none (a span that cuts a token stays unpooled however the text is cut).
+  const windows: string[] = [];
+  let rests = items.flatMap((item, i) => restOf(item.text, 0, item.placed, pooled[i]!, i));
+  for (let pass = 0; rests.length > 0 && pass < MAX_WINDOWS; pass++) {
+    const out = await embedder.embedWithSpans(rests.map((r) => ({ text: r.text, spans: r.facts.map((j) => shifted(items[r.item]!.placed[j]!.span, r.from)) })));
+    windows.push(...rests.map((r) => r.text));
+    rests = rests.flatMap((r, k) => {
+      const { vector, spans } = out[k]!;
+      const left = pooled[r.item]!;
+      r.facts.forEach((j, n) => {
+        if (spans[n]) left[j] = withoutContext(spans[n]!, vector);
+      });
+      return restOf(items[r.item]!.text, r.from, items[r.item]!.placed, left, r.item);
+    });
+  }
+
+  const facts = new Map<number, Float32Array>();
+  items.forEach(({ placed }, i) => {
+    const made = pooled[i]!;
+    if (made.every((v) => v !== null)) placed.forEach((p, j) => facts.set(p.id, made[j]!));
+  });
+  return { vectors, facts, windows };
+}
+
+interface Rest {
+  item: number;
+  /** Where in the passage the rest begins. */
+  from: number;
+  text: string;
+  /** Indexes of the passage's placed facts it pools. */
+  facts: number[];
+}
+
+/** The passage's rest from its first unpooled fact, when that starts after `from` (else no progress). */
+function restOf(text: string, from: number, placed: readonly { span: CharSpan }[], pooled: readonly (Float32Array | null)[], item: number): Rest[] {
+  const facts = placed.flatMap((_, j) => (pooled[j] === null ? [j] : []));
+  if (facts.length === 0) return [];
+  const start = Math.min(...facts.map((j) => placed[j]!.span[0]));
+  return start > from ? [{ item, from: start, text: text.slice(start), facts }] : [];
+}
+
+function shifted([a, b]: CharSpan, by: number): CharSpan {
+  return [a - by, b - by];
 }
 
 function withoutContext(pooled: Float32Array, passage: Float32Array): Float32Array {
