@@ -2,7 +2,8 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dot, type Embedder } from '../../main/engine/embed/embedder.js';
+import { dot, poolsSpans, type Embedder } from '../../main/engine/embed/embedder.js';
+import { embedPassagesWithFacts, PASSAGE_SHARE_REMOVED } from '../../main/engine/embed/passage-facts.js';
 import { createEmbedder } from '../../main/engine/embed/registry.js';
 import { createTransformersEmbedder } from '../../main/engine/embed/transformers-embedder.js';
 import { buildTinyBertOnnx, type TinyBert } from './build-tiny-onnx.js';
@@ -218,6 +219,34 @@ describe.skipIf(!hasTokenizer)('transformers.js embedder: the length the model w
       for (let j = 0; j < DIM; j++) expect(r!.spans[0]![j]!).toBeCloseTo(expected[j]!, 5);
       expect(r!.spans[1]).toBeNull();
       expect(r!.spans[2]).toBeNull();
+    });
+  });
+
+  it('pools facts past the cut from passes over the passage’s rest, each less half of its own pass’s vector', async () => {
+    await withEmbedder({ modelDir: cutDir }, async (cut) => {
+      expect(poolsSpans(cut)).toBe(true);
+      if (!poolsSpans(cut)) return;
+      const text = '今天天气很好我们去公园散步吧';
+      const facts = [
+        { id: 1, text: '天气' },
+        { id: 2, text: '我们去公园' },
+        { id: 3, text: '散步吧' },
+      ];
+      const made = await embedPassagesWithFacts(cut, [text], () => facts);
+      // Six characters a pass: the passage, then its rest from the first fact past the cut, twice.
+      expect(made.windows).toEqual(['我们去公园散步吧', '散步吧']);
+      const close = (v: Float32Array | undefined, expected: Float32Array) => {
+        expect(v).toBeDefined();
+        for (let j = 0; j < DIM; j++) expect(v![j]!).toBeCloseTo(expected[j]!, 5);
+      };
+      const pooledIn = (pass: string, from: number, to: number) => {
+        const context = expectedVector(pass.slice(0, 6), 'mean');
+        return unit(Array.from(expectedSpan(pass, from, to), (x, j) => x - PASSAGE_SHARE_REMOVED * context[j]!));
+      };
+      close(made.vectors.get(text), expectedVector(text.slice(0, 6), 'mean'));
+      close(made.facts.get(1), pooledIn(text, 2, 4));
+      close(made.facts.get(2), pooledIn('我们去公园散步吧', 0, 5));
+      close(made.facts.get(3), pooledIn('散步吧', 0, 3));
     });
   });
 
