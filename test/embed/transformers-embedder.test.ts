@@ -222,7 +222,7 @@ describe.skipIf(!hasTokenizer)('transformers.js embedder: the length the model w
     });
   });
 
-  it('pools facts past the cut from passes over the passage’s rest, each less half of its own pass’s vector', async () => {
+  it('pools facts past the cut from passes over the passage’s rest, each less half of its own pass’s vector, where the rest is the cheaper', async () => {
     await withEmbedder({ modelDir: cutDir }, async (cut) => {
       expect(poolsSpans(cut)).toBe(true);
       if (!poolsSpans(cut)) return;
@@ -247,6 +247,16 @@ describe.skipIf(!hasTokenizer)('transformers.js embedder: the length the model w
       close(made.facts.get(1), pooledIn(text, 2, 4));
       close(made.facts.get(2), pooledIn('我们去公园散步吧', 0, 5));
       close(made.facts.get(3), pooledIn('散步吧', 0, 3));
+
+      // A rest longer than all the passage's facts alone is not run: they are left to be embedded alone.
+      const long = '天气很好我们去公园散步今天天气很好我们去公园散步吧';
+      const costly = await embedPassagesWithFacts(cut, [long], () => [
+        { id: 4, text: '天气' },
+        { id: 5, text: '很好我们去公园' },
+      ]);
+      expect(costly.windows).toEqual([]);
+      expect(costly.facts.size).toBe(0);
+      close(costly.vectors.get(long), expectedVector(long.slice(0, 6), 'mean'));
     });
   });
 
