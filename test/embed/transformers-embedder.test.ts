@@ -257,6 +257,14 @@ describe.skipIf(!hasTokenizer)('transformers.js embedder: the length the model w
       expect(costly.windows).toEqual([]);
       expect(costly.facts.size).toBe(0);
       close(costly.vectors.get(long), expectedVector(long.slice(0, 6), 'mean'));
+
+      // Nor is one with a fact longer than a pass: that fact could never be pooled.
+      const tooLong = await embedPassagesWithFacts(cut, ['天气很好我们去公园散步'], () => [
+        { id: 6, text: '天气' },
+        { id: 7, text: '很好我们去公园散步' },
+      ]);
+      expect(tooLong.windows).toEqual([]);
+      expect(tooLong.facts.size).toBe(0);
     });
   });
 

@@ -63,7 +63,9 @@ export async function embedPassagesWithFacts(
   // The rest of each passage with facts still unpooled, from the first of them, until all are pooled or
   // a pass places none (a span that cuts a token stays unpooled however the text is cut).
   const windows: string[] = [];
-  let rests = items.flatMap((item, i) => restOf(item.text, 0, item.placed, pooled[i]!, i)).filter((r) => restIsCheaper(items[r.item]!, r));
+  let rests = items
+    .flatMap((item, i) => restOf(item.text, 0, item.placed, pooled[i]!, i))
+    .filter((r) => restIsCheaper(items[r.item]!, r) && everyFactFits(embedder, items[r.item]!));
   for (let pass = 0; rests.length > 0 && pass < MAX_WINDOWS; pass++) {
     const out = await embedder.embedWithSpans(rests.map((r) => ({ text: r.text, spans: r.facts.map((j) => shifted(items[r.item]!.placed[j]!.span, r.from)) })));
     windows.push(...rests.map((r) => r.text));
@@ -110,6 +112,19 @@ function restOf(text: string, from: number, placed: readonly { span: CharSpan }[
 function restIsCheaper(item: { text: string; placed: readonly { span: CharSpan }[] }, rest: Rest): boolean {
   const alone = item.placed.reduce((n, p) => n + 1 + estimatedTokens(item.text.slice(...p.span), Infinity), 0);
   return estimatedTokens(rest.text, Infinity) < alone;
+}
+
+/**
+ * Whether each of the passage's facts fits in one pass from its own start. One that does not is never
+ * pooled, so all or none would leave the passage's facts alone after the passes had been paid for: on
+ * news, where a dateline and its first paragraph are often one long sentence, the passes over rests
+ * took the 2,000 articles from 435 s to 587 s and pooled 2,258 of 22,376 facts.
+ */
+function everyFactFits(embedder: SpanEmbedder, item: { text: string; placed: readonly { span: CharSpan }[] }): boolean {
+  if (!embedder.maxTokens) return true;
+  const facts = item.placed.map((p) => item.text.slice(...p.span));
+  const counts = embedder.countTokens?.(facts) ?? facts.map((f) => estimatedTokens(f, Infinity));
+  return counts.every((n) => n < embedder.maxTokens!);
 }
 
 function shifted([a, b]: CharSpan, by: number): CharSpan {
