@@ -61,11 +61,13 @@ export async function embedPassagesWithFacts(
   });
 
   // The rest of each passage with facts still unpooled, from the first of them, until all are pooled or
-  // a pass places none (a span that cuts a token stays unpooled however the text is cut).
+  // a pass places none (a span that cuts a token stays unpooled however the text is cut). A passage whose
+  // first pass pooled none of its facts gets no rest: its tokens could not be matched to its characters
+  // (on news, 40 articles' rests pooled 45 of 545 facts and cost 2,000 articles 435 → 569 s).
   const windows: string[] = [];
   let rests = items
     .flatMap((item, i) => restOf(item.text, 0, item.placed, pooled[i]!, i))
-    .filter((r) => restIsCheaper(items[r.item]!, r) && everyFactFits(embedder, items[r.item]!));
+    .filter((r) => pooled[r.item]!.some((v) => v !== null) && restIsCheaper(items[r.item]!, r) && everyFactFits(embedder, items[r.item]!));
   for (let pass = 0; rests.length > 0 && pass < MAX_WINDOWS; pass++) {
     const out = await embedder.embedWithSpans(rests.map((r) => ({ text: r.text, spans: r.facts.map((j) => shifted(items[r.item]!.placed[j]!.span, r.from)) })));
     windows.push(...rests.map((r) => r.text));

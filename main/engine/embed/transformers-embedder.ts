@@ -68,10 +68,7 @@ export async function createTransformersEmbedder(opts: TransformersEmbedderOptio
   // 39 s / 0.77 GB (nice 19 on a loaded 2-core machine: CPU time, not wall time, is the comparable figure).
   const batchSize = opts.batchSize ?? 16;
   const tokenizer = extractor.tokenizer;
-  // The tokens that frame a text ([CLS], [SEP], <s>, </s>), not [UNK]: a text ending in a character the
-  // vocabulary lacks (a Chinese article's closing 】) would count it as framing, its tokens would not add
-  // up, and no fact of it would be pooled.
-  const closing = new Set(tokenizer.all_special_ids.filter((id) => id !== tokenizer.unk_token_id));
+  const closing = new Set(tokenizer.all_special_ids);
   /**
    * The batch's token ids, each cut to maxTokens as sentence-transformers cuts them: the text's tokens
    * end early and the closing special token ([SEP], </s>) stays. (transformers.js's own truncation drops
