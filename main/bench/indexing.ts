@@ -62,14 +62,15 @@ async function benchIndex(work: string, notes: string, opts: BenchIndexOptions) 
   const { scanFolder } = await import('../engine/ingest/scan.js');
   const { files } = await scanFolder(notes);
 
-  // Warm the page cache first, so neither the floor nor Loci pays for the first read alone.
-  for (const f of files) await readFile(f.absPath);
+  // Warm the page cache first, so neither the floor nor Loci pays for the first read alone; the texts
+  // also serve the peers' corpus and the model's warm-up.
+  const contents = await Promise.all(files.map((f) => readFile(f.absPath, 'utf8')));
   const floor = await measureFloor(join(work, 'floor.db'), files.map((f) => f.absPath));
 
   const peers: Record<string, number> = {};
   if (opts.peers !== false) {
     const { buildPeer } = await import('./peers.js');
-    const corpus = await Promise.all(files.map(async (f) => ({ title: f.relPath.replace(/\.[^.]+$/, ''), text: await readFile(f.absPath, 'utf8') })));
+    const corpus = files.map((f, i) => ({ title: f.relPath.replace(/\.[^.]+$/, ''), text: contents[i]! }));
     for (const name of PEER_NAMES) {
       const t = performance.now();
       await buildPeer(name, corpus);
@@ -95,7 +96,7 @@ async function benchIndex(work: string, notes: string, opts: BenchIndexOptions) 
     const queries = opts.queries ? new QueryProbe(engine.answers) : null;
     queries?.start();
     // The index and the floor after it both run on a warmed model, so the ratio is not the warm-up's.
-    const embedWarmUpSeconds = await warmEmbedder(engine.embedders.embedder, await Promise.all(files.map((f) => readFile(f.absPath, 'utf8'))));
+    const embedWarmUpSeconds = await warmEmbedder(engine.embedders.embedder, contents);
     const ledger: EmbedLedger = {};
     const full = await engine.library.index(notes, { onProgress: (p) => phases.see(p), phaseTimes: phases.detail, embedLedger: ledger });
     phases.end();
