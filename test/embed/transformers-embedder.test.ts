@@ -222,6 +222,25 @@ describe.skipIf(!hasTokenizer)('transformers.js embedder: the length the model w
     });
   });
 
+  it('tells which spans a pass would pool by tokenizing alone, as the pass itself pools them', async () => {
+    await withEmbedder({ modelDir: cutDir }, async (cut) => {
+      const requests = [
+        { text: '今天天气很好我们去公园散步吧', spans: [[2, 4], [4, 8], [9, 11]] as const },
+        // A text that starts with a character the vocabulary lacks: its [UNK] is taken for a framing
+        // token, its tokens do not add up to its characters, and no span is pooled.
+        { text: '🙂们去公园', spans: [[0, 4]] as const },
+        { text: '天气很好🙂们去', spans: [[0, 2], [4, 7]] as const },
+      ];
+      const pooled = await cut.embedWithSpans!(requests);
+      expect(cut.poolableSpans!(requests)).toEqual([
+        [true, false, false],
+        [false],
+        [true, true],
+      ]);
+      expect(pooled.map((r) => r.spans.map((v) => v !== null))).toEqual(cut.poolableSpans!(requests));
+    });
+  });
+
   it('pools facts past the cut from passes over the passage’s rest, each less half of its own pass’s vector, where the rest is the cheaper', async () => {
     await withEmbedder({ modelDir: cutDir }, async (cut) => {
       expect(poolsSpans(cut)).toBe(true);
@@ -265,6 +284,16 @@ describe.skipIf(!hasTokenizer)('transformers.js embedder: the length the model w
       ]);
       expect(tooLong.windows).toEqual([]);
       expect(tooLong.facts.size).toBe(0);
+
+      // Nor any pass for a passage whose passes would leave one of its facts unpooled (tokenizing tells
+      // before the model runs): here the rest would begin with a character the vocabulary lacks.
+      const unknown = '天气很好🙂们去公园';
+      const blind = await embedPassagesWithFacts(cut, [unknown], () => [
+        { id: 8, text: '天气' },
+        { id: 9, text: '🙂们去公园' },
+      ]);
+      expect(blind.windows).toEqual([]);
+      expect(blind.facts.size).toBe(0);
     });
   });
 

@@ -21,6 +21,11 @@ export interface Embedder {
    * pool token states offer it.
    */
   embedWithSpans?(items: readonly SpanRequest[]): Promise<SpanVectors[]>;
+  /**
+   * Which spans of each text `embedWithSpans` would pool, found by tokenizing alone: a caller can leave
+   * out a pass whose pooled spans it would throw away. Without it, a caller learns that only by the pass.
+   */
+  poolableSpans?(items: readonly SpanRequest[]): boolean[][];
   dispose?(): Promise<void>;
 }
 

@@ -1,4 +1,4 @@
-import { normalize, type SpanEmbedder } from './embedder.js';
+import { normalize, type SpanEmbedder, type SpanRequest } from './embedder.js';
 import { locateFact } from './fact-spans.js';
 import type { CharSpan } from './token-spans.js';
 import { estimatedTokens } from './estimated-tokens.js';
@@ -61,15 +61,14 @@ export async function embedPassagesWithFacts(
   });
 
   // The rest of each passage with facts still unpooled, from the first of them, until all are pooled or
-  // a pass places none (a span that cuts a token stays unpooled however the text is cut). A passage whose
-  // first pass pooled none of its facts gets no rest: its tokens could not be matched to its characters
-  // (on news, 40 articles' rests pooled 45 of 545 facts and cost 2,000 articles 435 → 569 s).
+  // a pass places none (a span that cuts a token stays unpooled however the text is cut). Each passage's
+  // passes are planned by tokenizing alone and run only where they would pool every fact left: all or
+  // none would throw the others' away (on news, where a rest that starts with a character MiniLM lacks
+  // places nothing, the passes run blind pooled 2,252 of 24,131 facts and took 2,000 articles 435 → 575 s).
   const windows: string[] = [];
-  let rests = items
-    .flatMap((item, i) => restOf(item.text, 0, item.placed, pooled[i]!, i))
-    .filter((r) => pooled[r.item]!.some((v) => v !== null) && restIsCheaper(items[r.item]!, r) && everyFactFits(embedder, items[r.item]!));
+  let rests = items.flatMap((item, i) => restOf(item.text, 0, item.placed, done(pooled[i]!), i)).filter((r) => restIsCheaper(items[r.item]!, r) && poolsAll(embedder, items[r.item]!, pooled[r.item]!, r));
   for (let pass = 0; rests.length > 0 && pass < MAX_WINDOWS; pass++) {
-    const out = await embedder.embedWithSpans(rests.map((r) => ({ text: r.text, spans: r.facts.map((j) => shifted(items[r.item]!.placed[j]!.span, r.from)) })));
+    const out = await embedder.embedWithSpans(rests.map((r) => restRequest(items[r.item]!, r)));
     windows.push(...rests.map((r) => r.text));
     rests = rests.flatMap((r, k) => {
       const { vector, spans } = out[k]!;
@@ -77,7 +76,7 @@ export async function embedPassagesWithFacts(
       r.facts.forEach((j, n) => {
         if (spans[n]) left[j] = withoutContext(spans[n]!, vector);
       });
-      return restOf(items[r.item]!.text, r.from, items[r.item]!.placed, left, r.item);
+      return restOf(items[r.item]!.text, r.from, items[r.item]!.placed, done(left), r.item);
     });
   }
 
@@ -98,12 +97,38 @@ interface Rest {
   facts: number[];
 }
 
-/** The passage's rest from its first unpooled fact, when that starts after `from` (else no progress). */
-function restOf(text: string, from: number, placed: readonly { span: CharSpan }[], pooled: readonly (Float32Array | null)[], item: number): Rest[] {
-  const facts = placed.flatMap((_, j) => (pooled[j] === null ? [j] : []));
+/** The passage's rest from its first fact not yet pooled, when that starts after `from` (else no progress). */
+function restOf(text: string, from: number, placed: readonly { span: CharSpan }[], pooled: readonly boolean[], item: number): Rest[] {
+  const facts = placed.flatMap((_, j) => (pooled[j] ? [] : [j]));
   if (facts.length === 0) return [];
   const start = Math.min(...facts.map((j) => placed[j]!.span[0]));
   return start > from ? [{ item, from: start, text: text.slice(start), facts }] : [];
+}
+
+function done(pooled: readonly (Float32Array | null)[]): boolean[] {
+  return pooled.map((v) => v !== null);
+}
+
+function restRequest(item: { placed: readonly { span: CharSpan }[] }, rest: Rest): SpanRequest {
+  return { text: rest.text, spans: rest.facts.map((j) => shifted(item.placed[j]!.span, rest.from)) };
+}
+
+/**
+ * Whether the passes over the passage's rests, from `first` on, would pool every fact the passage's own
+ * pass left, by the embedder's tokenizing alone (an embedder that cannot tell is taken at its word).
+ */
+function poolsAll(embedder: SpanEmbedder, item: { text: string; placed: readonly { span: CharSpan }[] }, pooled: readonly (Float32Array | null)[], first: Rest): boolean {
+  if (!embedder.poolableSpans) return true;
+  const made = done(pooled);
+  let rest: Rest | undefined = first;
+  for (let pass = 0; rest && pass < MAX_WINDOWS; pass++) {
+    const [poolable] = embedder.poolableSpans([restRequest(item, rest)]);
+    rest.facts.forEach((j, n) => {
+      if (poolable![n]) made[j] = true;
+    });
+    [rest] = restOf(item.text, rest.from, item.placed, made, rest.item);
+  }
+  return made.every(Boolean);
 }
 
 /**
@@ -114,19 +139,6 @@ function restOf(text: string, from: number, placed: readonly { span: CharSpan }[
 function restIsCheaper(item: { text: string; placed: readonly { span: CharSpan }[] }, rest: Rest): boolean {
   const alone = item.placed.reduce((n, p) => n + 1 + estimatedTokens(item.text.slice(...p.span), Infinity), 0);
   return estimatedTokens(rest.text, Infinity) < alone;
-}
-
-/**
- * Whether each of the passage's facts fits in one pass from its own start. One that does not is never
- * pooled, so all or none would leave the passage's facts alone after the passes had been paid for: on
- * news, where a dateline and its first paragraph are often one long sentence, the passes over rests
- * took the 2,000 articles from 435 s to 587 s and pooled 2,258 of 22,376 facts.
- */
-function everyFactFits(embedder: SpanEmbedder, item: { text: string; placed: readonly { span: CharSpan }[] }): boolean {
-  if (!embedder.maxTokens) return true;
-  const facts = item.placed.map((p) => item.text.slice(...p.span));
-  const counts = embedder.countTokens?.(facts) ?? facts.map((f) => estimatedTokens(f, Infinity));
-  return counts.every((n) => n < embedder.maxTokens!);
 }
 
 function shifted([a, b]: CharSpan, by: number): CharSpan {

@@ -74,13 +74,14 @@ export async function createTransformersEmbedder(opts: TransformersEmbedderOptio
    * end early and the closing special token ([SEP], </s>) stays. (transformers.js's own truncation drops
    * it with the text's end.) Padded to the batch's longest, with its attention mask.
    */
+  const cut = (ids: number[]) => {
+    if (ids.length <= maxTokens) return ids;
+    const last = ids[ids.length - 1]!;
+    return closing.has(last) ? [...ids.slice(0, maxTokens - 1), last] : ids.slice(0, maxTokens);
+  };
   const encode = (batch: string[]) => {
     const full = batch.map((text) => tokenizer.encode(text));
-    const rows = full.map((ids) => {
-      if (ids.length <= maxTokens) return ids;
-      const last = ids[ids.length - 1]!;
-      return closing.has(last) ? [...ids.slice(0, maxTokens - 1), last] : ids.slice(0, maxTokens);
-    });
+    const rows = full.map(cut);
     const width = Math.max(...rows.map((r) => r.length));
     const ids = new BigInt64Array(rows.length * width).fill(BigInt(tokenizer.pad_token_id ?? 0));
     const mask = new BigInt64Array(rows.length * width);
@@ -97,10 +98,18 @@ export async function createTransformersEmbedder(opts: TransformersEmbedderOptio
     for (let i = from; i >= 0 && i < ids.length && closing.has(ids[i]!); i += step) n++;
     return n;
   };
+  /** The token range of each span in the model's input for `text` (`ids`: its tokens, uncut), or null: spanTokenRanges. */
+  const rangesOf = (text: string, ids: number[], spans: readonly CharSpan[]) => {
+    const leading = specialsAt(ids, 0, 1);
+    const textTokens = ids.length - leading - specialsAt(ids, ids.length - 1, -1);
+    const kept = cut(ids);
+    const keptTokens = kept.length - leading - specialsAt(kept, kept.length - 1, -1);
+    return spanTokenRanges(text, spans, (piece) => tokenizer.encode(piece, { add_special_tokens: false }).length, textTokens, leading, keptTokens);
+  };
   /** Each text's vector and, given spans, each span's mean of the same pass's token states (normalised). */
   const run = async (batch: string[], spans?: (readonly CharSpan[])[]): Promise<SpanVectors[]> => {
     // What the feature-extraction pipeline does after tokenizing (the model adds token_type_ids of zeros).
-    const { full, rows: encoded, width, ...inputs } = encode(batch);
+    const { full, width, ...inputs } = encode(batch);
     const outputs = (await extractor.model(inputs)) as Record<string, Tensor | undefined>;
     const states = outputs.last_hidden_state ?? outputs.token_embeddings;
     if (!states) throw new Error(`${dir}: the model has no last_hidden_state output to pool`);
@@ -116,11 +125,7 @@ export async function createTransformersEmbedder(opts: TransformersEmbedderOptio
         out.push({ vector, spans: [] });
         continue;
       }
-      const ids = full[r]!;
-      const leading = specialsAt(ids, 0, 1);
-      const textTokens = ids.length - leading - specialsAt(ids, ids.length - 1, -1);
-      const kept = encoded[r]!.length - leading - specialsAt(encoded[r]!, encoded[r]!.length - 1, -1);
-      const ranges = spanTokenRanges(batch[r]!, asked, (piece) => tokenizer.encode(piece, { add_special_tokens: false }).length, textTokens, leading, kept);
+      const ranges = rangesOf(batch[r]!, full[r]!, asked);
       out.push({ vector, spans: ranges.map((range) => range && poolTokens(tokenStates, (r * width + range[0]) * dim, range[1] - range[0], dim)) });
     }
     for (const t of [pooled, states, inputs.input_ids, inputs.attention_mask]) t.dispose();
@@ -131,6 +136,9 @@ export async function createTransformersEmbedder(opts: TransformersEmbedderOptio
   const [probe] = await vectorsOf(['dimension probe']);
 
   const prefixed = (prompt: string, texts: string[]) => (prompt ? texts.map((t) => prompt + t) : texts);
+  /** Span requests as the model reads them: after the passage prompt, their spans shifted past it. */
+  const prompted = (items: readonly SpanRequest[]) =>
+    items.map((it) => ({ text: passagePrompt + it.text, spans: it.spans.map(([a, b]) => [a + passagePrompt.length, b + passagePrompt.length] as const) }));
   // Vectors differ once texts are cut shorter, pooled by [CLS] or prompted, so an index embedded
   // otherwise by the same folder keeps them apart (and embeds again).
   const variant = `${cutShorter ? `@${trained}` : ''}${pooling === 'cls' ? '+cls' : ''}${queryPrompt || passagePrompt ? '+prompts' : ''}`;
@@ -142,16 +150,15 @@ export async function createTransformersEmbedder(opts: TransformersEmbedderOptio
     // Pooled spans are mean-pooled: a [CLS]-pooled model's vector of a span would not be its own.
     ...(pooling === 'mean'
       ? {
-          embedWithSpans: (items: readonly SpanRequest[]) => {
-            const shift = passagePrompt.length;
-            const shifted = items.map((it) => ({ text: passagePrompt + it.text, spans: it.spans.map(([a, b]) => [a + shift, b + shift] as const) }));
-            return inLengthOrder(shifted, (it) => it.text.length, batchSize, (batch) =>
+          embedWithSpans: (items: readonly SpanRequest[]) =>
+            inLengthOrder(prompted(items), (it) => it.text.length, batchSize, (batch) =>
               run(
                 batch.map((it) => it.text),
                 batch.map((it) => it.spans),
               ),
-            );
-          },
+            ),
+          poolableSpans: (items: readonly SpanRequest[]) =>
+            prompted(items).map((it) => rangesOf(it.text, tokenizer.encode(it.text), it.spans).map((range) => range !== null)),
         }
       : {}),
     countTokens: (texts) => prefixed(passagePrompt, texts).map((t) => Math.min(maxTokens, tokenizer.encode(t).length)),
