@@ -253,7 +253,7 @@ describe.skipIf(!hasTokenizer)('transformers.js embedder: the length the model w
       ];
       const made = await embedPassagesWithFacts(cut, [text], () => facts);
       // Six characters a pass: the passage, then its rest from the first fact past the cut, twice.
-      expect(made.windows).toEqual(['我们去公园散步吧', '散步吧']);
+      expect(made.restsRun).toEqual(['我们去公园散步吧', '散步吧']);
       const close = (v: Float32Array | undefined, expected: Float32Array) => {
         expect(v).toBeDefined();
         for (let j = 0; j < DIM; j++) expect(v![j]!).toBeCloseTo(expected[j]!, 5);
@@ -273,7 +273,7 @@ describe.skipIf(!hasTokenizer)('transformers.js embedder: the length the model w
         { id: 4, text: '天气' },
         { id: 5, text: '很好我们去公园' },
       ]);
-      expect(costly.windows).toEqual([]);
+      expect(costly.restsRun).toEqual([]);
       expect(costly.facts.size).toBe(0);
       close(costly.vectors.get(long), expectedVector(long.slice(0, 6), 'mean'));
 
@@ -282,7 +282,7 @@ describe.skipIf(!hasTokenizer)('transformers.js embedder: the length the model w
         { id: 6, text: '天气' },
         { id: 7, text: '很好我们去公园散步' },
       ]);
-      expect(tooLong.windows).toEqual([]);
+      expect(tooLong.restsRun).toEqual([]);
       expect(tooLong.facts.size).toBe(0);
 
       // Nor any pass for a passage whose passes would leave one of its facts unpooled (tokenizing tells
@@ -292,7 +292,7 @@ describe.skipIf(!hasTokenizer)('transformers.js embedder: the length the model w
         { id: 8, text: '天气' },
         { id: 9, text: '🙂们去公园' },
       ]);
-      expect(blind.windows).toEqual([]);
+      expect(blind.restsRun).toEqual([]);
       expect(blind.facts.size).toBe(0);
     });
   });

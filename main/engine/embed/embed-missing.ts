@@ -168,7 +168,7 @@ export async function embedMissing(db: Db, embedder: Embedder, opts: EmbedMissin
         embeddedNow = toEmbed.map((t) => made.vectors.get(t) ?? known.get(t)!);
         entry?.embedded.push(...fresh);
         // Passes over passages' rests past the cut ran the model for their facts.
-        if (made.windows.length && ledger) (ledger.fci ??= { embedded: [], derived: 0 }).embedded.push(...made.windows);
+        if (made.restsRun.length && ledger) (ledger.fci ??= { embedded: [], derived: 0 }).embedded.push(...made.restsRun);
       } else {
         const all = await embedOnce(embedder, [...toEmbed, ...ownTexts], known);
         embeddedNow = all.slice(0, toEmbed.length);

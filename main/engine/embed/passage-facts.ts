@@ -20,7 +20,7 @@ export interface PassageFact {
 export const PASSAGE_SHARE_REMOVED = 0.5;
 
 /** Passes over a passage's rest past the model's cut, at most: a 700-token news article takes three. */
-const MAX_WINDOWS = 8;
+const MAX_REST_PASSES = 8;
 
 /**
  * Embeds each passage text once and gives each of its facts the mean of its tokens' states in that same
@@ -36,12 +36,14 @@ const MAX_WINDOWS = 8;
  * by their similarity to the question, and pooled and lone vectors side by side skewed it: on CRUD news,
  * where 70% of the facts lie past MiniLM's 256-token cut, pooling only those before it lost 2.6 points
  * [−5.3, −0.5] of answers on crud-1doc.
+ *
+ * Returns each passage text's vector, the pooled facts' vectors, and the rests the model ran over.
  */
 export async function embedPassagesWithFacts(
   embedder: SpanEmbedder,
   texts: string[],
   factsOf: (text: string) => readonly PassageFact[],
-): Promise<{ vectors: Map<string, Float32Array>; facts: Map<number, Float32Array>; windows: string[] }> {
+): Promise<{ vectors: Map<string, Float32Array>; facts: Map<number, Float32Array>; restsRun: string[] }> {
   // A passage with a fact it cannot place asks for no spans at all: none of its facts would be kept.
   const items = texts.map((text) => {
     const own = factsOf(text);
@@ -65,11 +67,11 @@ export async function embedPassagesWithFacts(
   // passes are planned by tokenizing alone and run only where they would pool every fact left: all or
   // none would throw the others' away (on news, where a rest that starts with a character MiniLM lacks
   // places nothing, the passes run blind pooled 2,252 of 24,131 facts and took 2,000 articles 435 → 575 s).
-  const windows: string[] = [];
+  const restsRun: string[] = [];
   let rests = items.flatMap((item, i) => restOf(item.text, 0, item.placed, done(pooled[i]!), i)).filter((r) => restIsCheaper(items[r.item]!, r) && poolsAll(embedder, items[r.item]!, pooled[r.item]!, r));
-  for (let pass = 0; rests.length > 0 && pass < MAX_WINDOWS; pass++) {
+  for (let pass = 0; rests.length > 0 && pass < MAX_REST_PASSES; pass++) {
     const out = await embedder.embedWithSpans(rests.map((r) => restRequest(items[r.item]!, r)));
-    windows.push(...rests.map((r) => r.text));
+    restsRun.push(...rests.map((r) => r.text));
     rests = rests.flatMap((r, k) => {
       const { vector, spans } = out[k]!;
       const left = pooled[r.item]!;
@@ -85,7 +87,7 @@ export async function embedPassagesWithFacts(
     const made = pooled[i]!;
     if (made.every((v) => v !== null)) placed.forEach((p, j) => facts.set(p.id, made[j]!));
   });
-  return { vectors, facts, windows };
+  return { vectors, facts, restsRun };
 }
 
 interface Rest {
@@ -121,7 +123,7 @@ function poolsAll(embedder: SpanEmbedder, item: { text: string; placed: readonly
   if (!embedder.poolableSpans) return true;
   const made = done(pooled);
   let rest: Rest | undefined = first;
-  for (let pass = 0; rest && pass < MAX_WINDOWS; pass++) {
+  for (let pass = 0; rest && pass < MAX_REST_PASSES; pass++) {
     const [poolable] = embedder.poolableSpans([restRequest(item, rest)]);
     rest.facts.forEach((j, n) => {
       if (poolable![n]) made[j] = true;
