@@ -28,7 +28,18 @@ export interface BenchIndexOptions {
   embedder?: string;
 }
 
-export type IndexBenchResult = { source: string } & Awaited<ReturnType<typeof benchIndex>>;
+export type IndexBenchResult = { source: string } & Awaited<ReturnType<typeof benchIndex>> & { floorRounds?: FloorRounds };
+
+/**
+ * The embedding-floor ratio of every round of a repeated bench. At a few hundred notes one run's ratio
+ * moved from 1.24 to 1.55 between runs of the same code on a quiet machine: only the median says much.
+ */
+export interface FloorRounds {
+  ratios: number[];
+  median: number;
+  min: number;
+  max: number;
+}
 
 /**
  * `loci bench-index`: the floor (read + hash + FTS5 insert of every note in one plain loop), the peers
@@ -55,6 +66,17 @@ export async function runIndexBench(folder: string, opts: BenchIndexOptions): Pr
   } finally {
     await rm(work, { recursive: true, force: true });
   }
+}
+
+/** `rounds` whole runs one after another; the result is the round with the median embedding-floor ratio, with every round's ratio. */
+export async function runIndexBenchRounds(folder: string, opts: BenchIndexOptions, rounds: number): Promise<IndexBenchResult> {
+  if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds must be a whole number of at least 1, not ${rounds}`);
+  const runs: IndexBenchResult[] = [];
+  for (let i = 0; i < rounds; i++) runs.push(await runIndexBench(folder, opts));
+  if (rounds === 1) return runs[0]!;
+  const ratios = runs.map((r) => r.embedFloorRatio);
+  const median = percentile(ratios, 50);
+  return { ...runs[ratios.indexOf(median)]!, floorRounds: { ratios, median, min: Math.min(...ratios), max: Math.max(...ratios) } };
 }
 
 async function benchIndex(work: string, notes: string, opts: BenchIndexOptions) {
@@ -301,6 +323,9 @@ export function formatIndexBench(r: IndexBenchResult): string {
     `  work, s (all threads)            ${phases(work)}`,
     `embedding floor (${r.embedder})`.padEnd(34) + ` ${s(r.embedFloor.seconds)} s  (${r.embedFloor.texts} distinct passage texts, ${r.embedFloor.tokens} tokens, each once)`,
     `  ratio to embedding floor         ${s(r.embedFloorRatio, 2)}×  (both on a model warmed for ${s(r.embedWarmUpSeconds, 1)} s first)`,
+    ...(r.floorRounds
+      ? [`  over ${r.floorRounds.ratios.length} rounds`.padEnd(34) + ` median ${s(r.floorRounds.median, 2)}× [${s(r.floorRounds.min, 2)}–${s(r.floorRounds.max, 2)}]: ${r.floorRounds.ratios.map((x) => s(x, 2)).join(', ')} (this report is the median round)`]
+      : []),
     ...(r.fastSeconds === null ? [] : [`fast index (built-in embedder)     ${s(r.fastSeconds)} s; loci ${s(r.fastRatio, 2)}× it`]),
     `  embedded, per kind               ${r.embedKinds.map((k) => `${KIND_NAMES[k.kind]} ${k.embedded} texts${k.composed ? ` (+${k.composed} derived)` : ''} / ${k.tokens} tokens / ${s(k.seconds, 1)} s`).join('; ')}`,
     ...(engineShare === undefined ? [] : [`  engine thread preparing notes    ${s(engineShare)} s wall between its writes (their read, parse, extract and embed are in the line above)`]),

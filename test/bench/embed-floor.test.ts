@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { formatIndexBench, runIndexBench } from '../../main/bench/indexing.js';
+import { formatIndexBench, runIndexBench, runIndexBenchRounds } from '../../main/bench/indexing.js';
 import { warmEmbedder } from '../../main/bench/embed-floor.js';
 import type { Embedder } from '../../main/engine/embed/embedder.js';
 import { LociEngine } from '../../main/engine/engine.js';
@@ -56,6 +56,20 @@ describe('loci bench-index: the embedding floor', () => {
     expect(json.embedWarmUpSeconds).toBeGreaterThan(0);
     expect(formatIndexBench(r)).toMatch(/ratio to embedding floor\s+\d+\.\d\d× {2}\(both on a model warmed for \d+\.\d s first\)/);
   }, 60_000);
+
+  it('repeats the whole run when asked and reports the median round, with every round’s ratio', async () => {
+    const r = await runIndexBenchRounds(FIXTURE_NOTES, { embedder: 'glove', peers: false, oneNote: false }, 3);
+    const rounds = r.floorRounds!;
+    expect(rounds.ratios).toHaveLength(3);
+    expect(rounds.ratios.every((x) => x > 0)).toBe(true);
+    const sorted = [...rounds.ratios].sort((a, b) => a - b);
+    expect([rounds.min, rounds.median, rounds.max]).toEqual(sorted);
+    // The report is the median round's own: its ratio is its index time over its floor.
+    expect(r.embedFloorRatio).toBe(rounds.median);
+    expect(r.embedFloorRatio).toBeCloseTo(r.fullSeconds / r.embedFloor.seconds, 6);
+    expect(formatIndexBench(r)).toMatch(/over 3 rounds\s+median \d+\.\d\d× \[\d+\.\d\d–\d+\.\d\d\]/);
+    await expect(runIndexBenchRounds(FIXTURE_NOTES, {}, 0)).rejects.toThrow(/--rounds must be a whole number/);
+  }, 120_000);
 
   it('warms the model on at most 100 passage-sized pieces of the notes, spread over all of them', async () => {
     const sent: string[][] = [];

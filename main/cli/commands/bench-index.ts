@@ -15,11 +15,12 @@ export function registerBenchIndex(program: Command): void {
     .option('--queries', 'ask a question every 250 ms during the full index and report the latency (p50, p95)')
     .option('--no-one-note', 'skip the unchanged re-run and the one-note re-index')
     .option('--embedder <spec>', "embedder Loci indexes with ('glove', 'transformers:<folder>', …); the run also times each distinct passage text embedded once by it (the floor) and the fast index")
+    .option('--rounds <n>', 'run it all n times, one after another, and report the round with the median embedding-floor ratio with every round’s ratio (one run at a few hundred notes says little)', '1')
     .option('--progress', 'log each phase and every 5,000 notes (elapsed time, peak memory) to stderr, for long runs')
     .addOption(jsonOption())
-    .action(async (folder: string, opts: { json?: boolean; embedder?: string; news?: string; peers?: boolean; queries?: boolean; oneNote?: boolean; progress?: boolean }) => {
-      const { formatIndexBench, runIndexBench } = await import('../../bench/indexing.js');
-      const result = await runIndexBench(folder, opts);
+    .action(async (folder: string, opts: { json?: boolean; embedder?: string; news?: string; peers?: boolean; queries?: boolean; oneNote?: boolean; progress?: boolean; rounds: string }) => {
+      const { formatIndexBench, runIndexBenchRounds } = await import('../../bench/indexing.js');
+      const result = await runIndexBenchRounds(folder, opts, Number(opts.rounds));
       print(!!opts.json, result, () => formatIndexBench(result));
     });
 }
