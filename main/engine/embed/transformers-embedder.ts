@@ -70,15 +70,16 @@ export async function createTransformersEmbedder(opts: TransformersEmbedderOptio
   const tokenizer = extractor.tokenizer;
   const closing = new Set(tokenizer.all_special_ids);
   /**
-   * The batch's token ids, each cut to maxTokens as sentence-transformers cuts them: the text's tokens
-   * end early and the closing special token ([SEP], </s>) stays. (transformers.js's own truncation drops
-   * it with the text's end.) Padded to the batch's longest, with its attention mask.
+   * A text's token ids cut to maxTokens as sentence-transformers cuts them: the text's tokens end early
+   * and the closing special token ([SEP], </s>) stays. (transformers.js's own truncation drops it with
+   * the text's end.)
    */
   const cut = (ids: number[]) => {
     if (ids.length <= maxTokens) return ids;
     const last = ids[ids.length - 1]!;
     return closing.has(last) ? [...ids.slice(0, maxTokens - 1), last] : ids.slice(0, maxTokens);
   };
+  /** The batch's token ids, each cut, padded to the batch's longest, with its attention mask. */
   const encode = (batch: string[]) => {
     const full = batch.map((text) => tokenizer.encode(text));
     const rows = full.map(cut);
