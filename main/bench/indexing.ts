@@ -70,7 +70,7 @@ export async function runIndexBench(folder: string, opts: BenchIndexOptions): Pr
 
 /** `rounds` whole runs one after another; the result is the round with the median embedding-floor ratio, with every round's ratio. */
 export async function runIndexBenchRounds(folder: string, opts: BenchIndexOptions, rounds: number): Promise<IndexBenchResult> {
-  if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds must be a whole number of at least 1, not ${rounds}`);
+  if (!Number.isInteger(rounds) || rounds < 1) throw new Error("--rounds must be a whole number of at least 1");
   const runs: IndexBenchResult[] = [];
   for (let i = 0; i < rounds; i++) runs.push(await runIndexBench(folder, opts));
   if (rounds === 1) return runs[0]!;
