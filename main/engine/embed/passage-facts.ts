@@ -66,7 +66,7 @@ export async function embedPassagesWithFacts(
   // a pass places none (a span that cuts a token stays unpooled however the text is cut). Each passage's
   // passes are planned by tokenizing alone and run only where they would pool every fact left: all or
   // none would throw the others' away (on news, where a rest that starts with a character MiniLM lacks
-  // places nothing, the passes run blind pooled 2,252 of 24,131 facts and took 2,000 articles 435 → 575 s).
+  // places nothing, passes run blind added 140 s to 2,000 articles for 2,252 of 24,131 facts pooled).
   const restsRun: string[] = [];
   let rests = items.flatMap((item, i) => restOf(item.text, 0, item.placed, done(pooled[i]!), i)).filter((r) => restIsCheaper(items[r.item]!, r) && poolsAll(embedder, items[r.item]!, pooled[r.item]!, r));
   for (let pass = 0; rests.length > 0 && pass < MAX_REST_PASSES; pass++) {
