@@ -68,7 +68,7 @@ export async function embedPassagesWithFacts(
   // none would throw the others' away (on news, where a rest that starts with a character MiniLM lacks
   // places nothing, passes run blind added 140 s to 2,000 articles for 2,252 of 24,131 facts pooled).
   const restsRun: string[] = [];
-  let rests = items.flatMap((item, i) => restOf(item.text, 0, item.placed, done(pooled[i]!), i)).filter((r) => restIsCheaper(items[r.item]!, r) && poolsAll(embedder, items[r.item]!, pooled[r.item]!, r));
+  let rests = items.flatMap((item, i) => restOf(item.text, 0, item.placed, whichPooled(pooled[i]!), i)).filter((r) => restIsCheaper(items[r.item]!, r) && poolsAll(embedder, items[r.item]!, pooled[r.item]!, r));
   for (let pass = 0; rests.length > 0 && pass < MAX_REST_PASSES; pass++) {
     const out = await embedder.embedWithSpans(rests.map((r) => restRequest(items[r.item]!, r)));
     restsRun.push(...rests.map((r) => r.text));
@@ -78,7 +78,7 @@ export async function embedPassagesWithFacts(
       r.facts.forEach((j, n) => {
         if (spans[n]) left[j] = withoutContext(spans[n]!, vector);
       });
-      return restOf(items[r.item]!.text, r.from, items[r.item]!.placed, done(left), r.item);
+      return restOf(items[r.item]!.text, r.from, items[r.item]!.placed, whichPooled(left), r.item);
     });
   }
 
@@ -107,7 +107,8 @@ function restOf(text: string, from: number, placed: readonly { span: CharSpan }[
   return start > from ? [{ item, from: start, text: text.slice(start), facts }] : [];
 }
 
-function done(pooled: readonly (Float32Array | null)[]): boolean[] {
+/** For each of a passage's facts, whether it has a pooled vector yet. */
+function whichPooled(pooled: readonly (Float32Array | null)[]): boolean[] {
   return pooled.map((v) => v !== null);
 }
 
@@ -121,7 +122,7 @@ function restRequest(item: { placed: readonly { span: CharSpan }[] }, rest: Rest
  */
 function poolsAll(embedder: SpanEmbedder, item: { text: string; placed: readonly { span: CharSpan }[] }, pooled: readonly (Float32Array | null)[], first: Rest): boolean {
   if (!embedder.poolableSpans) return true;
-  const made = done(pooled);
+  const made = whichPooled(pooled);
   let rest: Rest | undefined = first;
   for (let pass = 0; rest && pass < MAX_REST_PASSES; pass++) {
     const [poolable] = embedder.poolableSpans([restRequest(item, rest)]);
